@@ -1,0 +1,49 @@
+"""Pair-level precision, recall and F1, the measure of the SpotSigs papers."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Hashable, Iterable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Scores:
+    precision: float
+    recall: float
+    f1: float
+    true_pairs: int
+    predicted_pairs: int
+    correct_pairs: int
+
+
+def _norm(pairs: Iterable[tuple[Hashable, Hashable]]) -> set[tuple]:
+    out = set()
+    for a, b in pairs:
+        if a != b:
+            out.add((a, b) if str(a) <= str(b) else (b, a))
+    return out
+
+
+def pairs_of_groups(groups: Iterable[Iterable[Hashable]]) -> set[tuple]:
+    """All unordered pairs of items that share a group."""
+    out: set[tuple] = set()
+    for g in groups:
+        out |= _norm(itertools.combinations(sorted(set(g), key=str), 2))
+    return out
+
+
+def score_pairs(
+    predicted: Iterable[tuple[Hashable, Hashable]], truth: Iterable[tuple[Hashable, Hashable]]
+) -> Scores:
+    """Micro precision/recall/F1 of predicted pairs against true pairs.
+
+    Precision is 1.0 when nothing is predicted (nothing wrong was said), recall
+    is 1.0 when there is nothing to find.
+    """
+    p, t = _norm(predicted), _norm(truth)
+    correct = len(p & t)
+    precision = correct / len(p) if p else 1.0
+    recall = correct / len(t) if t else 1.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return Scores(precision, recall, f1, len(t), len(p), correct)

@@ -1,0 +1,80 @@
+"""The records that flow between the archive, detection, store and GUI layers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(slots=True)
+class RawPage:
+    """One page as read from an archive: bytes plus where they came from.
+
+    ``source`` is the file path relative to the opened root (POSIX separators);
+    for WARC/ARC/WACZ input ``offset`` is the record's byte offset in that file.
+    """
+
+    source: str
+    data: bytes
+    offset: int | None = None
+    url: str | None = None
+    capture_date: str | None = None
+    http_status: int | None = None
+    content_type: str | None = None
+    charset_hint: str | None = None  # charset named by the HTTP Content-Type header
+
+    @property
+    def key(self) -> str:
+        """A name unique within one archive: the path, plus ``#offset`` for records."""
+        return self.source if self.offset is None else f"{self.source}#{self.offset}"
+
+
+@dataclass(frozen=True, slots=True)
+class SkipRecord:
+    """An input that yielded no page, with a reason a coder can act on."""
+
+    source: str
+    reason: str
+    offset: int | None = None
+
+
+@dataclass(slots=True)
+class PageInfo:
+    """What the workbench keeps about a page after extraction (no signatures)."""
+
+    key: str
+    source: str
+    offset: int | None = None
+    url: str | None = None
+    capture_date: str | None = None
+    http_status: int | None = None
+    content_type: str | None = None
+    encoding: str | None = None
+    title: str = ""
+    checksum: str = ""
+    signature_count: int = 0
+    skip_reason: str | None = None  # e.g. "too little text: 2 signatures (minimum 5)"
+
+
+@dataclass(frozen=True, slots=True)
+class Pair:
+    """Two pages (indexes into the run's page list) with multiset Jaccard >= tau."""
+
+    a: int
+    b: int
+    similarity: float
+
+
+@dataclass(slots=True)
+class Cluster:
+    """A group of near duplicates as a coder sees it.
+
+    ``members`` are page indexes, reference first; ``similarities[i]`` is the
+    similarity of ``members[i]`` to the reference (1.0 for the reference itself).
+    """
+
+    reference: int
+    members: list[int]
+    similarities: list[float] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.members)

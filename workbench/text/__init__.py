@@ -1,0 +1,1 @@
+"""From page bytes to visible text with character spans, tokens and stopwords."""
