@@ -1,0 +1,77 @@
+"""Detection parameters: everything a run depends on, recorded with its results."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+
+from workbench.text.stopwords import DEFAULT_ANTECEDENTS
+
+CLUSTER_METHODS = ("star", "components", "best-guess")
+
+
+@dataclass(frozen=True, slots=True)
+class AntecedentSpec:
+    """``word(distance, chain)``: at every ``word``, a chain of ``chain`` non-stopwords,
+    each ``distance`` words after the previous one."""
+
+    word: str
+    distance: int = 1
+    chain: int = 2
+
+    def __post_init__(self) -> None:
+        if not self.word or not re.fullmatch(r"\w+", self.word):
+            raise ValueError(f"antecedent must be one word, not {self.word!r}")
+        if self.distance < 1 or self.chain < 1:
+            raise ValueError(f"{self}: distance and chain length must be at least 1")
+
+    def __str__(self) -> str:
+        return f"{self.word}({self.distance},{self.chain})"
+
+    @classmethod
+    def parse(cls, text: str) -> AntecedentSpec:
+        """Parse ``the(2,3)`` (or ``the:2:3``)."""
+        m = re.fullmatch(r"\s*(\w+)\s*(?:\(\s*(\d+)\s*,\s*(\d+)\s*\)|:(\d+):(\d+))\s*", text)
+        if not m:
+            raise ValueError(f"cannot read antecedent spec {text!r}; write it like the(2,3)")
+        d, c = (m.group(2), m.group(3)) if m.group(2) else (m.group(4), m.group(5))
+        return cls(m.group(1).lower(), int(d), int(c))
+
+
+def default_specs(distance: int = 2, chain: int = 3) -> tuple[AntecedentSpec, ...]:
+    return tuple(AntecedentSpec(w, distance, chain) for w in DEFAULT_ANTECEDENTS)
+
+
+@dataclass(frozen=True, slots=True)
+class SpotSigsParams:
+    tau: float = 0.44
+    specs: tuple[AntecedentSpec, ...] = field(default_factory=default_specs)
+    idf_low: float = 0.2
+    idf_high: float = 0.85
+    # Below this many pages document frequencies say nothing, so the IDF filter is off.
+    idf_min_pages: int = 50
+    min_sigs: int = 5
+    # Layout blocks that look like navigation are left out before extraction.
+    block_filter: bool = True
+    min_block_words: int = 12
+    max_link_ratio: float = 0.35
+    # Chains stop at the end of their layout block instead of spilling into the next.
+    chains_within_blocks: bool = True
+    cluster_method: str = "star"
+
+    def __post_init__(self) -> None:
+        if not 0.0 < self.tau <= 1.0:
+            raise ValueError(f"tau must be in (0, 1], not {self.tau}")
+        if not 0.0 <= self.idf_low <= self.idf_high <= 1.0:
+            raise ValueError(f"IDF range must satisfy 0 <= low <= high <= 1, not [{self.idf_low}, {self.idf_high}]")
+        if self.min_sigs < 0:
+            raise ValueError("min_sigs must not be negative")
+        if not self.specs:
+            raise ValueError("at least one antecedent spec is needed")
+        if self.cluster_method not in CLUSTER_METHODS:
+            raise ValueError(f"cluster method must be one of {', '.join(CLUSTER_METHODS)}")
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["specs"] = [str(s) for s in self.specs]
+        return d

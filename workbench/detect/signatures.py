@@ -1,0 +1,116 @@
+"""Spot signature extraction (SpotSigs, SIGIR'08 §3.1).
+
+At every occurrence of an antecedent word ``a`` with spec ``a(d, c)`` we build a
+chain of ``c`` non-stopwords: step ``d`` words on, and if the word there is a
+stopword move on to the next non-stopword; repeat from there. A chain that runs
+past the end of its text is cut, and kept if it found at least one word.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from workbench.detect.hashing import signature_id
+from workbench.detect.params import AntecedentSpec, SpotSigsParams
+from workbench.text.html import Block, Extracted
+from workbench.text.stopwords import ENGLISH_STOPWORDS
+from workbench.text.tokenize import Tokens, tokenize
+
+
+@dataclass(frozen=True, slots=True)
+class Spot:
+    """One signature occurrence: token indexes of the antecedent and its chain."""
+
+    text: str  # readable form, e.g. "the:south:carolina"
+    antecedent: int
+    chain: tuple[int, ...]
+
+
+def _by_word(specs: Iterable[AntecedentSpec]) -> dict[str, list[AntecedentSpec]]:
+    out: dict[str, list[AntecedentSpec]] = {}
+    for spec in specs:
+        out.setdefault(spec.word, []).append(spec)
+    return out
+
+
+def spots_in(
+    words: Sequence[str],
+    specs: Iterable[AntecedentSpec],
+    stopwords: frozenset[str] = ENGLISH_STOPWORDS,
+    start: int = 0,
+    end: int | None = None,
+) -> list[Spot]:
+    """Spot signatures of ``words[start:end]``; chains never leave that range."""
+    end = len(words) if end is None else end
+    table = _by_word(specs)
+    out: list[Spot] = []
+    for i in range(start, end):
+        for spec in table.get(words[i], ()):
+            chain: list[int] = []
+            pos = i
+            for _ in range(spec.chain):
+                pos += spec.distance
+                while pos < end and words[pos] in stopwords:
+                    pos += 1
+                if pos >= end:
+                    break
+                chain.append(pos)
+            if chain:
+                text = ":".join([words[i], *(words[p] for p in chain)])
+                out.append(Spot(text, i, tuple(chain)))
+    return out
+
+
+def kept_blocks(extracted: Extracted, params: SpotSigsParams) -> list[Block]:
+    """The blocks signatures are taken from: all, or those that read like prose."""
+    if not params.block_filter:
+        return list(extracted.blocks)
+    return [
+        b
+        for b in extracted.blocks
+        if b.words >= params.min_block_words and b.link_ratio <= params.max_link_ratio
+    ]
+
+
+@dataclass(slots=True)
+class PageSpots:
+    """Tokens of the whole text and the spots found in it (for display)."""
+
+    tokens: Tokens
+    spots: list[Spot]
+
+
+def page_spots(extracted: Extracted, params: SpotSigsParams) -> PageSpots:
+    """Every spot of a page with token spans into ``extracted.text``."""
+    blocks = kept_blocks(extracted, params)
+    words: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    ranges: list[tuple[int, int]] = []
+    for b in blocks:
+        t = tokenize(extracted.text, b.start, b.end)
+        ranges.append((len(words), len(words) + len(t)))
+        words += t.words
+        starts += t.starts
+        ends += t.ends
+    if not params.chains_within_blocks:
+        ranges = [(0, len(words))]
+    spots: list[Spot] = []
+    for lo, hi in ranges:
+        spots += spots_in(words, params.specs, start=lo, end=hi)
+    return PageSpots(Tokens(words, starts, ends), spots)
+
+
+def signature_vector(spots: Iterable[Spot]) -> tuple[np.ndarray, np.ndarray]:
+    """The page as a multiset: sorted unique signature ids and their counts."""
+    counts = Counter(signature_id(s.text) for s in spots)
+    if not counts:
+        return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int32)
+    ids = np.fromiter(counts.keys(), dtype=np.int64, count=len(counts))
+    cnt = np.fromiter(counts.values(), dtype=np.int32, count=len(counts))
+    order = np.argsort(ids)
+    return ids[order], cnt[order]
