@@ -1,49 +1,215 @@
-"""Walk an opened folder (or a single file) and yield its pages."""
+"""Walk an opened folder (or a single file) and yield its pages.
+
+``scan(root, progress)`` is the one entry point: a lazy generator of
+:class:`RawPage` and :class:`SkipRecord` in a stable order (folder entries sorted
+by name, records in file order, revisits whose original came later at the end).
+Progress is reported in bytes of input. Only ``Cancelled`` ever escapes.
+"""
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
-from workbench.core.progress import ProgressFn, no_progress
+from workbench.archive.common import Opener, Tracker
+from workbench.archive.pages import read_gzip_page, read_page
+from workbench.archive.sniff import SNIFF_BYTES, gunzip_head, sniff
+from workbench.archive.wacz import read_wacz
+from workbench.archive.warc import RevisitIndex, read_archive
+from workbench.core.progress import Cancelled, ProgressFn, no_progress
 from workbench.core.records import RawPage, SkipRecord
 
-PAGE_LIMIT_BYTES = 50 * 1024 * 1024
+
+@dataclass(frozen=True, slots=True)
+class _File:
+    path: Path
+    rel: str
+    size: int
 
 
-def _relative(path: Path, root: Path) -> str:
+def display_name(name: str) -> str:
+    """A file name as text: undecodable bytes (non-UTF-8 names) become ``\\xNN``."""
     try:
-        return path.relative_to(root).as_posix()
-    except ValueError:
-        return path.name
+        return os.fsencode(name).decode("utf-8")
+    except UnicodeDecodeError:
+        return os.fsencode(name).decode("utf-8", errors="backslashreplace")
+
+
+def _join(rel: str, name: str) -> str:
+    return f"{rel}/{display_name(name)}" if rel else display_name(name)
+
+
+def _os_reason(exc: OSError, *, folder: bool = False) -> str:
+    what = " (folder)" if folder else ""
+    if isinstance(exc, PermissionError):
+        return f"permission denied{what}"
+    if exc.errno == errno.ELOOP:
+        return "symbolic link loop"
+    if exc.errno == errno.ENAMETOOLONG:
+        return "path too long"
+    if isinstance(exc, FileNotFoundError):
+        return "vanished while reading" if not folder else "folder vanished while reading"
+    return f"cannot read{what}: {exc.strerror or exc}"
+
+
+def _kind_of(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a named pipe"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "a special file"
+
+
+def walk(root: Path) -> Iterator[_File | SkipRecord]:
+    """Files below ``root`` in sorted order, following symbolic links without looping.
+
+    Folders are sorted by the bytes of their names, so the order does not depend
+    on the locale. Unreadable folders, loops and special files become skip records.
+    """
+    try:
+        st = root.stat()
+    except OSError as exc:
+        yield SkipRecord(display_name(str(root)), _os_reason(exc) if not isinstance(
+            exc, FileNotFoundError) else "no such file or folder")
+        return
+    if not stat.S_ISDIR(st.st_mode):
+        if stat.S_ISREG(st.st_mode):
+            yield _File(root, display_name(root.name), st.st_size)
+        else:
+            kind = _kind_of(st.st_mode)
+            yield SkipRecord(display_name(root.name), f"not a regular file ({kind})")
+        return
+    seen: dict[tuple[int, int], str] = {(st.st_dev, st.st_ino): ""}
+    # Stack of (folder path, its relative name, identities of its ancestors).
+    stack: list[tuple[Path, str, frozenset[tuple[int, int]]]] = [
+        (root, "", frozenset({(st.st_dev, st.st_ino)}))
+    ]
+    while stack:
+        folder, rel, ancestors = stack.pop()
+        try:
+            with os.scandir(folder) as it:
+                entries = sorted(it, key=lambda e: os.fsencode(e.name))
+        except OSError as exc:
+            yield SkipRecord(rel or ".", _os_reason(exc, folder=True))
+            continue
+        subfolders: list[tuple[Path, str, frozenset[tuple[int, int]]]] = []
+        for entry in entries:
+            erel = _join(rel, entry.name)
+            path = Path(entry.path)
+            try:
+                est = entry.stat(follow_symlinks=True)
+            except OSError as exc:
+                if entry.is_symlink() and isinstance(exc, FileNotFoundError):
+                    yield SkipRecord(erel, "broken symbolic link")
+                else:
+                    yield SkipRecord(erel, _os_reason(exc))
+                continue
+            if stat.S_ISDIR(est.st_mode):
+                ident = (est.st_dev, est.st_ino)
+                if ident in ancestors:
+                    yield SkipRecord(erel, "symbolic link loop: it leads back to "
+                                     f"{seen.get(ident) or 'the opened folder'!r}")
+                    continue
+                if ident in seen:
+                    yield SkipRecord(erel, f"same folder as {seen[ident]!r} (reached again "
+                                     "through a symbolic link)")
+                    continue
+                seen[ident] = erel
+                subfolders.append((path, erel, ancestors | {ident}))
+            elif stat.S_ISREG(est.st_mode):
+                yield _File(path, erel, est.st_size)
+            else:
+                yield SkipRecord(erel, f"not a regular file ({_kind_of(est.st_mode)})")
+        # Folders are walked after the files beside them, in name order.
+        stack.extend(reversed(subfolders))
 
 
 def scan(root: Path | str, progress: ProgressFn = no_progress) -> Iterator[RawPage | SkipRecord]:
-    """Yield every page below ``root`` in a stable (sorted) order.
+    """Yield every page below ``root`` (a folder, or one file) in a stable order.
 
-    Unreadable files become :class:`SkipRecord`; no exception escapes for bad input.
+    Pages come from HTML/text files (plain or gzip), WARC/ARC files (plain,
+    gzipped per record or whole) and WACZ packages, all recognised by their
+    bytes. Anything unreadable yields a :class:`SkipRecord` with a specific
+    reason. ``progress("read", done, total)`` counts bytes of input; only
+    :class:`Cancelled`, raised by it, escapes.
     """
     root = Path(root)
-    files = [root] if root.is_file() else sorted(
-        (Path(d) / f for d, _, fs in os.walk(root) for f in fs), key=lambda p: p.as_posix()
-    )
-    base = root.parent if root.is_file() else root
-    total = len(files)
-    for i, path in enumerate(files):
-        progress("read", i, total)
-        rel = _relative(path, base)
-        try:
-            size = path.stat().st_size
-            if size == 0:
-                yield SkipRecord(rel, "empty file")
-                continue
-            if size > PAGE_LIMIT_BYTES:
-                yield SkipRecord(rel, f"larger than the {PAGE_LIMIT_BYTES // 2**20} MB page limit")
-                continue
-            data = path.read_bytes()
-        except OSError as exc:
-            yield SkipRecord(rel, f"cannot read: {exc.strerror or exc}")
+    items = list(walk(root))
+    total = sum(item.size for item in items if isinstance(item, _File))
+    tracker = Tracker(progress, total)
+    index = RevisitIndex()
+    tracker.at(0, force=True)
+    for item in items:
+        if isinstance(item, SkipRecord):
+            yield item
             continue
-        yield RawPage(source=rel, data=data)
-    progress("read", total, total)
+        tracker.start(item.size)
+        try:
+            yield from _read_file(item, tracker, index)
+        except Cancelled:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the reader's promise: nothing escapes
+            yield SkipRecord(item.rel, f"unexpected error while reading: "
+                             f"{type(exc).__name__}: {exc}")
+        tracker.finish()
+    try:
+        yield from index.leftovers()
+    except Cancelled:
+        raise
+    except Exception as exc:  # noqa: BLE001
+        yield SkipRecord(".", f"unexpected error while resolving revisits: {exc}")
+    tracker.end()
+
+
+def _read_file(item: _File, tracker: Tracker, index: RevisitIndex
+               ) -> Iterator[RawPage | SkipRecord]:
+    rel, path = item.rel, item.path
+    if item.size == 0:
+        yield SkipRecord(rel, "empty file")
+        return
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(SNIFF_BYTES)
+    except OSError as exc:
+        yield SkipRecord(rel, _os_reason(exc))
+        return
+    if not head:
+        yield SkipRecord(rel, "empty file")
+        return
+    found = sniff(head, path.suffix.lower())
+    gzipped = False
+    if found.kind == "gzip":
+        inner_head = gunzip_head(head)
+        if inner_head is None:
+            yield SkipRecord(rel, "damaged gzip file: its first bytes cannot be decompressed")
+            return
+        gzipped = True
+        inner_suffix = Path(path.stem).suffix.lower()
+        found = sniff(inner_head, inner_suffix)
+        if found.kind == "empty":
+            yield SkipRecord(rel, "empty file (gzip-compressed)")
+            return
+        if found.kind in ("html", "text"):
+            yield read_gzip_page(path, rel, found)
+            return
+        if found.kind not in ("warc", "arc"):
+            mime = found.mime or found.kind
+            yield SkipRecord(rel, f"not a web page: {mime} (gzip-compressed)")
+            return
+    if found.kind in ("warc", "arc"):
+        yield from read_archive(Opener(path), rel, found.kind, gzipped, tracker.at, index)
+    elif found.kind == "zip":
+        yield from read_wacz(path, rel, tracker.at, index)
+    elif found.kind in ("html", "text"):
+        yield read_page(path, rel, item.size, found)
+    elif found.kind == "unsupported":
+        what = "WARC" if b"WARC/" in head[:64] else "file"
+        yield SkipRecord(rel, f"{found.detail}-compressed {what} is not supported")
+    else:
+        yield SkipRecord(rel, f"not a web page: {found.mime}")

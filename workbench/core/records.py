@@ -21,6 +21,8 @@ class RawPage:
     http_status: int | None = None
     content_type: str | None = None
     charset_hint: str | None = None  # charset named by the HTTP Content-Type header
+    # For a WARC revisit record: the key of the capture whose payload it repeats.
+    revisit_of: str | None = None
 
     @property
     def key(self) -> str:

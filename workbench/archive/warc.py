@@ -1,0 +1,601 @@
+"""WARC and ARC files (plain, gzipped per record, or gzipped whole) through warcio.
+
+warcio parses the records; this module adds what a coder's tool needs around it:
+it notices damage (truncated or corrupt gzip members, records cut short,
+unparseable headers) and says where, keeps every record before the damage,
+resynchronises at the next record when it can, and never lets an exception out.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import gzip
+import re
+import zlib
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import BinaryIO
+
+from warcio.archiveiterator import ArchiveIterator
+from warcio.bufferedreaders import BufferedReader, DecompressingBufferedReader
+from warcio.utils import BUFF_SIZE
+
+from workbench.archive.common import (
+    CHUNK,
+    PAGE_LIMIT_BYTES,
+    Counted,
+    Opener,
+    plural,
+    too_large,
+)
+from workbench.archive.sniff import SNIFF_BYTES, sniff
+from workbench.core.records import RawPage, SkipRecord
+
+# Media types whose payload is a page; anything else in a response is "not a web page".
+PAGE_TYPES = frozenset(
+    {"text/html", "application/xhtml+xml", "application/vnd.wap.xhtml+xml", "text/plain"}
+)
+# Types that say nothing about the payload: the bytes decide.
+VAGUE_TYPES = frozenset(
+    {
+        "",
+        "application/octet-stream",
+        "binary/octet-stream",
+        "unknown/unknown",
+        "application/unknown",
+        "application/x-unknown",
+        "application/http",
+        "text/unknown",
+    }
+)
+_IGNORED_SCHEMES = ("dns:", "whois:", "ntp:", "filedesc:")
+_MAX_RESYNCS = 200
+_GZIP_MEMBER = b"\x1f\x8b\x08"
+_WARC_START = re.compile(rb"(?:^|\n)(WARC/[01]\.\d+\r?\n)")
+_ARC_START = re.compile(rb"\n(\S+ \S+ \d{14} \S+ \d+\r?\n)")
+
+Report = Callable[[int], None]
+
+
+def split_content_type(value: str | None) -> tuple[str, str | None]:
+    """``"text/html; charset=UTF-8"`` -> ``("text/html", "UTF-8")``."""
+    if not value:
+        return "", None
+    parts = value.split(";")
+    media = parts[0].strip().lower()
+    charset = None
+    for part in parts[1:]:
+        name, _, val = part.partition("=")
+        if name.strip().lower() == "charset":
+            charset = val.strip().strip("\"'").strip() or None
+    return media, charset
+
+
+def normalise_digest(value: str | None) -> str | None:
+    """``sha1:BASE32`` or ``sha1:hex`` -> one comparable form (algorithm + hex)."""
+    if not value or ":" not in value:
+        return None
+    algo, _, text = value.strip().partition(":")
+    algo = algo.strip().lower().replace("-", "")
+    text = text.strip()
+    raw: bytes | None = None
+    try:
+        if len(text) in (40, 64, 32, 128) and all(c in "0123456789abcdefABCDEF" for c in text):
+            raw = bytes.fromhex(text)
+        else:
+            raw = base64.b32decode(text.upper() + "=" * (-len(text) % 8))
+    except (binascii.Error, ValueError):
+        raw = None
+    return f"{algo}:{raw.hex()}" if raw else f"{algo}:{text.lower()}"
+
+
+# --------------------------------------------------------------------------- warcio glue
+
+
+class _Reader(DecompressingBufferedReader):
+    """warcio's gzip-member reader, but it records damage instead of printing it."""
+
+    def __init__(self, stream, block_size: int = BUFF_SIZE) -> None:
+        super().__init__(stream, block_size=block_size)
+        self.gzip_error: str | None = None
+        self.truncated_member = False
+
+    def _decompress(self, data: bytes) -> bytes:
+        if self.decompressor is None or not data:
+            return data
+        try:
+            return self.decompressor.decompress(data)
+        except zlib.error as exc:
+            if self.num_block_read == 0:
+                # Not gzip after all: read the bytes as they are (warcio does the same).
+                self.decompressor = None
+                return data
+            if self.gzip_error is None:
+                self.gzip_error = str(exc)
+            return b""
+
+    def member_cut_short(self) -> bool:
+        d = self.decompressor
+        return d is not None and self.num_block_read > 0 and not d.eof and not d.unused_data
+
+    def close_decompressor(self) -> None:
+        if self.member_cut_short() and self.gzip_error is None:
+            self.truncated_member = True
+        super().close_decompressor()
+
+
+class _Iterator(ArchiveIterator):
+    """ArchiveIterator with our reader, a fixed format and no writing to stderr."""
+
+    def __init__(self, fh, fmt: str) -> None:
+        super().__init__(fh, arc2warc=True, verify_http=False)
+        self.reader = _Reader(self.fh)
+        self.known_format = "arc" if fmt == "arc" else "warc"
+        self.odd_endings = 0
+
+    def _consume_blanklines(self):  # same contract as warcio's, minus the warning on stderr
+        empty_size = 0
+        first_line = True
+        while True:
+            line = self.reader.readline()
+            if not line:
+                return None, empty_size
+            if not line.rstrip() or first_line:
+                empty_size += len(line)
+                if line.rstrip():
+                    self.odd_endings += 1
+                first_line = False
+                continue
+            return line, empty_size
+
+
+# --------------------------------------------------------------------------- revisits
+
+
+@dataclass
+class Original:
+    """Where a page-like capture lives, so a revisit can read its payload again."""
+
+    opener: Opener
+    mode: str  # "raw" or "gunzip"
+    fmt: str
+    offset: int
+    key: str
+    status: int | None
+    content_type: str | None
+    charset: str | None
+
+
+@dataclass
+class PendingRevisit:
+    source: str
+    offset: int
+    url: str | None
+    date: str | None
+    status: int | None
+    content_type: str | None
+    charset: str | None
+    refers_id: str | None
+    refers_uri: str | None
+    refers_date: str | None
+    digest: str | None
+
+
+@dataclass
+class RevisitIndex:
+    """Captures seen so far (by record id, URI + date, payload digest) and revisits waiting."""
+
+    by_id: dict[str, Original] = field(default_factory=dict)
+    by_uri_date: dict[tuple[str, str], Original] = field(default_factory=dict)
+    by_digest: dict[str, Original] = field(default_factory=dict)
+    pending: list[PendingRevisit] = field(default_factory=list)
+
+    def add(self, orig: Original, rec_id: str | None, uri: str | None, date: str | None,
+            digest: str | None) -> None:
+        if rec_id:
+            self.by_id.setdefault(rec_id.strip(), orig)
+        if uri and date:
+            self.by_uri_date.setdefault((uri.strip(), date.strip()), orig)
+        if digest:
+            self.by_digest.setdefault(digest, orig)
+
+    def find(self, rv: PendingRevisit) -> Original | None:
+        if rv.refers_id and (o := self.by_id.get(rv.refers_id.strip())):
+            return o
+        if rv.refers_uri and rv.refers_date:
+            o = self.by_uri_date.get((rv.refers_uri.strip(), rv.refers_date.strip()))
+            if o:
+                return o
+        if rv.digest and (o := self.by_digest.get(rv.digest)):
+            return o
+        return None
+
+    def resolve(self, rv: PendingRevisit, orig: Original) -> RawPage | SkipRecord:
+        try:
+            data = read_payload_at(orig)
+        except Exception as exc:  # noqa: BLE001 - any failure becomes a skip record
+            return SkipRecord(rv.source, f"revisit: cannot read its original at {orig.key} "
+                              f"({_describe(exc)})", rv.offset)
+        if data is None:
+            return SkipRecord(rv.source, f"revisit: its original at {orig.key} could not be "
+                              "read again", rv.offset)
+        if len(data) > PAGE_LIMIT_BYTES:
+            return SkipRecord(rv.source, too_large(), rv.offset)
+        status = rv.status if rv.status is not None and 200 <= rv.status < 300 else orig.status
+        return RawPage(
+            source=rv.source,
+            data=data,
+            offset=rv.offset,
+            url=rv.url,
+            capture_date=rv.date,
+            http_status=status,
+            content_type=rv.content_type or orig.content_type,
+            charset_hint=rv.charset or orig.charset,
+            revisit_of=orig.key,
+        )
+
+    def leftovers(self) -> Iterator[RawPage | SkipRecord]:
+        """Revisits whose original came later in the scan, or never."""
+        pending, self.pending = self.pending, []
+        for rv in pending:
+            orig = self.find(rv)
+            if orig is not None:
+                yield self.resolve(rv, orig)
+            else:
+                what = rv.refers_uri or rv.url or "an unknown URL"
+                when = f" of {rv.refers_date}" if rv.refers_date else ""
+                yield SkipRecord(
+                    rv.source,
+                    f"revisit of {what}{when}: the original capture is not in the opened folder",
+                    rv.offset,
+                )
+
+
+def read_payload_at(orig: Original) -> bytes | None:
+    """Read one record's payload again (for a revisit), or None if it is not there."""
+    with orig.opener.open() as fh:
+        if orig.mode == "gunzip":
+            stream: BinaryIO = gzip.GzipFile(fileobj=fh, mode="rb")  # type: ignore[assignment]
+            stream.seek(orig.offset)
+        else:
+            fh.seek(orig.offset)
+            stream = Counted(fh, orig.offset)  # type: ignore[assignment]
+        it = _Iterator(stream, orig.fmt)
+        rec = next(iter(it), None)
+        if rec is None:
+            return None
+        data, _ = _read_capped(rec.content_stream(), lambda: None)
+        return data
+
+
+# --------------------------------------------------------------------------- reading
+
+
+@dataclass
+class _Damage:
+    pos: int
+    what: str  # the reason, without the "N records read before" part
+    whole_gzip: bool = False
+
+
+@dataclass
+class _State:
+    source: str
+    opener: Opener
+    fmt: str
+    gzipped: bool
+    report: Report
+    index: RevisitIndex
+    records: int = 0
+    outputs: int = 0
+    ignored: Counter = field(default_factory=Counter)
+
+
+def _describe(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    if len(text) > 120:
+        text = text[:117] + "..."
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _read_capped(stream, tick: Callable[[], None]) -> tuple[bytes, bool]:
+    """Read a payload stream up to the page limit; True in the second place if it is larger."""
+    parts: list[bytes] = []
+    size = 0
+    while True:
+        block = stream.read(CHUNK)
+        if not block:
+            return b"".join(parts), False
+        size += len(block)
+        if size > PAGE_LIMIT_BYTES:
+            return b"", True
+        parts.append(block)
+        tick()
+
+
+def read_archive(
+    opener: Opener, source: str, fmt: str, gzipped: bool, report: Report, index: RevisitIndex
+) -> Iterator[RawPage | SkipRecord]:
+    """Yield the pages (and skip records) of one WARC or ARC stream.
+
+    ``fmt`` is "warc" or "arc" (sniffed from the first bytes); ``gzipped`` says
+    the file starts with a gzip member.
+    """
+    st = _State(source, opener, fmt, gzipped, report, index)
+    mode, start, skip_first, resyncs, first_pass = "raw", 0, 0, 0, True
+    while True:
+        before = st.records
+        try:
+            with opener.open() as fh:
+                damage = yield from _one_pass(st, fh, mode, start, skip_first)
+        except OSError as exc:
+            damage = _Damage(start, f"cannot read: {exc.strerror or _describe(exc)}")
+        if damage is None:
+            break
+        if damage.whole_gzip and first_pass and mode == "raw":
+            # A single gzip stream around many records: decompress it as one stream.
+            mode, start, skip_first = "gunzip", 0, st.records
+            first_pass = False
+            continue
+        if first_pass or st.records > before or not damage.what.startswith("unreadable"):
+            st.outputs += 1
+            yield SkipRecord(
+                source,
+                f"{damage.what}: {plural(st.records, 'record')} read before the damage",
+                damage.pos,
+            )
+        first_pass = False
+        if resyncs >= _MAX_RESYNCS:
+            break
+        nxt = _find_next_record(opener, damage.pos + 1, gzipped, fmt, mode)
+        if nxt is None:
+            break
+        start, resyncs, skip_first = nxt, resyncs + 1, 0
+    if st.outputs == 0:
+        seen = ", ".join(plural(n, f"{kind} record") for kind, n in sorted(st.ignored.items()))
+        yield SkipRecord(source, f"no web pages in this archive ({seen or 'no records'})")
+
+
+def _one_pass(st: _State, fh: BinaryIO, mode: str, start: int, skip_first: int):
+    """Read records from ``start`` until the end or the first damage (returned)."""
+    if mode == "gunzip":
+        counted = Counted(fh, 0)
+        stream: BinaryIO = gzip.GzipFile(fileobj=counted, mode="rb")  # type: ignore[assignment]
+        if start:
+            try:
+                stream.seek(start)
+            except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
+                return _Damage(start, f"gzip data damaged or cut short ({_describe(exc)})")
+    else:
+        if start:
+            fh.seek(start)
+        counted = Counted(fh, start)
+        stream = counted  # type: ignore[assignment]
+    it = _Iterator(stream, st.fmt)
+    reader: _Reader = it.reader
+    records = iter(it)
+    seen_in_pass = 0
+    last = start
+    while True:
+        st.report(counted.pos)
+        try:
+            rec = next(records)
+        except StopIteration:
+            break
+        except Exception as exc:  # noqa: BLE001 - warcio signals bad input in many ways
+            if "non-chunked gzip" in str(exc):
+                return _Damage(it.offset, "gzip member holds several records", whole_gzip=True)
+            if isinstance(exc, EOFError | gzip.BadGzipFile | zlib.error) and mode == "gunzip":
+                return _Damage(last, f"gzip data damaged or cut short near byte "
+                               f"{counted.pos:,} ({_describe(exc)})")
+            return _Damage(it.offset, f"unreadable record at byte {it.offset:,} "
+                           f"({_describe(exc)})")
+        offset = it.offset
+        last = offset
+        seen_in_pass += 1
+        if seen_in_pass <= skip_first:
+            continue
+        try:
+            result = yield from _handle_record(st, rec, offset, mode, counted)
+        except Exception as exc:  # noqa: BLE001
+            return _Damage(offset, f"unreadable record at byte {offset:,} ({_describe(exc)})")
+        if result is not None:
+            return result
+        st.records += 1
+        if reader.gzip_error:
+            return _Damage(offset, f"corrupt gzip member at byte {offset:,} "
+                           f"({reader.gzip_error})")
+    if mode == "gunzip":
+        # warcio takes an EOFError while parsing headers for the end: ask gzip itself.
+        try:
+            stream.read(1)
+        except (EOFError, gzip.BadGzipFile, zlib.error, OSError) as exc:
+            return _Damage(last, f"gzip data damaged or cut short near byte {counted.pos:,} "
+                           f"({_describe(exc)})")
+    if reader.gzip_error:
+        return _Damage(last, f"corrupt gzip member after byte {last:,} ({reader.gzip_error})")
+    if reader.truncated_member:
+        return _Damage(last, f"truncated gzip member at byte {last:,}")
+    return None
+
+
+def _handle_record(st: _State, rec, offset: int, mode: str, counted: Counted):
+    """Yield at most one page or skip record for ``rec``; return damage if it is cut short."""
+    rh = rec.rec_headers
+    rtype = (rec.rec_type or "unknown").lower()
+    uri = rh.get_header("WARC-Target-URI")
+    date = rh.get_header("WARC-Date")
+    http = rec.http_headers
+    out: RawPage | SkipRecord | None = None
+
+    def skip(reason: str) -> SkipRecord:
+        return SkipRecord(st.source, reason, offset)
+
+    if rtype not in ("response", "resource", "revisit"):
+        st.ignored[rtype] += 1
+    elif uri and uri.lower().startswith(_IGNORED_SCHEMES):
+        st.ignored[uri.split(":", 1)[0].lower()] += 1
+    else:
+        status = _status(http)
+        ctype = (http.get_header("Content-Type") if http else None) or (
+            rec.content_type if rtype == "resource" or not http else None
+        )
+        media, charset = split_content_type(ctype)
+        if media in ("application/http",):
+            media, charset = "", None
+        if rtype == "revisit":
+            out = _revisit(st, rec, offset, uri, date, status, ctype, media, charset)
+        elif status is not None and not 200 <= status < 300:
+            out = skip(f"HTTP status {status}: not a page capture")
+        elif media not in PAGE_TYPES and media not in VAGUE_TYPES:
+            out = skip(f"not a web page: {media}")
+        elif uri and uri.split("?", 1)[0].lower().endswith("/robots.txt"):
+            out = skip("not a web page: robots.txt")
+        else:
+            enc = (http.get_header("Content-Encoding") or "").strip().lower() if http else ""
+            known = BufferedReader.get_supported_decompressors()
+            if enc and enc != "identity" and enc not in known:
+                out = skip(f"payload compressed as {enc!r} (Content-Encoding), which is not "
+                           "supported")
+            else:
+                data, big = _read_capped(rec.content_stream(), lambda: st.report(counted.pos))
+                out = _page_or_skip(st, rec, offset, uri, date, status, ctype, media, charset,
+                                    data, big, mode)
+    # Drain the record so that a record cut short is noticed.
+    raw = rec.raw_stream
+    while raw.read(CHUNK):
+        st.report(counted.pos)
+    missing = getattr(raw, "limit", 0)
+    if missing and missing > 0:
+        declared = getattr(raw, "_orig_limit", None)
+        reader: _Reader = raw.stream if isinstance(raw.stream, _Reader) else None  # type: ignore
+        if reader is not None and reader.member_cut_short():
+            what = f"truncated gzip member at byte {offset:,}"
+        elif reader is not None and reader.decompressor is not None and mode == "raw":
+            # The gzip member ended cleanly inside the record: the file was compressed
+            # in pieces that do not follow record boundaries. Read it as one stream.
+            return _Damage(offset, f"record at byte {offset:,} runs past its gzip member",
+                           whole_gzip=True)
+        elif mode == "gunzip":
+            what = f"gzip data cut short in the record at byte {offset:,}"
+        else:
+            what = f"record at byte {offset:,} cut short"
+        if declared:
+            what += f" ({declared - missing:,} of {declared:,} bytes present)"
+        return _Damage(offset, what)
+    if out is not None:
+        st.outputs += 1
+        yield out
+    return None
+
+
+def _status(http) -> int | None:
+    if http is None:
+        return None
+    try:
+        code = http.get_statuscode()
+        return int(code) if code is not None else None
+    except (ValueError, TypeError, AttributeError, IndexError):
+        return None
+
+
+def _page_or_skip(st: _State, rec, offset, uri, date, status, ctype, media, charset, data, big,
+                  mode) -> RawPage | SkipRecord:
+    if big:
+        return SkipRecord(st.source, too_large(), offset)
+    if not data:
+        return SkipRecord(st.source, "empty payload", offset)
+    found = sniff(data[:SNIFF_BYTES])
+    if found.kind in ("binary", "gzip", "zip", "unsupported", "warc", "arc"):
+        mime = found.mime or {"gzip": "application/gzip", "zip": "application/zip"}.get(
+            found.kind, "application/octet-stream")
+        if found.kind in ("warc", "arc"):
+            mime = f"application/{found.kind}"
+        said = f" (served as {media})" if media and media not in VAGUE_TYPES else ""
+        return SkipRecord(st.source, f"not a web page: {mime}{said}", offset)
+    if media in VAGUE_TYPES:
+        media = found.mime or "text/plain"
+    key = f"{st.source}#{offset}"
+    rh = rec.rec_headers
+    st.index.add(
+        Original(st.opener, mode, st.fmt, offset, key, status, ctype or media, charset),
+        rh.get_header("WARC-Record-ID"),
+        uri,
+        date,
+        normalise_digest(rh.get_header("WARC-Payload-Digest")),
+    )
+    return RawPage(
+        source=st.source,
+        data=data,
+        offset=offset,
+        url=uri,
+        capture_date=date,
+        http_status=status,
+        content_type=ctype or media,
+        charset_hint=charset,
+    )
+
+
+def _revisit(st: _State, rec, offset, uri, date, status, ctype, media, charset):
+    if media and media not in PAGE_TYPES and media not in VAGUE_TYPES:
+        return SkipRecord(st.source, f"not a web page: {media} (revisit)", offset)
+    rh = rec.rec_headers
+    rv = PendingRevisit(
+        source=st.source,
+        offset=offset,
+        url=uri,
+        date=date,
+        status=status,
+        content_type=ctype if media and media not in VAGUE_TYPES else None,
+        charset=charset,
+        refers_id=rh.get_header("WARC-Refers-To"),
+        refers_uri=rh.get_header("WARC-Refers-To-Target-URI"),
+        refers_date=rh.get_header("WARC-Refers-To-Date"),
+        digest=normalise_digest(rh.get_header("WARC-Payload-Digest")),
+    )
+    orig = st.index.find(rv)
+    if orig is None:
+        st.index.pending.append(rv)
+        st.outputs += 1  # it will be reported at the end of the scan
+        return None
+    return st.index.resolve(rv, orig)
+
+
+def _find_next_record(opener: Opener, pos: int, gzipped: bool, fmt: str, mode: str
+                      ) -> int | None:
+    """Where the next record (or gzip member) seems to start after ``pos``.
+
+    In "raw" mode positions are file offsets; in "gunzip" mode they are offsets in
+    the decompressed stream.
+    """
+    if mode == "raw" and gzipped:
+        pattern = re.compile(re.escape(_GZIP_MEMBER))
+    elif fmt == "warc":
+        pattern = _WARC_START
+    else:
+        pattern = _ARC_START
+    try:
+        with opener.open() as fh:
+            if mode == "gunzip":
+                stream: BinaryIO = gzip.GzipFile(fileobj=fh, mode="rb")  # type: ignore
+            else:
+                stream = fh
+            stream.seek(pos)
+            at, tail = pos, b""
+            while True:
+                try:
+                    block = stream.read(CHUNK)
+                except (EOFError, gzip.BadGzipFile, zlib.error):
+                    block = b""
+                if not block:
+                    return None
+                hay = tail + block
+                match = pattern.search(hay)
+                if match:
+                    return at - len(tail) + match.start(1 if pattern.groups else 0)
+                tail = hay[-4096:]
+                at += len(block)
+    except (OSError, ValueError, EOFError, gzip.BadGzipFile, zlib.error):
+        return None
