@@ -1,1 +1,41 @@
-"""store layer."""
+"""The project file: an SQLite store for pages, runs, clusters, codebook and tags.
+
+``Project`` is the entry point; every user action on it is one committed,
+logged and undoable transaction. Nothing here imports Qt.
+"""
+
+from workbench.store.actions import ActionInfo
+from workbench.store.codebook import Tag, TagSpec
+from workbench.store.errors import ProjectError
+from workbench.store.memos import Memo
+from workbench.store.page_table import PageRecord
+from workbench.store.project import ActionResult, Project
+from workbench.store.queries import (
+    ClusterRow,
+    Counts,
+    MemberRow,
+    PageDetail,
+    PageTag,
+    RunInfo,
+    TagState,
+)
+from workbench.store.schema import CURRENT_VERSION
+
+__all__ = [
+    "CURRENT_VERSION",
+    "ActionInfo",
+    "ActionResult",
+    "ClusterRow",
+    "Counts",
+    "Memo",
+    "MemberRow",
+    "PageDetail",
+    "PageRecord",
+    "PageTag",
+    "Project",
+    "ProjectError",
+    "RunInfo",
+    "Tag",
+    "TagSpec",
+    "TagState",
+]

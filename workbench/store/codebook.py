@@ -1,0 +1,178 @@
+"""The codebook: tags with a unique name, description, colour, shortcut, parent."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from workbench.store.errors import ProjectError
+
+# Characters a spreadsheet would treat as the start of a formula. A tag name
+# may not start with one, so tag cells in an export never need neutralising
+# and read back exactly as stored.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+
+
+@dataclass(frozen=True, slots=True)
+class Tag:
+    id: int
+    name: str
+    description: str = ""
+    colour: str = ""
+    shortcut: str | None = None
+    parent_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TagSpec:
+    """A codebook entry as written in a CSV: the parent by name, not id."""
+
+    name: str
+    description: str = ""
+    colour: str = ""
+    shortcut: str | None = None
+    parent: str | None = None
+
+
+def clean_name(name: str) -> str:
+    name = name.strip()
+    if not name:
+        raise ProjectError("A tag needs a name.")
+    if name.startswith(FORMULA_STARTS):
+        raise ProjectError(
+            f"Tag name {name!r} may not start with = + - @ (spreadsheets would run it)."
+        )
+    if ";" in name or "\n" in name or "\r" in name:
+        raise ProjectError(f"Tag name {name!r} may not contain ';' or a line break "
+                           "(the export joins tags with ';').")
+    return name
+
+
+def clean_colour(colour: str) -> str:
+    colour = colour.strip()
+    if colour and not _COLOUR.match(colour):
+        raise ProjectError(f"Colour {colour!r} is not of the form #rrggbb.")
+    return colour.lower()
+
+
+def clean_shortcut(shortcut: str | None) -> str | None:
+    return (shortcut or "").strip() or None
+
+
+def all_tags(conn: sqlite3.Connection) -> list[Tag]:
+    rows = conn.execute(
+        "SELECT id, name, description, colour, shortcut, parent_id FROM tags ORDER BY id")
+    return [Tag(*r) for r in rows]
+
+
+def _check_unique(conn: sqlite3.Connection, name: str, shortcut: str | None,
+                  exclude: int | None) -> None:
+    row = conn.execute("SELECT id FROM tags WHERE name = ? AND id IS NOT ?",
+                       (name, exclude)).fetchone()
+    if row:
+        raise ProjectError(f"The codebook already has a tag named {name!r}.")
+    if shortcut:
+        row = conn.execute("SELECT name FROM tags WHERE shortcut = ? AND id IS NOT ?",
+                           (shortcut, exclude)).fetchone()
+        if row:
+            raise ProjectError(f"Shortcut {shortcut!r} is already used by tag {row[0]!r}.")
+
+
+def _check_parent(conn: sqlite3.Connection, tag_id: int | None, parent_id: int | None) -> None:
+    if parent_id is None:
+        return
+    if conn.execute("SELECT 1 FROM tags WHERE id = ?", (parent_id,)).fetchone() is None:
+        raise ProjectError(f"No such parent tag: {parent_id}")
+    # Walk up from the parent: reaching the tag itself would make a cycle.
+    seen, cur = set(), parent_id
+    while cur is not None and cur not in seen:
+        if cur == tag_id:
+            raise ProjectError("A tag cannot be its own ancestor.")
+        seen.add(cur)
+        cur = conn.execute("SELECT parent_id FROM tags WHERE id = ?", (cur,)).fetchone()[0]
+
+
+def add_tag(conn: sqlite3.Connection, name: str, description: str = "", colour: str = "",
+            shortcut: str | None = None, parent_id: int | None = None) -> int:
+    name, colour, shortcut = clean_name(name), clean_colour(colour), clean_shortcut(shortcut)
+    _check_unique(conn, name, shortcut, None)
+    _check_parent(conn, None, parent_id)
+    tag_id = conn.execute(
+        "INSERT INTO tags (name, description, colour, shortcut, parent_id) "
+        "VALUES (?, ?, ?, ?, ?)",
+        (name, description.strip(), colour, shortcut, parent_id),
+    ).lastrowid
+    assert tag_id is not None
+    return tag_id
+
+
+_UNSET = object()
+
+
+def edit_tag(conn: sqlite3.Connection, tag_id: int, *, name: str | None = None,
+             description: str | None = None, colour: str | None = None,
+             shortcut: object = _UNSET, parent_id: object = _UNSET) -> None:
+    """Change the given fields; ``shortcut=None``/``parent_id=None`` clear them."""
+    row = conn.execute("SELECT name, description, colour, shortcut, parent_id FROM tags "
+                       "WHERE id = ?", (tag_id,)).fetchone()
+    if row is None:
+        raise ProjectError(f"No such tag: {tag_id}")
+    new_name = clean_name(name) if name is not None else row[0]
+    new_desc = description.strip() if description is not None else row[1]
+    new_colour = clean_colour(colour) if colour is not None else row[2]
+    new_short = clean_shortcut(shortcut) if shortcut is not _UNSET else row[3]  # type: ignore[arg-type]
+    new_parent = parent_id if parent_id is not _UNSET else row[4]
+    _check_unique(conn, new_name, new_short, tag_id)
+    _check_parent(conn, tag_id, new_parent)  # type: ignore[arg-type]
+    conn.execute(
+        "UPDATE tags SET name = ?, description = ?, colour = ?, shortcut = ?, parent_id = ? "
+        "WHERE id = ? AND (name, description, colour, shortcut, parent_id) "
+        "IS NOT (?, ?, ?, ?, ?)",
+        (new_name, new_desc, new_colour, new_short, new_parent, tag_id,
+         new_name, new_desc, new_colour, new_short, new_parent),
+    )
+
+
+def delete_tag(conn: sqlite3.Connection, tag_id: int) -> None:
+    """Remove a tag and its uses (undo brings both back); children move up a level."""
+    row = conn.execute("SELECT parent_id FROM tags WHERE id = ?", (tag_id,)).fetchone()
+    if row is None:
+        raise ProjectError(f"No such tag: {tag_id}")
+    conn.execute("DELETE FROM page_tags WHERE tag_id = ?", (tag_id,))
+    conn.execute("UPDATE tags SET parent_id = ? WHERE parent_id = ?", (row[0], tag_id))
+    conn.execute("DELETE FROM tags WHERE id = ?", (tag_id,))
+
+
+def import_specs(conn: sqlite3.Connection, specs: Sequence[TagSpec]) -> None:
+    """Add or update tags by name; parents are resolved after all names exist."""
+    names = [clean_name(s.name).casefold() for s in specs]
+    if len(set(names)) != len(names):
+        raise ProjectError("The codebook file names a tag twice.")
+    ids: dict[str, int] = {}
+    for spec in specs:
+        existing = conn.execute("SELECT id FROM tags WHERE name = ?",
+                                (clean_name(spec.name),)).fetchone()
+        if existing:
+            edit_tag(conn, existing[0], name=spec.name, description=spec.description,
+                     colour=spec.colour, shortcut=spec.shortcut)
+            ids[spec.name.strip().casefold()] = existing[0]
+        else:
+            ids[spec.name.strip().casefold()] = add_tag(
+                conn, spec.name, spec.description, spec.colour, spec.shortcut)
+    for spec in specs:
+        parent_id = None
+        if spec.parent and spec.parent.strip():
+            key = spec.parent.strip().casefold()
+            if key not in ids:
+                row = conn.execute("SELECT id FROM tags WHERE name = ?",
+                                   (spec.parent.strip(),)).fetchone()
+                if row is None:
+                    raise ProjectError(
+                        f"Tag {spec.name!r} names parent {spec.parent!r}, which is not in "
+                        "the codebook.")
+                ids[key] = row[0]
+            parent_id = ids[key]
+        edit_tag(conn, ids[spec.name.strip().casefold()], parent_id=parent_id)

@@ -1,0 +1,68 @@
+"""Every page of the current run with its cluster and tags, in export order."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from workbench.store import summary
+
+
+@dataclass(frozen=True, slots=True)
+class PageRecord:
+    page_id: int
+    cluster_id: int | None  # None: skipped page
+    cluster_size: int | None
+    is_reference: bool
+    similarity: float | None
+    tags: tuple[str, ...]  # names, sorted case-insensitively
+    coders: tuple[str, ...]  # who put the tags on, in order of first tag
+    tagged_at: str | None  # the latest of the page's tags
+    source: str
+    offset: int | None
+    url: str | None
+    capture_date: str | None
+    title: str
+    skip_reason: str | None
+
+
+def page_records(conn: sqlite3.Connection, *, coded_only: bool = False) -> Iterator[PageRecord]:
+    """Pages ordered by cluster (largest first, reference first), skipped pages last.
+
+    ``coded_only`` keeps pages that carry at least one tag.
+    """
+    run_id = summary.current_run(conn)
+    if run_id is None:
+        return
+    tags: dict[int, list[tuple[str, str, str]]] = {}
+    for page_id, name, coder, when in conn.execute(
+        "SELECT pt.page_id, t.name, c.name, pt.tagged_at FROM run_pages r "
+        "JOIN page_tags pt ON pt.page_id = r.page_id JOIN tags t ON t.id = pt.tag_id "
+        "JOIN coders c ON c.id = pt.coder_id WHERE r.run_id = ? ORDER BY pt.tagged_at",
+        (run_id,),
+    ):
+        tags.setdefault(page_id, []).append((name, coder, when))
+    rows = conn.execute(
+        """SELECT p.id, s.cluster_id, s.size, p.id = s.reference_page_id, m.similarity,
+                  p.source, p."offset", p.url, p.capture_date, p.title, p.skip_reason
+           FROM run_pages r JOIN pages p ON p.id = r.page_id
+           LEFT JOIN (cluster_members m JOIN cluster_summary s
+                      ON s.cluster_id = m.cluster_id AND s.active = 1)
+                ON m.page_id = p.id
+           WHERE r.run_id = ?
+           ORDER BY s.cluster_id IS NULL, s.size DESC, s.cluster_id,
+                    p.id = s.reference_page_id DESC, m.similarity DESC, r.idx""",
+        (run_id,),
+    )
+    for (pid, cid, size, is_ref, sim, source, offset, url, capture, title, skip) in rows:
+        page_tags = tags.get(pid, [])
+        if coded_only and not page_tags:
+            continue
+        yield PageRecord(
+            pid, cid, size, bool(is_ref), sim,
+            tuple(sorted((n for n, _, _ in page_tags), key=str.casefold)),
+            tuple(dict.fromkeys(c for _, c, _ in page_tags)),
+            max((w for _, _, w in page_tags), default=None),
+            source, offset, url, capture, title, skip,
+        )

@@ -1,0 +1,379 @@
+"""``Project``: the one object the GUI, pipeline and CLI use to reach a project file.
+
+It owns the write lane, the per-thread readers and the current coder, and
+turns each user action into one logged, undoable transaction. The SQL lives in
+the small modules it delegates to.
+"""
+
+from __future__ import annotations
+
+import getpass
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any, TypeVar
+
+from workbench.core.progress import ProgressFn, no_progress
+from workbench.core.records import Cluster, PageInfo, Pair
+from workbench.store import backup, codebook, memos, queries, recorder, runs, schema, tagging
+from workbench.store.actions import ActionInfo, ActionLog, history, next_redo, next_undo
+from workbench.store.clock import utc_now
+from workbench.store.codebook import Tag, TagSpec
+from workbench.store.connection import Readers, WriteLane, connect
+from workbench.store.errors import ProjectError
+from workbench.store.page_table import PageRecord, page_records
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class ActionResult:
+    """What a user action did: its log id (None: nothing changed) and the id of
+    the object it created or kept (new tag, memo, split-off or merged cluster)."""
+
+    action_id: int | None
+    id: int | None = None
+
+
+class Project:
+    """An open project file. Use ``Project.create`` or ``Project.open``."""
+
+    def __init__(self, path: Path, lane: WriteLane) -> None:
+        self.path = path
+        self._lane = lane
+        self._readers = Readers(path)
+        self._log = ActionLog(lane)
+        self._coder_id: int | None = None
+        self._closed = False
+
+    # ----------------------------------------------------------- lifecycle
+    @classmethod
+    def create(cls, path: Path | str, archive_root: str, *, coder: str | None = None) -> Project:
+        """Make a new project file; refuses to overwrite an existing file."""
+        path = Path(path)
+        if path.exists():
+            raise ProjectError(f"{path} already exists; open it or choose another name.")
+        try:
+            conn = connect(path)
+        except sqlite3.Error as exc:
+            raise ProjectError(f"Cannot create {path}: {exc}") from exc
+        project = cls._setup(path, conn)
+        with project._lane.transaction() as c:
+            for key, value in (("archive_root", str(archive_root)), ("created_at", utc_now())):
+                c.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (key, value))
+        if coder:
+            project.use_coder(coder)
+        return project
+
+    @classmethod
+    def open(cls, path: Path | str, *, backups: int = backup.DEFAULT_KEEP,
+             backup_dir: Path | None = None, coder: str | None = None) -> Project:
+        """Open an existing project: check its version, back it up, migrate it.
+
+        ``backups`` copies of the file as it was when opened are kept (0: none).
+        """
+        path = Path(path)
+        if not path.is_file():
+            raise ProjectError(f"{path} does not exist or is not a file.")
+        try:
+            conn = connect(path)
+        except sqlite3.Error as exc:
+            raise ProjectError(f"Cannot open {path}: {exc}") from exc
+        try:
+            schema.check_openable(conn, str(path))
+            # Back up before migrating, so the copy is what an older
+            # workbench can still open.
+            backup.make_backup(conn, path, backups, backup_dir)
+        except BaseException:
+            conn.close()
+            raise
+        project = cls._setup(path, conn)
+        if coder:
+            project.use_coder(coder)
+        return project
+
+    @classmethod
+    def _setup(cls, path: Path, conn: sqlite3.Connection) -> Project:
+        try:
+            schema.check_openable(conn, str(path))
+            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if mode.lower() != "wal":
+                raise ProjectError(f"{path}: cannot switch to WAL journal mode (got {mode}).")
+            schema.migrate(conn)
+            recorder.install(conn)
+        except sqlite3.Error as exc:
+            conn.close()
+            raise ProjectError(f"Cannot open {path}: {exc}") from exc
+        except BaseException:
+            conn.close()
+            raise
+        return cls(path, WriteLane(conn))
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self._readers.close()
+        self._lane.close()
+
+    def __enter__(self) -> Project:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+    # ------------------------------------------------------------- helpers
+    def _read(self) -> sqlite3.Connection:
+        if self._closed:
+            raise ProjectError(f"{self.path} is closed.")
+        return self._readers.get()
+
+    def _write(self) -> Any:
+        if self._closed:
+            raise ProjectError(f"{self.path} is closed.")
+        return self._lane.transaction()
+
+    def _act(self, kind: str, description: str,
+             body: Callable[[sqlite3.Connection, int], T]) -> ActionResult:
+        if self._closed:
+            raise ProjectError(f"{self.path} is closed.")
+        action_id, result = self._log.perform(kind, description, self.coder_id, body)
+        return ActionResult(action_id, result if isinstance(result, int) else None)
+
+    def _tag_names(self, tag_ids: Sequence[int]) -> str:
+        names = {t.id: t.name for t in self.codebook()}
+        return ", ".join(names.get(t, f"#{t}") for t in tag_ids)
+
+    # -------------------------------------------------------------- meta
+    @property
+    def archive_root(self) -> str:
+        row = self._read().execute("SELECT value FROM meta WHERE key = 'archive_root'").fetchone()
+        return row[0] if row else ""
+
+    def set_archive_root(self, root: str) -> None:
+        """Point the project at a moved archive (not undoable: not a coding act)."""
+        with self._write() as conn:
+            conn.execute("INSERT INTO meta (key, value) VALUES ('archive_root', ?) "
+                         "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (str(root),))
+
+    @property
+    def schema_version(self) -> int:
+        return schema.file_version(self._read())
+
+    def integrity_problems(self) -> list[str]:
+        """Empty when ``PRAGMA integrity_check`` and ``foreign_key_check`` pass."""
+        conn = self._read()
+        problems = [r[0] for r in conn.execute("PRAGMA integrity_check") if r[0] != "ok"]
+        problems += [f"foreign key: {r}" for r in conn.execute("PRAGMA foreign_key_check")]
+        return problems
+
+    # ------------------------------------------------------------ coders
+    def use_coder(self, name: str) -> int:
+        """Make ``name`` the coder credited with later actions (created if new)."""
+        name = name.strip()
+        if not name:
+            raise ProjectError("A coder needs a name.")
+        with self._write() as conn:
+            conn.execute("INSERT OR IGNORE INTO coders (name, created_at) VALUES (?, ?)",
+                         (name, utc_now()))
+            self._coder_id = conn.execute("SELECT id FROM coders WHERE name = ?",
+                                          (name,)).fetchone()[0]
+        return self._coder_id
+
+    @property
+    def coder_id(self) -> int:
+        # Without an explicit choice, actions are credited to the login name so
+        # a CLI session is never anonymous.
+        if self._coder_id is None:
+            try:
+                login = getpass.getuser()
+            except Exception:  # no login name in some containers and services
+                login = "coder"
+            self.use_coder(login or "coder")
+        assert self._coder_id is not None
+        return self._coder_id
+
+    def coders(self) -> list[tuple[int, str, str]]:
+        """(id, name, created_at) of everyone who has coded in this project."""
+        return self._read().execute("SELECT id, name, created_at FROM coders ORDER BY id"
+                                    ).fetchall()
+
+    # ------------------------------------------------------ pipeline input
+    def record_files(self, files: Iterable[tuple[str, int, float]]) -> int:
+        with self._write() as conn:
+            return runs.record_files(conn, files)
+
+    def known_files(self) -> dict[str, tuple[int, float]]:
+        """path -> (size, mtime) of files recorded by earlier scans."""
+        return {p: (s, m) for p, s, m in
+                self._read().execute("SELECT path, size, mtime FROM files")}
+
+    def save_run(self, params: dict, method: str, timings: dict[str, float],
+                 pages: Sequence[PageInfo], pairs: Sequence[Pair], clusters: Sequence[Cluster],
+                 *, singletons: bool = True, progress: ProgressFn = no_progress) -> int:
+        """Store a detection run in one transaction and make it the current run."""
+        with self._write() as conn:
+            return runs.save_run(conn, params, method, timings, pages, pairs, clusters,
+                                 singletons=singletons, progress=progress)
+
+    # ------------------------------------------------------- tag actions
+    def tag_clusters(self, cluster_ids: Sequence[int], tag_ids: Sequence[int]) -> ActionResult:
+        cids, tids = list(cluster_ids), list(tag_ids)
+        return self._act("tag", f"Tag {_n(cids, 'cluster')} with {self._tag_names(tids)}",
+                         lambda c, _a: tagging.tag_clusters(c, self.coder_id, cids, tids))
+
+    def untag_clusters(self, cluster_ids: Sequence[int], tag_ids: Sequence[int]) -> ActionResult:
+        cids, tids = list(cluster_ids), list(tag_ids)
+        return self._act("untag", f"Remove {self._tag_names(tids)} from {_n(cids, 'cluster')}",
+                         lambda c, _a: tagging.untag_clusters(c, cids, tids))
+
+    def toggle_tag(self, cluster_ids: Sequence[int], tag_id: int) -> ActionResult:
+        """The one-keystroke action: untag if every page has the tag, else tag."""
+        if tagging.all_tagged(self._read(), list(cluster_ids), tag_id):
+            return self.untag_clusters(cluster_ids, [tag_id])
+        return self.tag_clusters(cluster_ids, [tag_id])
+
+    def tag_pages(self, page_ids: Sequence[int], tag_ids: Sequence[int]) -> ActionResult:
+        pids, tids = list(page_ids), list(tag_ids)
+        return self._act("tag_pages", f"Tag {_n(pids, 'page')} with {self._tag_names(tids)}",
+                         lambda c, _a: tagging.tag_pages(c, self.coder_id, pids, tids))
+
+    def untag_pages(self, page_ids: Sequence[int], tag_ids: Sequence[int]) -> ActionResult:
+        pids, tids = list(page_ids), list(tag_ids)
+        return self._act("untag_pages", f"Remove {self._tag_names(tids)} from {_n(pids, 'page')}",
+                         lambda c, _a: tagging.untag_pages(c, pids, tids))
+
+    def split(self, cluster_id: int, page_ids: Sequence[int]) -> ActionResult:
+        """Move pages out of a cluster into a new one (``id``: the new cluster)."""
+        pids = list(page_ids)
+        return self._act("split", f"Split {_n(pids, 'page')} out of cluster {cluster_id}",
+                         lambda c, a: tagging.split(c, a, cluster_id, pids))
+
+    def merge(self, cluster_ids: Sequence[int], into: int | None = None) -> ActionResult:
+        """Merge clusters (``id``: the one that remains; by default the largest)."""
+        cids = list(cluster_ids)
+        return self._act("merge", f"Merge clusters {', '.join(map(str, cids))}",
+                         lambda c, a: tagging.merge(c, a, cids, into))
+
+    def set_review(self, cluster_ids: Sequence[int], needs_review: bool) -> ActionResult:
+        cids = list(cluster_ids)
+        verb = "Flag" if needs_review else "Clear review flag of"
+        return self._act("review", f"{verb} {_n(cids, 'cluster')}",
+                         lambda c, _a: tagging.set_review(c, cids, needs_review))
+
+    # --------------------------------------------------------- codebook
+    def codebook(self) -> list[Tag]:
+        return codebook.all_tags(self._read())
+
+    def tag_by_name(self, name: str) -> Tag | None:
+        key = name.strip().casefold()
+        return next((t for t in self.codebook() if t.name.casefold() == key), None)
+
+    def add_tag(self, name: str, description: str = "", colour: str = "",
+                shortcut: str | None = None, parent_id: int | None = None) -> ActionResult:
+        return self._act("add_tag", f"Add tag {name.strip()}",
+                         lambda c, _a: codebook.add_tag(c, name, description, colour,
+                                                        shortcut, parent_id))
+
+    def edit_tag(self, tag_id: int, **fields: Any) -> ActionResult:
+        """Change name, description, colour, shortcut and/or parent_id."""
+        return self._act("edit_tag", f"Edit tag {self._tag_names([tag_id])}",
+                         lambda c, _a: codebook.edit_tag(c, tag_id, **fields))
+
+    def delete_tag(self, tag_id: int) -> ActionResult:
+        return self._act("delete_tag", f"Delete tag {self._tag_names([tag_id])}",
+                         lambda c, _a: codebook.delete_tag(c, tag_id))
+
+    def import_codebook(self, specs: Sequence[TagSpec]) -> ActionResult:
+        items = list(specs)
+        return self._act("import_codebook", f"Import {_n(items, 'tag')} into the codebook",
+                         lambda c, _a: codebook.import_specs(c, items))
+
+    # ------------------------------------------------------------- memos
+    def add_memo(self, cluster_id: int, text: str) -> ActionResult:
+        return self._act("memo", f"Add memo to cluster {cluster_id}",
+                         lambda c, _a: memos.add_memo(c, self.coder_id, cluster_id, text))
+
+    def edit_memo(self, memo_id: int, text: str) -> ActionResult:
+        return self._act("memo", f"Edit memo {memo_id}",
+                         lambda c, _a: memos.edit_memo(c, memo_id, text))
+
+    def delete_memo(self, memo_id: int) -> ActionResult:
+        return self._act("memo", f"Delete memo {memo_id}",
+                         lambda c, _a: memos.delete_memo(c, memo_id))
+
+    def memos(self, cluster_id: int) -> list[memos.Memo]:
+        return memos.memos_of(self._read(), cluster_id)
+
+    # --------------------------------------------------------- undo/redo
+    def undo(self) -> int | None:
+        """Undo the newest action (id returned; None: nothing to undo)."""
+        if self._closed:
+            raise ProjectError(f"{self.path} is closed.")
+        return self._log.undo()
+
+    def redo(self) -> int | None:
+        if self._closed:
+            raise ProjectError(f"{self.path} is closed.")
+        return self._log.redo()
+
+    def next_undo(self) -> ActionInfo | None:
+        """The action ``undo()`` would revert, for an "Undo <description>" menu item."""
+        return next_undo(self._read())
+
+    def next_redo(self) -> ActionInfo | None:
+        return next_redo(self._read())
+
+    def history(self, limit: int = 100) -> list[ActionInfo]:
+        return history(self._read(), limit)
+
+    # ------------------------------------------------------------- reads
+    def list_clusters(self, offset: int = 0, limit: int = 200, *, order: str = "size",
+                      coded: str | None = None,
+                      review_only: bool = False) -> list[queries.ClusterRow]:
+        return queries.list_clusters(self._read(), offset, limit, order=order, coded=coded,
+                                     review_only=review_only)
+
+    def count_clusters(self, *, coded: str | None = None, review_only: bool = False) -> int:
+        return queries.count_clusters(self._read(), coded=coded, review_only=review_only)
+
+    def cluster(self, cluster_id: int) -> queries.ClusterRow | None:
+        return queries.cluster(self._read(), cluster_id)
+
+    def members(self, cluster_id: int) -> list[queries.MemberRow]:
+        return queries.members(self._read(), cluster_id)
+
+    def page(self, page_id: int) -> queries.PageDetail | None:
+        return queries.page(self._read(), page_id)
+
+    def page_id(self, key: str) -> int | None:
+        return queries.page_id_by_key(self._read(), key)
+
+    def cluster_of_page(self, page_id: int) -> int | None:
+        return queries.cluster_of_page(self._read(), page_id)
+
+    def pair_similarity(self, a: int, b: int) -> float | None:
+        return queries.pair_similarity(self._read(), a, b)
+
+    def counts(self) -> queries.Counts:
+        return queries.counts(self._read())
+
+    def runs(self) -> list[queries.RunInfo]:
+        return queries.runs(self._read())
+
+    def current_run(self) -> queries.RunInfo | None:
+        return queries.current_run(self._read())
+
+    def skipped_pages(self) -> list[tuple[str, str]]:
+        return queries.skipped_pages(self._read())
+
+    def page_records(self, *, coded_only: bool = False) -> Iterator[PageRecord]:
+        """Rows for the export; see :mod:`workbench.store.page_table`."""
+        return page_records(self._read(), coded_only=coded_only)
+
+
+def _n(items: Sequence[Any], noun: str) -> str:
+    return f"1 {noun}" if len(items) == 1 else f"{len(items)} {noun}s"

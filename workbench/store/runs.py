@@ -1,0 +1,198 @@
+"""Saving what the pipeline produced: scanned files and detection runs.
+
+These writes are not user actions (they are not undoable): a run is a fact
+about the archive, and tags live on pages, so a new run never touches them.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Sequence
+from urllib.parse import urlsplit
+
+from workbench import __version__
+from workbench.core.progress import ProgressFn, no_progress
+from workbench.core.records import Cluster, PageInfo, Pair
+from workbench.store import summary
+from workbench.store.clock import utc_now
+
+_BATCH = 5_000
+
+
+def record_files(conn: sqlite3.Connection, files: Iterable[tuple[str, int, float]]) -> int:
+    """Insert or update (path, size, mtime) of scanned files; return how many."""
+    now = utc_now()
+    rows = [(str(p), int(s), float(m), now) for p, s, m in files]
+    conn.executemany(
+        "INSERT INTO files (path, size, mtime, recorded_at) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtime = excluded.mtime, "
+        "recorded_at = excluded.recorded_at",
+        rows,
+    )
+    return len(rows)
+
+
+def site_of(page: PageInfo) -> str:
+    """The host a coder recognises: from the URL, else the first folder of the path."""
+    if page.url:
+        host = urlsplit(page.url).hostname
+        if host:
+            return host.removeprefix("www.")
+    head, sep, _ = page.source.partition("/")
+    return head if sep else ""
+
+
+def validate(pages: Sequence[PageInfo], pairs: Sequence[Pair],
+             clusters: Sequence[Cluster]) -> None:
+    """Reject inconsistent pipeline output before anything is written."""
+    n = len(pages)
+    keys = [p.key for p in pages]
+    if len(set(keys)) != n:
+        dup = next(k for k in keys if keys.count(k) > 1)
+        raise ValueError(f"page key {dup!r} occurs twice in one run")
+    for pair in pairs:
+        if not (0 <= pair.a < n and 0 <= pair.b < n) or pair.a == pair.b:
+            raise ValueError(f"pair {pair} refers to pages outside 0..{n - 1}")
+    seen: set[int] = set()
+    for i, cluster in enumerate(clusters):
+        if not cluster.members or cluster.members[0] != cluster.reference:
+            raise ValueError(f"cluster {i}: members must start with the reference page")
+        if cluster.similarities and len(cluster.similarities) != len(cluster.members):
+            raise ValueError(f"cluster {i}: one similarity per member is required")
+        for m in cluster.members:
+            if not 0 <= m < n:
+                raise ValueError(f"cluster {i} refers to page {m} outside 0..{n - 1}")
+            if m in seen:
+                raise ValueError(f"page {pages[m].key!r} is in two clusters")
+            if pages[m].skip_reason:
+                raise ValueError(f"skipped page {pages[m].key!r} cannot be in a cluster")
+            seen.add(m)
+
+
+def _upsert_pages(conn: sqlite3.Connection, pages: Sequence[PageInfo]) -> list[int]:
+    """Insert new pages, refresh provenance of known ones (matched by key)."""
+    conn.executemany(
+        """INSERT INTO pages (key, source, "offset", url, capture_date, http_status,
+            content_type, encoding, title, checksum, signature_count, skip_reason, site)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT(key) DO UPDATE SET source = excluded.source, "offset" = excluded."offset",
+            url = excluded.url, capture_date = excluded.capture_date,
+            http_status = excluded.http_status, content_type = excluded.content_type,
+            encoding = excluded.encoding, title = excluded.title, checksum = excluded.checksum,
+            signature_count = excluded.signature_count, skip_reason = excluded.skip_reason,
+            site = excluded.site""",
+        [
+            (p.key, p.source, p.offset, p.url, p.capture_date, p.http_status, p.content_type,
+             p.encoding, p.title, p.checksum, p.signature_count, p.skip_reason, site_of(p))
+            for p in pages
+        ],
+    )
+    ids = dict(conn.execute("SELECT key, id FROM pages"))
+    return [ids[p.key] for p in pages]
+
+
+def save_run(
+    conn: sqlite3.Connection, params: dict, method: str, timings: dict[str, float],
+    pages: Sequence[PageInfo], pairs: Sequence[Pair], clusters: Sequence[Cluster],
+    *, singletons: bool = True, progress: ProgressFn = no_progress,
+) -> int:
+    """Store a detection run and make it current; return its id.
+
+    ``singletons``: every page that is neither skipped nor in a cluster gets a
+    one-page cluster, so every story appears in the list and can be tagged.
+    A cluster whose pages already carry differing tags (from coding an earlier
+    run) is flagged for review.
+    """
+    validate(pages, pairs, clusters)
+    total = len(pages) + len(pairs) + len(clusters)
+    progress("save", 0, total)
+    run_id = conn.execute(
+        "INSERT INTO runs (created_at, method, params, timings, software_version) "
+        "VALUES (?, ?, ?, ?, ?)",
+        (utc_now(), method, json.dumps(params, sort_keys=True, default=str),
+         json.dumps(timings, sort_keys=True), __version__),
+    ).lastrowid
+    assert run_id is not None
+    page_ids = _upsert_pages(conn, pages)
+    conn.executemany(
+        "INSERT INTO run_pages (run_id, page_id, idx) VALUES (?, ?, ?)",
+        [(run_id, pid, i) for i, pid in enumerate(page_ids)],
+    )
+    progress("save", len(pages), total)
+    pair_rows = []
+    for pair in pairs:
+        a, b = sorted((page_ids[pair.a], page_ids[pair.b]))
+        pair_rows.append((run_id, a, b, float(pair.similarity)))
+    conn.executemany(
+        "INSERT OR REPLACE INTO pairs (run_id, a, b, similarity) VALUES (?, ?, ?, ?)", pair_rows
+    )
+    progress("save", len(pages) + len(pairs), total)
+
+    groups = [(c.members, c.similarities or [None] * len(c.members)) for c in clusters]
+    if singletons:
+        clustered = {m for c in clusters for m in c.members}
+        groups += [([i], [1.0]) for i, p in enumerate(pages)
+                   if i not in clustered and not p.skip_reason]
+    next_id = (conn.execute("SELECT coalesce(max(id), 0) FROM clusters").fetchone()[0]) + 1
+    for start in range(0, len(groups), _BATCH):
+        cluster_rows, member_rows = [], []
+        for offset, (members, sims) in enumerate(groups[start:start + _BATCH]):
+            cid = next_id + start + offset
+            origin = "detected" if start + offset < len(clusters) else "singleton"
+            cluster_rows.append((cid, run_id, page_ids[members[0]], origin))
+            member_rows += [(cid, page_ids[m], s) for m, s in zip(members, sims, strict=True)]
+        conn.executemany(
+            "INSERT INTO clusters (id, run_id, reference_page_id, origin) VALUES (?, ?, ?, ?)",
+            cluster_rows,
+        )
+        conn.executemany(
+            "INSERT INTO cluster_members (cluster_id, page_id, similarity) VALUES (?, ?, ?)",
+            member_rows,
+        )
+        progress("save", len(pages) + len(pairs) + min(start + _BATCH, len(clusters)), total)
+    _fill_missing_similarities(conn, run_id)
+    _flag_mixed_tags(conn, run_id)
+    conn.execute(
+        "INSERT INTO meta (key, value) VALUES ('current_run', ?) "
+        "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        (str(run_id),),
+    )
+    summary.rebuild(conn)
+    progress("save", total, total)
+    return run_id
+
+
+def _fill_missing_similarities(conn: sqlite3.Connection, run_id: int) -> None:
+    # A cluster given without similarities still shows each member's
+    # similarity to the reference when the matcher kept that pair.
+    conn.execute(
+        """UPDATE cluster_members SET similarity = CASE
+              WHEN page_id = (SELECT reference_page_id FROM clusters WHERE id = cluster_id)
+              THEN 1.0
+              ELSE (SELECT p.similarity FROM pairs p, clusters c
+                    WHERE c.id = cluster_members.cluster_id AND p.run_id = c.run_id
+                      AND p.a = min(c.reference_page_id, cluster_members.page_id)
+                      AND p.b = max(c.reference_page_id, cluster_members.page_id)) END
+           WHERE similarity IS NULL
+             AND cluster_id IN (SELECT id FROM clusters WHERE run_id = ?)""",
+        (run_id,),
+    )
+
+
+def _flag_mixed_tags(conn: sqlite3.Connection, run_id: int) -> None:
+    """Flag clusters whose pages do not all carry the same set of tags.
+
+    All members have equal tag sets exactly when every tag present is on
+    either none or all of them, so one count per (cluster, tag) decides it.
+    """
+    conn.execute(
+        """UPDATE clusters SET needs_review = 1 WHERE run_id = :r AND id IN (
+              SELECT m.cluster_id FROM cluster_members m
+              JOIN page_tags pt ON pt.page_id = m.page_id
+              JOIN clusters c ON c.id = m.cluster_id AND c.run_id = :r
+              GROUP BY m.cluster_id, pt.tag_id
+              HAVING count(*) < (SELECT count(*) FROM cluster_members m2
+                                 WHERE m2.cluster_id = m.cluster_id))""",
+        {"r": run_id},
+    )

@@ -1,0 +1,263 @@
+"""The project file's schema as a list of forward migrations.
+
+``PRAGMA user_version`` holds the number of migrations applied. A file is
+brought up to date by running the missing steps in order inside one
+transaction, so a crash mid-migration leaves the old version intact. Never
+edit a released step: add a new one (old files on coders' disks depend on it).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+from workbench.store.errors import ProjectError
+
+# Written into the SQLite header so a project is recognisable as ours ("SSWB").
+APPLICATION_ID = 0x53535742
+
+_V1 = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+CREATE TABLE files (
+    path TEXT PRIMARY KEY,
+    size INTEGER NOT NULL,
+    mtime REAL NOT NULL,
+    recorded_at TEXT NOT NULL
+);
+
+CREATE TABLE pages (
+    id INTEGER PRIMARY KEY,
+    key TEXT NOT NULL UNIQUE,
+    source TEXT NOT NULL,
+    "offset" INTEGER,
+    url TEXT,
+    capture_date TEXT,
+    http_status INTEGER,
+    content_type TEXT,
+    encoding TEXT,
+    title TEXT NOT NULL DEFAULT '',
+    checksum TEXT NOT NULL DEFAULT '',
+    signature_count INTEGER NOT NULL DEFAULT 0,
+    skip_reason TEXT,
+    site TEXT NOT NULL DEFAULT ''
+);
+
+CREATE TABLE runs (
+    id INTEGER PRIMARY KEY,
+    created_at TEXT NOT NULL,
+    method TEXT NOT NULL,
+    params TEXT NOT NULL,
+    timings TEXT NOT NULL,
+    software_version TEXT NOT NULL
+);
+
+CREATE TABLE run_pages (
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    page_id INTEGER NOT NULL REFERENCES pages(id),
+    idx INTEGER NOT NULL,
+    PRIMARY KEY (run_id, page_id)
+) WITHOUT ROWID;
+
+CREATE TABLE pairs (
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    a INTEGER NOT NULL REFERENCES pages(id),
+    b INTEGER NOT NULL REFERENCES pages(id),
+    similarity REAL NOT NULL,
+    PRIMARY KEY (run_id, a, b),
+    CHECK (a < b)
+) WITHOUT ROWID;
+
+CREATE TABLE clusters (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    reference_page_id INTEGER NOT NULL REFERENCES pages(id),
+    origin TEXT NOT NULL DEFAULT 'detected',
+    merged_into INTEGER REFERENCES clusters(id),
+    needs_review INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX clusters_run ON clusters(run_id);
+
+CREATE TABLE cluster_members (
+    cluster_id INTEGER NOT NULL REFERENCES clusters(id),
+    page_id INTEGER NOT NULL REFERENCES pages(id),
+    similarity REAL,
+    PRIMARY KEY (cluster_id, page_id)
+) WITHOUT ROWID;
+CREATE INDEX cluster_members_page ON cluster_members(page_id);
+
+CREATE TABLE coders (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    created_at TEXT NOT NULL
+);
+
+CREATE TABLE tags (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    description TEXT NOT NULL DEFAULT '',
+    colour TEXT NOT NULL DEFAULT '',
+    shortcut TEXT UNIQUE,
+    parent_id INTEGER REFERENCES tags(id)
+);
+
+CREATE TABLE page_tags (
+    page_id INTEGER NOT NULL REFERENCES pages(id),
+    tag_id INTEGER NOT NULL REFERENCES tags(id),
+    coder_id INTEGER NOT NULL REFERENCES coders(id),
+    tagged_at TEXT NOT NULL,
+    via_cluster_id INTEGER REFERENCES clusters(id),
+    PRIMARY KEY (page_id, tag_id)
+) WITHOUT ROWID;
+CREATE INDEX page_tags_tag ON page_tags(tag_id);
+
+CREATE TABLE memos (
+    id INTEGER PRIMARY KEY,
+    cluster_id INTEGER NOT NULL REFERENCES clusters(id),
+    coder_id INTEGER NOT NULL REFERENCES coders(id),
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    text TEXT NOT NULL
+);
+CREATE INDEX memos_cluster ON memos(cluster_id);
+
+CREATE TABLE actions (
+    id INTEGER PRIMARY KEY,
+    kind TEXT NOT NULL,
+    description TEXT NOT NULL,
+    coder_id INTEGER REFERENCES coders(id),
+    created_at TEXT NOT NULL,
+    state TEXT NOT NULL DEFAULT 'done' CHECK (state IN ('done', 'undone', 'discarded')),
+    state_changed_at TEXT
+);
+CREATE INDEX actions_state ON actions(state, id);
+
+CREATE TABLE splits (
+    id INTEGER PRIMARY KEY,
+    action_id INTEGER NOT NULL REFERENCES actions(id),
+    from_cluster INTEGER NOT NULL REFERENCES clusters(id),
+    to_cluster INTEGER NOT NULL REFERENCES clusters(id),
+    page_id INTEGER NOT NULL REFERENCES pages(id)
+);
+
+CREATE TABLE merges (
+    id INTEGER PRIMARY KEY,
+    action_id INTEGER NOT NULL REFERENCES actions(id),
+    into_cluster INTEGER NOT NULL REFERENCES clusters(id),
+    from_cluster INTEGER NOT NULL REFERENCES clusters(id)
+);
+CREATE INDEX merges_into ON merges(into_cluster);
+
+-- Row-level before/after images of every change a user action made; undo
+-- replays them backwards, redo forwards (see recorder.py and undo.py).
+CREATE TABLE changes (
+    id INTEGER PRIMARY KEY,
+    action_id INTEGER NOT NULL REFERENCES actions(id),
+    tbl TEXT NOT NULL,
+    op TEXT NOT NULL CHECK (op IN ('I', 'U', 'D')),
+    before TEXT,
+    after TEXT
+);
+CREATE INDEX changes_action ON changes(action_id, id);
+"""
+
+# Version 2: a per-cluster summary maintained on every write, so one page of
+# the cluster list is an index range scan instead of aggregating members and
+# tags of 100,000 clusters. It holds only the current run's clusters.
+_V2 = """
+CREATE TABLE cluster_summary (
+    cluster_id INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL,
+    active INTEGER NOT NULL,
+    size INTEGER NOT NULL,
+    min_similarity REAL,
+    mean_similarity REAL,
+    reference_page_id INTEGER NOT NULL,
+    reference_title TEXT NOT NULL,
+    sites TEXT NOT NULL,
+    site_count INTEGER NOT NULL,
+    coded_pages INTEGER NOT NULL,
+    coded_state INTEGER NOT NULL,
+    tag_counts TEXT NOT NULL,
+    memo_count INTEGER NOT NULL,
+    needs_review INTEGER NOT NULL
+);
+CREATE INDEX cluster_summary_by_size ON cluster_summary(active, size DESC, cluster_id);
+CREATE INDEX cluster_summary_by_state
+    ON cluster_summary(active, coded_state, size DESC, cluster_id);
+"""
+
+
+def _v2_backfill(conn: sqlite3.Connection) -> None:
+    # Imported here: summary.py needs the v2 table, and the migration must
+    # fill it for files that already hold a run.
+    from workbench.store import summary
+
+    summary.rebuild(conn)
+
+
+# Each step: (DDL script, optional data step run after it in the same transaction).
+MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None] | None]] = [
+    (_V1, None),
+    (_V2, _v2_backfill),
+]
+CURRENT_VERSION = len(MIGRATIONS)
+
+
+def file_version(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def check_openable(conn: sqlite3.Connection, path: str) -> int:
+    """Return the file's schema version or raise ProjectError if we must not open it."""
+    try:
+        app_id = int(conn.execute("PRAGMA application_id").fetchone()[0])
+        version = file_version(conn)
+        tables = conn.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
+    except sqlite3.DatabaseError as exc:
+        raise ProjectError(
+            f"{path} is not a SpotSigs Workbench project (not an SQLite database: {exc})."
+        ) from exc
+    if app_id != APPLICATION_ID and (app_id != 0 or tables):
+        raise ProjectError(
+            f"{path} is an SQLite database but not a SpotSigs Workbench project."
+        )
+    if version > CURRENT_VERSION:
+        raise ProjectError(
+            f"{path} was saved by a newer SpotSigs Workbench (project schema {version}; "
+            f"this version understands up to {CURRENT_VERSION}). Update the workbench "
+            "to open it; the file has not been changed."
+        )
+    return version
+
+
+def migrate(conn: sqlite3.Connection) -> int:
+    """Apply missing migrations atomically; return the version now in the file.
+
+    ``conn`` must be in autocommit mode (isolation_level=None) so the explicit
+    BEGIN below owns the transaction, DDL included.
+    """
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        version = file_version(conn)
+        for step in range(version, CURRENT_VERSION):
+            script, data_step = MIGRATIONS[step]
+            for statement in _statements(script):
+                conn.execute(statement)
+            if data_step is not None:
+                data_step(conn)
+        if version < CURRENT_VERSION:
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            conn.execute(f"PRAGMA user_version = {CURRENT_VERSION}")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return CURRENT_VERSION
+
+
+def _statements(script: str) -> list[str]:
+    # executescript() would COMMIT our transaction first, so split by hand.
+    # The scripts above contain no semicolons inside literals or triggers.
+    lines = [ln for ln in script.splitlines() if not ln.strip().startswith("--")]
+    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]

@@ -1,0 +1,108 @@
+"""The materialised per-cluster summary behind the cluster list.
+
+``cluster_summary`` holds one row per cluster of the current run with the
+numbers the list shows (size, similarity, reference title, sites, tag counts,
+coded state). It is derived data: every write path calls :func:`refresh` for
+the clusters it touched, inside the same transaction, so the list is never
+stale and reading 200 rows never aggregates members or tags.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+
+# Coded state of a cluster: how many of its pages carry at least one tag.
+NONE, SOME, ALL = 0, 1, 2
+STATE_NAMES = {NONE: "none", SOME: "some", ALL: "all"}
+MAX_SITES = 5
+
+_SELECT = f"""
+SELECT c.id, c.run_id, c.merged_into IS NULL,
+    s.size, s.min_sim, s.mean_sim, c.reference_page_id,
+    (SELECT title FROM pages WHERE id = c.reference_page_id),
+    (SELECT coalesce(group_concat(site, char(10)), '') FROM (
+        SELECT DISTINCT p.site FROM cluster_members m JOIN pages p ON p.id = m.page_id
+        WHERE m.cluster_id = c.id ORDER BY p.site LIMIT {MAX_SITES})),
+    (SELECT count(DISTINCT p.site) FROM cluster_members m JOIN pages p ON p.id = m.page_id
+        WHERE m.cluster_id = c.id),
+    t.coded,
+    CASE WHEN t.coded = 0 THEN {NONE} WHEN t.coded >= s.size THEN {ALL} ELSE {SOME} END,
+    (SELECT coalesce(json_group_object(tag_id, n), '{{}}') FROM (
+        SELECT pt.tag_id, count(*) AS n FROM cluster_members m
+        JOIN page_tags pt ON pt.page_id = m.page_id
+        WHERE m.cluster_id = c.id GROUP BY pt.tag_id)),
+    (SELECT count(*) FROM memos WHERE cluster_id = c.id),
+    c.needs_review
+FROM clusters c
+JOIN (SELECT m.cluster_id AS cid, count(*) AS size,
+        min(CASE WHEN m.page_id != c2.reference_page_id THEN m.similarity END) AS min_sim,
+        avg(CASE WHEN m.page_id != c2.reference_page_id THEN m.similarity END) AS mean_sim
+      FROM cluster_members m JOIN clusters c2 ON c2.id = m.cluster_id
+      WHERE m.cluster_id IN (@IDS@) GROUP BY m.cluster_id) s ON s.cid = c.id
+JOIN (SELECT m.cluster_id AS cid,
+        count(*) FILTER (WHERE EXISTS (SELECT 1 FROM page_tags pt WHERE pt.page_id = m.page_id))
+            AS coded
+      FROM cluster_members m WHERE m.cluster_id IN (@IDS@) GROUP BY m.cluster_id) t
+    ON t.cid = c.id
+WHERE c.id IN (@IDS@)
+"""
+
+_INSERT = """INSERT OR REPLACE INTO cluster_summary (cluster_id, run_id, active, size,
+    min_similarity, mean_similarity, reference_page_id, reference_title, sites, site_count,
+    coded_pages, coded_state, tag_counts, memo_count, needs_review) """
+
+
+def current_run(conn: sqlite3.Connection) -> int | None:
+    row = conn.execute("SELECT value FROM meta WHERE key = 'current_run'").fetchone()
+    return int(row[0]) if row else None
+
+
+def rebuild(conn: sqlite3.Connection) -> None:
+    """Recompute the whole table for the current run (after save_run, migration)."""
+    conn.execute("DELETE FROM cluster_summary")
+    run = current_run(conn)
+    if run is None:
+        return
+    ids = f"SELECT id FROM clusters WHERE run_id = {int(run)}"
+    conn.execute(_INSERT + _SELECT.replace("@IDS@", ids))
+
+
+def refresh(conn: sqlite3.Connection, cluster_ids: Iterable[int]) -> None:
+    """Bring the summary rows of ``cluster_ids`` up to date.
+
+    Clusters of older runs are ignored (the table holds the current run only);
+    clusters that no longer exist (an undone split) lose their row.
+    """
+    run = current_run(conn)
+    ids = sorted({int(i) for i in cluster_ids})
+    if run is None or not ids:
+        return
+    conn.execute("CREATE TEMP TABLE IF NOT EXISTS refresh_ids (id INTEGER PRIMARY KEY)")
+    conn.execute("DELETE FROM temp.refresh_ids")
+    conn.executemany("INSERT OR IGNORE INTO temp.refresh_ids VALUES (?)", [(i,) for i in ids])
+    conn.execute(
+        "DELETE FROM cluster_summary WHERE cluster_id IN (SELECT id FROM temp.refresh_ids)"
+    )
+    wanted = (
+        "SELECT r.id FROM temp.refresh_ids r JOIN clusters c ON c.id = r.id "
+        f"WHERE c.run_id = {int(run)}"
+    )
+    conn.execute(_INSERT + _SELECT.replace("@IDS@", wanted))
+
+
+def clusters_of_pages(conn: sqlite3.Connection, page_ids: Iterable[int]) -> set[int]:
+    """The current run's clusters that contain any of ``page_ids``."""
+    run = current_run(conn)
+    if run is None:
+        return set()
+    conn.execute("CREATE TEMP TABLE IF NOT EXISTS page_ids (id INTEGER PRIMARY KEY)")
+    conn.execute("DELETE FROM temp.page_ids")
+    conn.executemany("INSERT OR IGNORE INTO temp.page_ids VALUES (?)", [(i,) for i in page_ids])
+    rows = conn.execute(
+        "SELECT DISTINCT m.cluster_id FROM temp.page_ids p "
+        "JOIN cluster_members m ON m.page_id = p.id "
+        "JOIN clusters c ON c.id = m.cluster_id WHERE c.run_id = ?",
+        (run,),
+    )
+    return {r[0] for r in rows}

@@ -1,0 +1,229 @@
+"""The bodies of tagging actions: tags live on pages, clusters pass them on.
+
+A tag row says which coder put it on which page, when, and through which
+cluster (NULL: tagged directly). A page carries a tag at most once; tagging it
+again keeps the first provenance. These functions run inside
+:meth:`ActionLog.perform`, which makes each call one undoable transaction.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+
+from workbench.store.clock import utc_now
+from workbench.store.errors import ProjectError
+
+
+def _marks(n: int) -> str:
+    return ", ".join("?" * n)
+
+
+_INSERT_TAG = ("INSERT OR IGNORE INTO page_tags "
+               "(page_id, tag_id, coder_id, tagged_at, via_cluster_id) ")
+
+
+def check_clusters(conn: sqlite3.Connection, cluster_ids: Sequence[int]) -> None:
+    found = {r[0] for r in conn.execute(
+        f"SELECT id FROM clusters WHERE id IN ({_marks(len(cluster_ids))}) "
+        "AND merged_into IS NULL", list(cluster_ids))}
+    missing = sorted(set(cluster_ids) - found)
+    if missing:
+        raise ProjectError(f"No such cluster (or merged away): {missing[0]}")
+
+
+def check_tags(conn: sqlite3.Connection, tag_ids: Sequence[int]) -> None:
+    found = {r[0] for r in conn.execute(
+        f"SELECT id FROM tags WHERE id IN ({_marks(len(tag_ids))})", list(tag_ids))}
+    missing = sorted(set(tag_ids) - found)
+    if missing:
+        raise ProjectError(f"No such tag: {missing[0]}")
+
+
+def tag_clusters(conn: sqlite3.Connection, coder_id: int, cluster_ids: Sequence[int],
+                 tag_ids: Sequence[int]) -> None:
+    check_clusters(conn, cluster_ids)
+    check_tags(conn, tag_ids)
+    now = utc_now()
+    for tag_id in tag_ids:
+        conn.execute(
+            _INSERT_TAG + "SELECT page_id, ?, ?, ?, cluster_id FROM cluster_members "
+            f"WHERE cluster_id IN ({_marks(len(cluster_ids))})",
+            [tag_id, coder_id, now, *cluster_ids],
+        )
+
+
+def untag_clusters(conn: sqlite3.Connection, cluster_ids: Sequence[int],
+                   tag_ids: Sequence[int]) -> None:
+    """Remove the tags from every page of the clusters, however they got there."""
+    check_clusters(conn, cluster_ids)
+    conn.execute(
+        f"DELETE FROM page_tags WHERE tag_id IN ({_marks(len(tag_ids))}) AND page_id IN "
+        f"(SELECT page_id FROM cluster_members WHERE cluster_id IN ({_marks(len(cluster_ids))}))",
+        [*tag_ids, *cluster_ids],
+    )
+
+
+def all_tagged(conn: sqlite3.Connection, cluster_ids: Sequence[int], tag_id: int) -> bool:
+    """True when every page of the clusters carries the tag (toggle then removes it)."""
+    row = conn.execute(
+        "SELECT count(*), count(pt.page_id) FROM cluster_members m "
+        "LEFT JOIN page_tags pt ON pt.page_id = m.page_id AND pt.tag_id = ? "
+        f"WHERE m.cluster_id IN ({_marks(len(cluster_ids))})",
+        [tag_id, *cluster_ids],
+    ).fetchone()
+    return bool(row[0]) and row[0] == row[1]
+
+
+def tag_pages(conn: sqlite3.Connection, coder_id: int, page_ids: Sequence[int],
+              tag_ids: Sequence[int]) -> None:
+    check_tags(conn, tag_ids)
+    now = utc_now()
+    conn.executemany(
+        _INSERT_TAG + "SELECT id, ?, ?, ?, NULL FROM pages WHERE id = ?",
+        [(t, coder_id, now, p) for p in page_ids for t in tag_ids],
+    )
+
+
+def untag_pages(conn: sqlite3.Connection, page_ids: Sequence[int],
+                tag_ids: Sequence[int]) -> None:
+    conn.executemany(
+        "DELETE FROM page_tags WHERE page_id = ? AND tag_id = ?",
+        [(p, t) for p in page_ids for t in tag_ids],
+    )
+
+
+def lineage(conn: sqlite3.Connection, cluster_id: int) -> list[int]:
+    """The cluster and every cluster merged into it, directly or in steps."""
+    rows = conn.execute(
+        """WITH RECURSIVE l(id) AS (SELECT ? UNION
+               SELECT m.from_cluster FROM merges m JOIN l ON m.into_cluster = l.id)
+           SELECT id FROM l""",
+        (cluster_id,),
+    )
+    return [r[0] for r in rows]
+
+
+def _similarity(conn: sqlite3.Connection, run_id: int, a: int, b: int) -> float | None:
+    if a == b:
+        return 1.0
+    row = conn.execute(
+        "SELECT similarity FROM pairs WHERE run_id = ? AND a = ? AND b = ?",
+        (run_id, min(a, b), max(a, b)),
+    ).fetchone()
+    return row[0] if row else None
+
+
+def split(conn: sqlite3.Connection, action_id: int, cluster_id: int,
+          page_ids: Sequence[int]) -> int:
+    """Move ``page_ids`` out of the cluster into one new cluster; return its id.
+
+    The moved pages lose the tags they received through this cluster (or a
+    cluster merged into it): the coder has said they are not this story.
+    Tags given directly or through other clusters stay.
+    """
+    check_clusters(conn, [cluster_id])
+    run_id, ref = conn.execute(
+        "SELECT run_id, reference_page_id FROM clusters WHERE id = ?", (cluster_id,)
+    ).fetchone()
+    members = [r[0] for r in conn.execute(
+        "SELECT page_id FROM cluster_members WHERE cluster_id = ? "
+        "ORDER BY similarity DESC, page_id", (cluster_id,))]
+    moving = list(dict.fromkeys(page_ids))
+    if not moving:
+        raise ProjectError("Choose at least one page to split out.")
+    if set(moving) - set(members):
+        raise ProjectError(f"Page {sorted(set(moving) - set(members))[0]} is not in "
+                           f"cluster {cluster_id}.")
+    moving_set = set(moving)
+    staying = [m for m in members if m not in moving_set]
+    if not staying:
+        raise ProjectError("A split must leave at least one page in the cluster.")
+    new_id = conn.execute(
+        "INSERT INTO clusters (run_id, reference_page_id, origin) VALUES (?, ?, 'split')",
+        (run_id, moving[0]),
+    ).lastrowid
+    assert new_id is not None
+    for page in moving:
+        conn.execute(
+            "UPDATE cluster_members SET cluster_id = ?, similarity = ? "
+            "WHERE cluster_id = ? AND page_id = ?",
+            (new_id, _similarity(conn, run_id, moving[0], page), cluster_id, page),
+        )
+        conn.execute(
+            "INSERT INTO splits (action_id, from_cluster, to_cluster, page_id) "
+            "VALUES (?, ?, ?, ?)",
+            (action_id, cluster_id, new_id, page),
+        )
+    origin = lineage(conn, cluster_id)
+    conn.execute(
+        f"DELETE FROM page_tags WHERE page_id IN ({_marks(len(moving))}) "
+        f"AND via_cluster_id IN ({_marks(len(origin))})",
+        [*moving, *origin],
+    )
+    if ref in moving:
+        # The best-matching remaining page becomes the reference; similarities
+        # are now to it (None where the matcher kept no pair for the two).
+        new_ref = staying[0]
+        conn.execute("UPDATE clusters SET reference_page_id = ? WHERE id = ?",
+                     (new_ref, cluster_id))
+        for page in staying:
+            conn.execute(
+                "UPDATE cluster_members SET similarity = ? WHERE cluster_id = ? AND page_id = ?",
+                (_similarity(conn, run_id, new_ref, page), cluster_id, page),
+            )
+    return new_id
+
+
+def merge(conn: sqlite3.Connection, action_id: int, cluster_ids: Sequence[int],
+          into: int | None = None) -> int:
+    """Move the pages of all clusters into one of them; return its id.
+
+    Tags are untouched, so the merged cluster shows a tag as 'some' where the
+    pages of the parts differ — exactly what the coder must look at.
+    """
+    ids = list(dict.fromkeys(cluster_ids))
+    if into is not None and into not in ids:
+        ids.insert(0, into)
+    if len(ids) < 2:
+        raise ProjectError("Choose at least two clusters to merge.")
+    check_clusters(conn, ids)
+    runs = {r[0] for r in conn.execute(
+        f"SELECT DISTINCT run_id FROM clusters WHERE id IN ({_marks(len(ids))})", ids)}
+    if len(runs) != 1:
+        raise ProjectError("Clusters of different detection runs cannot be merged.")
+    run_id = runs.pop()
+    if into is None:
+        # The largest cluster keeps its reference: the fewest similarities change.
+        into = conn.execute(
+            f"SELECT cluster_id FROM cluster_members WHERE cluster_id IN ({_marks(len(ids))}) "
+            "GROUP BY cluster_id ORDER BY count(*) DESC, cluster_id LIMIT 1", ids
+        ).fetchone()[0]
+    ref = conn.execute(
+        "SELECT reference_page_id FROM clusters WHERE id = ?", (into,)).fetchone()[0]
+    for other in ids:
+        if other == into:
+            continue
+        pages = [r[0] for r in conn.execute(
+            "SELECT page_id FROM cluster_members WHERE cluster_id = ?", (other,))]
+        for page in pages:
+            conn.execute(
+                "UPDATE cluster_members SET cluster_id = ?, similarity = ? "
+                "WHERE cluster_id = ? AND page_id = ?",
+                (into, _similarity(conn, run_id, ref, page), other, page),
+            )
+        conn.execute("UPDATE clusters SET merged_into = ? WHERE id = ?", (into, other))
+        conn.execute(
+            "INSERT INTO merges (action_id, into_cluster, from_cluster) VALUES (?, ?, ?)",
+            (action_id, into, other),
+        )
+    return int(into)
+
+
+def set_review(conn: sqlite3.Connection, cluster_ids: Sequence[int], flag: bool) -> None:
+    check_clusters(conn, cluster_ids)
+    conn.execute(
+        f"UPDATE clusters SET needs_review = ? WHERE id IN ({_marks(len(cluster_ids))}) "
+        "AND needs_review != ?",
+        [int(flag), *cluster_ids, int(flag)],
+    )
