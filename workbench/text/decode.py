@@ -1,4 +1,9 @@
-"""Bytes to text: BOM, then the HTTP charset, then <meta>, then a detector."""
+"""Bytes to text: BOM, then the HTTP charset, then <meta>, then a detector.
+
+The order is the one browsers use. Declarations are checked against the bytes:
+a page whose ``<meta>`` says UTF-8 but that a browser re-saved as windows-1252
+(common in "Save As" folders) is not turned into replacement characters.
+"""
 
 from __future__ import annotations
 
@@ -15,26 +20,46 @@ _BOMS = (
     (codecs.BOM_UTF16_LE, "utf-16-le"),
     (codecs.BOM_UTF16_BE, "utf-16-be"),
 )
-# <meta charset="x"> and <meta http-equiv="Content-Type" content="text/html; charset=x">,
-# searched only in the head of the page as browsers do.
-_META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
-_SNIFF_BYTES = 4096
+# <meta charset="x"> and <meta http-equiv="Content-Type" content="text/html; charset=x">.
+# Browsers look only at the first 1024 bytes; saved pages of 2006 often carry long
+# scripts before the <meta>, so we look further (the declaration is still checked).
+_META_CHARSET = re.compile(rb"""<meta[^>]+?charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
+_XML_ENCODING = re.compile(rb"""^\s*<\?xml[^>]+encoding\s*=\s*["']([A-Za-z0-9_.:-]+)""", re.I)
+_SNIFF_BYTES = 32 * 1024
+_DETECT_BYTES = 200_000
 
-# Labels that pages declare but that browsers read as a superset (WHATWG encoding spec).
+# Labels that pages declare but that browsers read as a superset (WHATWG encoding
+# spec), keyed by Python's canonical codec name.
 _SUPERSETS = {
-    "iso-8859-1": "windows-1252",
-    "latin1": "windows-1252",
-    "latin-1": "windows-1252",
-    "us-ascii": "windows-1252",
-    "ascii": "windows-1252",
+    "latin-1": "cp1252",
+    "iso8859-1": "cp1252",
+    "ascii": "cp1252",
+    "iso8859-9": "cp1254",
+    "iso8859-11": "cp874",
     "gb2312": "gb18030",
     "gbk": "gb18030",
-    "euc-kr": "cp949",
-    "ks_c_5601-1987": "cp949",
-    "big5": "big5hkscs",
+    "euc_kr": "cp949",
     "shift_jis": "cp932",
-    "x-sjis": "cp932",
+    "big5": "big5hkscs",
 }
+# Label spellings that Python does not know but pages use.
+_ALIASES = {
+    "x-sjis": "shift_jis",
+    "x-euc-jp": "euc_jp",
+    "ks_c_5601-1987": "euc_kr",
+    "windows-31j": "cp932",
+    "x-gbk": "gbk",
+    "x-mac-roman": "mac_roman",
+    "unicode-1-1-utf-8": "utf-8",
+    "utf8": "utf-8",
+    "x-user-defined": "cp1252",
+}
+# Single-byte code pages that a detector may pick for a mostly-English page with a
+# handful of bytes such as (c) or a curly quote; the web almost never used them.
+_HIGH_BYTES = bytes(range(128, 256))
+_DOS_PAGES = {"cp437", "cp850", "cp852", "cp775", "cp858", "cp860", "cp863", "cp865"}
+_LATIN_PAGES = {"cp1250", "cp1254", "cp1257", "cp1258", "iso8859-2", "iso8859-15", "mac-roman",
+                "mac-latin2", "iso8859-13", "iso8859-4", "iso8859-10", "iso8859-16"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,12 +73,13 @@ def normalise_label(label: str | None) -> str | None:
     """A Python codec name for a declared charset label, or None if unknown."""
     if not label:
         return None
-    label = label.strip().strip("\"'").lower()
-    label = _SUPERSETS.get(label, label)
+    label = label.strip().strip("\"'").strip().lower()
+    label = _ALIASES.get(label, label)
     try:
-        return codecs.lookup(label).name
+        name = codecs.lookup(label).name
     except LookupError:
         return None
+    return _SUPERSETS.get(name, name)
 
 
 def _strict(data: bytes, encoding: str) -> str | None:
@@ -61,6 +87,55 @@ def _strict(data: bytes, encoding: str) -> str | None:
         return data.decode(encoding)
     except (UnicodeDecodeError, LookupError):
         return None
+
+
+def _mostly_utf8(data: bytes) -> str | None:
+    """UTF-8 text with a few bad bytes (a page edited in two editors), or None.
+
+    Accepted when the valid multi-byte characters clearly outnumber the bad bytes.
+    """
+    text = data.decode("utf-8", errors="replace")
+    bad = text.count("\ufffd")
+    good = sum(1 for ch in text if ord(ch) > 127) - bad
+    return text if good >= 4 * bad and good > 0 else None
+
+
+def declared_charsets(data: bytes, http_charset: str | None = None) -> list[tuple[str, str]]:
+    """(codec, where) for each usable declaration, in the order browsers trust them."""
+    declared: list[tuple[str, str]] = []
+    if (enc := normalise_label(http_charset)) is not None:
+        declared.append((enc, "http"))
+    head = data[:_SNIFF_BYTES]
+    for pattern in (_XML_ENCODING, _META_CHARSET):
+        match = pattern.search(head)
+        if not match:
+            continue
+        enc = normalise_label(match.group(1).decode("ascii", "ignore"))
+        # A page in ASCII-compatible bytes cannot be UTF-16/32: ignore such claims.
+        if enc is not None and not enc.startswith(("utf-16", "utf-32")):
+            declared.append((enc, "meta"))
+            break
+    return declared
+
+
+def _detect(data: bytes) -> str | None:
+    best = charset_normalizer.from_bytes(data[:_DETECT_BYTES]).best()
+    if best is None or not best.encoding:
+        return None
+    enc = normalise_label(best.encoding) or best.encoding
+    if enc in _DOS_PAGES or enc in _LATIN_PAGES:
+        # Prefer windows-1252 when it reads the bytes just as well: the detector
+        # often cannot tell Western code pages apart on a few accented bytes.
+        # A page in a Central European language has many accented letters; an
+        # English page with a stray (c) or n-tilde has a few, and is windows-1252.
+        equivalent = {normalise_label(e) for e in best.could_be_from_charset}
+        high = len(data) - len(data.translate(None, _HIGH_BYTES))
+        few = high <= max(20, len(data) // 300)
+        if ("cp1252" in equivalent or enc in _DOS_PAGES or few) and _strict(
+            data, "cp1252"
+        ) is not None:
+            return "cp1252"
+    return enc
 
 
 def decode_bytes(data: bytes, http_charset: str | None = None) -> Decoded:
@@ -72,24 +147,35 @@ def decode_bytes(data: bytes, http_charset: str | None = None) -> Decoded:
     for bom, enc in _BOMS:
         if data.startswith(bom):
             return Decoded(data[len(bom) :].decode(enc, errors="replace"), enc, "bom")
-    declared: list[tuple[str, str]] = []
-    if (enc := normalise_label(http_charset)) is not None:
-        declared.append((enc, "http"))
-    match = _META_CHARSET.search(data[:_SNIFF_BYTES])
-    if match and (enc := normalise_label(match.group(1).decode("ascii", "ignore"))) is not None:
-        # A page saved as UTF-16 cannot declare itself in ASCII bytes; ignore such claims.
-        if not enc.startswith("utf-16") and not enc.startswith("utf-32"):
-            declared.append((enc, "meta"))
+    declared = declared_charsets(data, http_charset)
     for enc, how in declared:
         text = _strict(data, enc)
         if text is not None:
             return Decoded(text, enc, how)
+    for enc, how in declared:
+        if enc == "utf-8" and (text := _mostly_utf8(data)) is not None:
+            return Decoded(text, enc, how)
     text = _strict(data, "utf-8")
     if text is not None:
         return Decoded(text, "utf-8", "detected")
-    best = charset_normalizer.from_bytes(data[:200_000]).best()
-    if best is not None and best.encoding:
-        enc = normalise_label(best.encoding) or best.encoding
+    if _looks_utf16(data):
+        enc = "utf-16-le" if data[1::2].count(0) > data[0::2].count(0) else "utf-16-be"
         return Decoded(data.decode(enc, errors="replace"), enc, "detected")
-    enc = declared[0][0] if declared else "windows-1252"
+    enc = _detect(data)
+    if enc is not None:
+        try:
+            return Decoded(data.decode(enc, errors="replace"), enc, "detected")
+        except LookupError:
+            pass
+    enc = declared[0][0] if declared else "cp1252"
     return Decoded(data.decode(enc, errors="replace"), enc, "fallback")
+
+
+def _looks_utf16(data: bytes) -> bool:
+    sample = data[:4096]
+    if len(sample) < 16:
+        return False
+    even, odd = sample[0::2], sample[1::2]
+    return (odd.count(0) > 0.8 * len(odd) and even.count(0) < 0.1 * len(even)) or (
+        even.count(0) > 0.8 * len(even) and odd.count(0) < 0.1 * len(odd)
+    )
