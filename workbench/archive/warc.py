@@ -50,7 +50,7 @@ VAGUE_TYPES = frozenset(
         "text/unknown",
     }
 )
-_IGNORED_SCHEMES = ("dns:", "whois:", "ntp:", "filedesc:")
+_IGNORED_SCHEMES = ("dns:", "whois:", "ntp:", "filedesc:", "metadata:")
 _MAX_RESYNCS = 200
 _GZIP_MEMBER = b"\x1f\x8b\x08"
 _WARC_START = re.compile(rb"(?:^|\n)(WARC/[01]\.\d+\r?\n)")

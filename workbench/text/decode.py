@@ -82,11 +82,39 @@ def normalise_label(label: str | None) -> str | None:
     return _SUPERSETS.get(name, name)
 
 
+# Bytes that Python's cp1252 leaves undefined but browsers map to C1 controls.
+_CP1252_HOLES = {0xDC00 + b: b for b in (0x81, 0x8D, 0x8F, 0x90, 0x9D)}
+
+
 def _strict(data: bytes, encoding: str) -> str | None:
     try:
         return data.decode(encoding)
-    except (UnicodeDecodeError, LookupError):
+    except UnicodeDecodeError:
+        if encoding == "cp1252":
+            text = data.decode("cp1252", errors="surrogateescape")
+            return text.translate(_CP1252_HOLES)
         return None
+    except LookupError:
+        return None
+
+
+def _single_byte(encoding: str) -> bool:
+    try:
+        return len("\u00e9".encode(encoding, errors="replace")) == 1 and encoding != "utf-8"
+    except LookupError:
+        return False
+
+
+def _utf8_with_multibyte(data: bytes) -> str | None:
+    """The text if ``data`` is valid UTF-8 with non-ASCII characters, else None.
+
+    Valid UTF-8 that uses multi-byte sequences almost never happens by accident
+    in a single-byte encoding, so it beats a declared single-byte charset (a
+    server default of ISO-8859-1, or a page re-saved in UTF-8 keeping its old <meta>).
+    """
+    if data.isascii():
+        return None
+    return _strict(data, "utf-8")
 
 
 def _mostly_utf8(data: bytes) -> str | None:
@@ -148,6 +176,8 @@ def decode_bytes(data: bytes, http_charset: str | None = None) -> Decoded:
         if data.startswith(bom):
             return Decoded(data[len(bom) :].decode(enc, errors="replace"), enc, "bom")
     declared = declared_charsets(data, http_charset)
+    if declared and _single_byte(declared[0][0]) and (text := _utf8_with_multibyte(data)):
+        return Decoded(text, "utf-8", "detected")
     for enc, how in declared:
         text = _strict(data, enc)
         if text is not None:
@@ -155,12 +185,12 @@ def decode_bytes(data: bytes, http_charset: str | None = None) -> Decoded:
     for enc, how in declared:
         if enc == "utf-8" and (text := _mostly_utf8(data)) is not None:
             return Decoded(text, enc, how)
-    text = _strict(data, "utf-8")
-    if text is not None:
-        return Decoded(text, "utf-8", "detected")
     if _looks_utf16(data):
         enc = "utf-16-le" if data[1::2].count(0) > data[0::2].count(0) else "utf-16-be"
         return Decoded(data.decode(enc, errors="replace"), enc, "detected")
+    text = _strict(data, "utf-8")
+    if text is not None:
+        return Decoded(text, "utf-8", "detected")
     enc = _detect(data)
     if enc is not None:
         try:
