@@ -1,0 +1,271 @@
+"""``workbench dedup|eval ...``: the detection pipeline without a display."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+
+from workbench import __version__
+from workbench.core.evaluation import Scores, pairs_of_groups, score_pairs
+from workbench.core.progress import Cancelled
+from workbench.detect.params import CLUSTER_METHODS, AntecedentSpec, SpotSigsParams, default_specs
+from workbench.pipeline import Corpus, DedupResult, detect, load_corpus
+
+EXIT_OK, EXIT_USAGE, EXIT_INPUT, EXIT_CANCELLED = 0, 2, 3, 130
+
+
+class InputError(Exception):
+    """A problem with what the user pointed us at; printed without a traceback."""
+
+
+def _tau(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"tau must be a number, not {text!r}") from None
+    if not 0.0 < value <= 1.0:
+        raise argparse.ArgumentTypeError(f"tau must be in (0, 1], not {value}")
+    return value
+
+
+def _idf(text: str) -> tuple[float, float]:
+    try:
+        low, high = (float(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--idf wants LOW,HIGH like 0.2,0.85, not {text!r}") from None
+    if not 0.0 <= low <= high <= 1.0:
+        raise argparse.ArgumentTypeError(f"--idf needs 0 <= LOW <= HIGH <= 1, not {text}")
+    return low, high
+
+
+def _spec(text: str) -> AntecedentSpec:
+    try:
+        return AntecedentSpec.parse(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _add_detection_options(p: argparse.ArgumentParser) -> None:
+    d = SpotSigsParams()
+    p.add_argument("--tau", type=_tau, default=d.tau, help=f"similarity threshold (default {d.tau})")
+    p.add_argument("--spec", type=_spec, action="append", metavar="WORD(D,C)",
+                   help="antecedent spec, repeatable (default: articles and forms of be, can, "
+                        "will, have, do with d=1, c=2)")
+    p.add_argument("--distance", type=int, help="spot distance d for the default antecedents")
+    p.add_argument("--chain", type=int, help="chain length c for the default antecedents")
+    p.add_argument("--idf", type=_idf, default=(d.idf_low, d.idf_high), metavar="LOW,HIGH",
+                   help=f"normalised IDF range kept (default {d.idf_low},{d.idf_high})")
+    p.add_argument("--min-sigs", type=int, default=d.min_sigs,
+                   help=f"pages with fewer signatures are reported as too little text "
+                        f"(default {d.min_sigs})")
+    p.add_argument("--cluster-method", choices=CLUSTER_METHODS, default=d.cluster_method,
+                   help=f"how pairs become clusters (default {d.cluster_method})")
+    p.add_argument("--no-block-filter", action="store_true",
+                   help="take signatures from every layout block, navigation included")
+    p.add_argument("--workers", type=int, default=None, help="extraction processes (default: all cores)")
+
+
+def _params(args: argparse.Namespace) -> SpotSigsParams:
+    if args.spec and (args.distance or args.chain):
+        raise InputError("give either --spec or --distance/--chain, not both")
+    if args.spec:
+        specs = tuple(args.spec)
+    else:
+        base = default_specs()
+        specs = default_specs(args.distance or base[0].distance, args.chain or base[0].chain)
+    if args.min_sigs < 0:
+        raise InputError("--min-sigs must not be negative")
+    try:
+        return SpotSigsParams(
+            tau=args.tau, specs=specs, idf_low=args.idf[0], idf_high=args.idf[1],
+            min_sigs=args.min_sigs, cluster_method=args.cluster_method,
+            block_filter=not args.no_block_filter,
+        )
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+
+
+def _check_folder(path: Path) -> None:
+    if not path.exists():
+        raise InputError(f"{path}: no such file or folder")
+    if path.is_dir() and not any(path.iterdir()):
+        raise InputError(f"{path}: the folder is empty")
+
+
+def _stderr_progress(quiet: bool):
+    last = {"stage": ""}
+
+    def report(stage: str, done: int, total: int | None) -> None:
+        if quiet or not sys.stderr.isatty():
+            return
+        text = f"{stage}: {done:,}" + (f" of {total:,}" if total else "")
+        print(f"\r{text:<60}", end="", file=sys.stderr, flush=True)
+        last["stage"] = stage
+
+    return report
+
+
+def _load(path: Path, params: SpotSigsParams, args: argparse.Namespace) -> Corpus:
+    _check_folder(path)
+    corpus = load_corpus(path, params, _stderr_progress(args.quiet), args.workers)
+    if sys.stderr.isatty() and not args.quiet:
+        print("\r" + " " * 60 + "\r", end="", file=sys.stderr)
+    if not corpus.pages:
+        reasons = "; ".join(sorted({s.reason for s in corpus.skipped})) or "no files"
+        raise InputError(f"{path}: no readable pages ({reasons})")
+    return corpus
+
+
+def print_summary(result: DedupResult, out=sys.stdout) -> None:
+    pages = result.pages
+    m = result.matrix
+    usable = len(pages) - len(result.too_little_text)
+    print(f"pages read:        {len(pages):,}", file=out)
+    print(f"files skipped:     {len(result.skipped):,}", file=out)
+    for reason, n in Counter(s.reason for s in result.skipped).most_common(10):
+        print(f"  {n:>6,} x {reason}", file=out)
+    print(f"too little text:   {len(result.too_little_text):,} (kept in the list, never clustered)",
+          file=out)
+    idf_note = "" if result.idf_applied else " (IDF filter off: corpus too small)"
+    print(f"signatures:        {int(m.cnt.sum()):,} in {usable:,} pages, "
+          f"{result.distinct_signatures:,} distinct{idf_note}", file=out)
+    print(f"pairs >= {result.params.tau:g}:     {len(result.pairs):,} "
+          f"({result.pairs.candidates:,} compared, {result.pairs.partitions} partitions)", file=out)
+    in_clusters = sum(len(c) for c in result.clusters)
+    print(f"clusters:          {len(result.clusters):,} covering {in_clusters:,} pages "
+          f"({result.params.cluster_method})", file=out)
+    total = sum(result.timings.values())
+    stages = ", ".join(f"{k} {v:.2f} s" for k, v in result.timings.items())
+    print(f"wall time:         {total:.2f} s ({stages})", file=out)
+
+
+def write_pairs(result: DedupResult, path: Path) -> None:
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(["doc_a", "doc_b", "similarity"])
+        for a, b, s in zip(result.pairs.a, result.pairs.b, result.pairs.similarity, strict=True):
+            w.writerow([result.pages[a].key, result.pages[b].key, f"{s:.6f}"])
+
+
+def write_clusters(result: DedupResult, path: Path) -> None:
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(["cluster", "path", "similarity", "is_reference"])
+        for k, c in enumerate(result.clusters, start=1):
+            for member, sim in zip(c.members, c.similarities, strict=True):
+                w.writerow([k, result.pages[member].key, f"{sim:.6f}", int(member == c.reference)])
+
+
+def cmd_dedup(args: argparse.Namespace) -> int:
+    params = _params(args)
+    corpus = _load(Path(args.path), params, args)
+    result = detect(corpus)
+    if args.pairs:
+        write_pairs(result, Path(args.pairs))
+    if args.clusters:
+        write_clusters(result, Path(args.clusters))
+    print_summary(result)
+    return EXIT_OK
+
+
+def gold_scores(result: DedupResult) -> tuple[Scores, Scores]:
+    """Pair-level and cluster-level scores; the first folder level names the gold cluster."""
+    keys = [p.key for p in result.pages]
+    folders: dict[str, list[str]] = {}
+    for k in keys:
+        if "/" in k:
+            folders.setdefault(k.split("/", 1)[0], []).append(k)
+    truth = pairs_of_groups(folders.values())
+    predicted = {(keys[a], keys[b]) for a, b in zip(result.pairs.a, result.pairs.b, strict=True)}
+    clustered = pairs_of_groups([[keys[x] for x in c.members] for c in result.clusters])
+    return score_pairs(predicted, truth), score_pairs(clustered, truth)
+
+
+def _fmt(s: Scores) -> str:
+    return f"P {s.precision:.3f}  R {s.recall:.3f}  F1 {s.f1:.3f}"
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    gold = Path(args.gold)
+    _check_folder(gold)
+    if not gold.is_dir() or not any(p.is_dir() for p in gold.iterdir()):
+        raise InputError(f"{gold}: a gold set is a folder with one sub-folder per cluster")
+    params = _params(args)
+    corpus = _load(gold, params, args)
+    taus = [round(0.05 * k, 2) for k in range(2, 20)] + [1.0] if args.sweep else [params.tau]
+    n_gold = len({p.key.split("/", 1)[0] for p in corpus.pages if "/" in p.key})
+    print(f"gold set: {len(corpus.pages):,} pages in {n_gold} clusters; "
+          f"{len([p for p in corpus.pages if p.skip_reason])} with too little text; "
+          f"clustering: {params.cluster_method}")
+    if args.sweep:
+        print(f"{'tau':>5}  {'pair P':>7} {'pair R':>7} {'pair F1':>7}   "
+              f"{'clus P':>7} {'clus R':>7} {'clus F1':>7}  {'clusters':>8}")
+    for tau in taus:
+        result = detect(corpus, tau=tau)
+        pair, clus = gold_scores(result)
+        if args.sweep:
+            print(f"{tau:>5.2f}  {pair.precision:>7.3f} {pair.recall:>7.3f} {pair.f1:>7.3f}   "
+                  f"{clus.precision:>7.3f} {clus.recall:>7.3f} {clus.f1:>7.3f}  "
+                  f"{len(result.clusters):>8,}")
+        else:
+            print(f"tau {tau:g}")
+            print(f"pairs    ({pair.predicted_pairs:,} found, {pair.true_pairs:,} true): {_fmt(pair)}")
+            print(f"clusters ({len(result.clusters):,} output):              {_fmt(clus)}")
+            print(f"wall time: {sum(result.timings.values()):.2f} s")
+    return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="workbench",
+        description="SpotSigs Workbench: find near-duplicate clusters in web archives.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("dedup", help="find near-duplicate pairs and clusters in a folder or archive")
+    p.add_argument("path", help="crawl folder, HTML file or WARC/ARC/WACZ archive")
+    p.add_argument("--pairs", help="write pairs CSV (doc_a,doc_b,similarity)")
+    p.add_argument("--clusters", help="write clusters CSV (cluster,path,similarity,is_reference)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress display")
+    _add_detection_options(p)
+    p.set_defaults(func=cmd_dedup)
+
+    p = sub.add_parser("eval", help="score detection against a gold set (one folder per cluster)")
+    p.add_argument("gold", help="gold-set folder; every sub-folder is one cluster")
+    p.add_argument("--sweep", action="store_true", help="print a table over tau 0.1 ... 1.0")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress display")
+    _add_detection_options(p)
+    p.set_defaults(func=cmd_eval)
+
+    try:
+        from workbench.export import command as export_command
+    except ImportError:  # the export layer is optional until it lands
+        export_command = None
+    if export_command is not None and hasattr(export_command, "add_parser"):
+        export_command.add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except InputError as exc:
+        print(f"workbench: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    except Cancelled:
+        print("workbench: cancelled", file=sys.stderr)
+        return EXIT_CANCELLED
+    except KeyboardInterrupt:
+        print("\nworkbench: interrupted", file=sys.stderr)
+        return EXIT_CANCELLED
+
+
+if __name__ == "__main__":
+    sys.exit(main())

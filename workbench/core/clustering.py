@@ -1,0 +1,108 @@
+"""From the near-duplicate graph (pairs >= tau) to the clusters coders review.
+
+Connected components chain: one weak link joins two different stories. The default,
+``star``, makes clusters around reference pages: a page joins a cluster only when it is
+itself >= tau to that cluster's reference, or to more than half of its members.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from workbench.core.records import Cluster
+from workbench.core.unionfind import UnionFind
+
+
+def _adjacency(n: int, a: Sequence[int], b: Sequence[int], sim: Sequence[float]) -> list[dict[int, float]]:
+    adj: list[dict[int, float]] = [{} for _ in range(n)]
+    for x, y, s in zip(a, b, sim, strict=True):
+        x, y, s = int(x), int(y), float(s)
+        adj[x][y] = s
+        adj[y][x] = s
+    return adj
+
+
+def _centre(group: list[int], adj: list[dict[int, float]]) -> int:
+    """The member most similar to the rest of its group (ties: lowest index)."""
+    members = set(group)
+    return max(sorted(group), key=lambda x: (sum(s for y, s in adj[x].items() if y in members), -x))
+
+
+def _build(groups: list[list[int]], adj: list[dict[int, float]], centres: list[int] | None = None) -> list[Cluster]:
+    out = []
+    for k, group in enumerate(groups):
+        if len(group) < 2:
+            continue
+        ref = centres[k] if centres else _centre(group, adj)
+        rest = sorted((x for x in group if x != ref), key=lambda x: (-adj[ref].get(x, 0.0), x))
+        members = [ref, *rest]
+        # -1.0 marks "below tau, not computed here"; the pipeline fills in exact values.
+        sims = [1.0] + [adj[ref].get(x, -1.0) for x in rest]
+        out.append(Cluster(ref, members, sims))
+    out.sort(key=lambda c: (-len(c.members), c.reference))
+    return out
+
+
+def connected_components(n: int, a, b, sim) -> list[Cluster]:
+    adj = _adjacency(n, a, b, sim)
+    uf = UnionFind(n)
+    for x, y in zip(a, b, strict=True):
+        uf.union(int(x), int(y))
+    return _build(uf.groups(), adj)
+
+
+def best_guess(n: int, a, b, sim) -> list[Cluster]:
+    """Incremental Best Guess (tech report §3.3.1): taking pages in archive order, each
+    joins the cluster of its most similar earlier page."""
+    adj = _adjacency(n, a, b, sim)
+    uf = UnionFind(n)
+    for x in range(n):
+        earlier = [(s, -y) for y, s in adj[x].items() if y < x]
+        if earlier:
+            uf.union(x, -max(earlier)[1])
+    return _build(uf.groups(), adj)
+
+
+def star(n: int, a, b, sim) -> list[Cluster]:
+    """Greedy reference clusters; leftovers join where they match most members."""
+    adj = _adjacency(n, a, b, sim)
+    order = sorted(range(n), key=lambda x: (-len(adj[x]), -sum(adj[x].values()), x))
+    cluster_of = [-1] * n
+    groups: list[list[int]] = []
+    centres: list[int] = []
+    for x in order:
+        if cluster_of[x] >= 0 or not adj[x]:
+            continue
+        free = [y for y in adj[x] if cluster_of[y] < 0]
+        if not free:
+            continue
+        k = len(groups)
+        groups.append([x, *free])
+        centres.append(x)
+        for y in (x, *free):
+            cluster_of[y] = k
+    # A page whose neighbours were all taken joins the cluster where it is >= tau to
+    # more than half of the members (never by one weak link).
+    for x in order:
+        if cluster_of[x] >= 0 or not adj[x]:
+            continue
+        votes: dict[int, int] = {}
+        for y in adj[x]:
+            if cluster_of[y] >= 0:
+                votes[cluster_of[y]] = votes.get(cluster_of[y], 0) + 1
+        best = max(votes.items(), key=lambda kv: (kv[1] / len(groups[kv[0]]), -kv[0]), default=None)
+        if best is not None and best[1] * 2 > len(groups[best[0]]):
+            groups[best[0]].append(x)
+            cluster_of[x] = best[0]
+    return _build(groups, adj, centres)
+
+
+METHODS = {"star": star, "components": connected_components, "best-guess": best_guess}
+
+
+def cluster_pairs(method: str, n: int, a, b, sim) -> list[Cluster]:
+    try:
+        fn = METHODS[method]
+    except KeyError:
+        raise ValueError(f"unknown cluster method {method!r}; choose one of {', '.join(METHODS)}") from None
+    return fn(n, a, b, sim)

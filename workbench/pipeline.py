@@ -1,0 +1,283 @@
+"""Headless use case: read an archive, extract signatures, match, cluster.
+
+The CLI and the GUI's background job both call :func:`run_dedup`; nothing here
+knows about Qt.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import multiprocessing
+import os
+import time
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from workbench.archive import scan
+from workbench.core.clustering import cluster_pairs
+from workbench.core.progress import Cancelled, ProgressFn, no_progress
+from workbench.core.records import Cluster, PageInfo, RawPage, SkipRecord
+from workbench.detect.extract import ExtractedPage, extract_batch
+from workbench.detect.matcher import PairResult, SignatureMatrix, _intersections, find_pairs
+from workbench.detect.params import SpotSigsParams
+
+_BATCH_PAGES = 24
+_BATCH_BYTES = 8 * 2**20
+# Below this many pages, starting worker processes costs more than it saves.
+_MIN_PAGES_FOR_WORKERS = 64
+
+
+@dataclass(slots=True)
+class DedupResult:
+    root: str
+    params: SpotSigsParams
+    pages: list[PageInfo]
+    skipped: list[SkipRecord]
+    pairs: PairResult
+    clusters: list[Cluster]
+    matrix: SignatureMatrix  # after the IDF filter; rows = pages
+    timings: dict[str, float] = field(default_factory=dict)
+    idf_applied: bool = True
+    distinct_signatures: int = 0
+
+    @property
+    def too_little_text(self) -> list[PageInfo]:
+        return [p for p in self.pages if p.skip_reason]
+
+
+def _batches(items: Iterable[RawPage | SkipRecord], skipped: list[SkipRecord]) -> Iterator[list[RawPage]]:
+    batch: list[RawPage] = []
+    size = 0
+    for item in items:
+        if isinstance(item, SkipRecord):
+            skipped.append(item)
+            continue
+        batch.append(item)
+        size += len(item.data)
+        if len(batch) >= _BATCH_PAGES or size >= _BATCH_BYTES:
+            yield batch
+            batch, size = [], 0
+    if batch:
+        yield batch
+
+
+def _extract_all(
+    items: Iterable[RawPage | SkipRecord],
+    params: SpotSigsParams,
+    skipped: list[SkipRecord],
+    progress: ProgressFn,
+    workers: int,
+) -> list[ExtractedPage]:
+    """Extract every page, in input order, using worker processes for the parsing."""
+    out: list[ExtractedPage] = []
+
+    def take(batch: list[RawPage], results: list[ExtractedPage | str]) -> None:
+        for raw, res in zip(batch, results, strict=True):
+            if isinstance(res, str):
+                skipped.append(SkipRecord(raw.source, res, raw.offset))
+            else:
+                out.append(res)
+        progress("extract", len(out), None)
+
+    batches = _batches(items, skipped)
+    first = next(batches, None)
+    if first is None:
+        return out
+    second = next(batches, None)
+    if workers <= 1 or second is None and len(first) < _MIN_PAGES_FOR_WORKERS:
+        for batch in (first, second) if second else (first,):
+            take(batch, extract_batch(batch, params))
+        for batch in batches:
+            take(batch, extract_batch(batch, params))
+        return out
+
+    # forkserver: never fork a process that may hold Qt or other threads.
+    ctx = multiprocessing.get_context("forkserver")
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+    window: list[tuple[list[RawPage], Future]] = []
+    try:
+        pending = [first] + ([second] if second else [])
+        for batch in _chain(pending, batches):
+            window.append((batch, pool.submit(extract_batch, batch, params)))
+            if len(window) >= 3 * workers:
+                done_batch, fut = window.pop(0)
+                take(done_batch, fut.result())
+        for done_batch, fut in window:
+            take(done_batch, fut.result())
+        window.clear()
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+    return out
+
+
+def _chain(first: list[list[RawPage]], rest: Iterator[list[RawPage]]) -> Iterator[list[RawPage]]:
+    yield from first
+    yield from rest
+
+
+def idf_keep(matrix: SignatureMatrix, params: SpotSigsParams) -> tuple[np.ndarray, bool]:
+    """Which entries survive the normalised-IDF range filter, and whether it was applied.
+
+    idf_j = log(N / df_j) / log(N) with N the pages that have any signature. On a
+    corpus smaller than ``params.idf_min_pages`` frequencies mean little (in a
+    two-page corpus every shared signature has idf 0), so nothing is dropped.
+    """
+    rows_with_sigs = int((np.diff(matrix.ptr) > 0).sum())
+    if rows_with_sigs < max(params.idf_min_pages, 2) or not len(matrix.sig):
+        return np.ones(len(matrix.sig), dtype=bool), False
+    df = np.bincount(matrix.sig)
+    idf = np.log(rows_with_sigs / np.maximum(df, 1)) / math.log(rows_with_sigs)
+    ok = (idf >= params.idf_low - 1e-12) & (idf <= params.idf_high + 1e-12)
+    return ok[matrix.sig], True
+
+
+def reference_similarities(matrix: SignatureMatrix, clusters: list[Cluster]) -> None:
+    """Fill in exact similarities to the reference for members not paired with it."""
+    need_i, need_j, where = [], [], []
+    for ci, c in enumerate(clusters):
+        for k, s in enumerate(c.similarities):
+            if s < 0:
+                need_i.append(c.reference)
+                need_j.append(c.members[k])
+                where.append((ci, k))
+    if not need_i:
+        return
+    i = np.asarray(need_i, dtype=np.int64)
+    j = np.asarray(need_j, dtype=np.int64)
+    keys = matrix.row_of_entries() * np.int64(max(matrix.n_signatures, 1)) + matrix.sig
+    inter = _intersections(matrix, keys, i, j)
+    lengths = matrix.lengths()
+    union = lengths[i] + lengths[j] - inter
+    sims = np.divide(inter, union, out=np.zeros_like(inter), where=union > 0)
+    for (ci, k), s in zip(where, sims, strict=True):
+        clusters[ci].similarities[k] = float(s)
+
+
+@dataclass(slots=True)
+class Corpus:
+    """Pages with their signatures after the filters: everything detection needs."""
+
+    root: str
+    params: SpotSigsParams
+    pages: list[PageInfo]
+    skipped: list[SkipRecord]
+    matrix: SignatureMatrix
+    checksum_group: np.ndarray
+    idf_applied: bool
+    timings: dict[str, float]
+
+
+def load_corpus(
+    root: Path | str,
+    params: SpotSigsParams | None = None,
+    progress: ProgressFn = no_progress,
+    workers: int | None = None,
+    pages: Iterable[RawPage | SkipRecord] | None = None,
+) -> Corpus:
+    """Read ``root`` (or the given pages), extract and filter signatures."""
+    params = params or SpotSigsParams()
+    root = Path(root)
+    if pages is None and not root.exists():
+        raise FileNotFoundError(f"no such file or folder: {root}")
+    workers = workers or os.cpu_count() or 1
+    timings: dict[str, float] = {}
+    skipped: list[SkipRecord] = []
+
+    t0 = time.perf_counter()
+    items = pages if pages is not None else scan(root, progress)
+    extracted = _extract_all(items, params, skipped, progress, workers)
+    timings["read+extract"] = time.perf_counter() - t0
+
+    t1 = time.perf_counter()
+    progress("filter", 0, None)
+    raw_matrix = SignatureMatrix.from_vectors([(e.ids, e.counts) for e in extracted])
+    keep, idf_applied = idf_keep(raw_matrix, params)
+    matrix = raw_matrix.select_entries(keep)
+    lengths = matrix.lengths()
+    infos = [e.info for e in extracted]
+    del extracted
+    for info, length in zip(infos, lengths, strict=True):
+        if length < max(params.min_sigs, 1):
+            had = info.signature_count
+            info.skip_reason = (
+                f"too little text: {int(length)} signatures after the IDF filter "
+                f"({had} before; minimum {params.min_sigs})"
+                if had
+                else "too little text: no spot signatures"
+            )
+    usable = np.array([info.skip_reason is None for info in infos], dtype=bool)
+    if len(matrix.sig):
+        matrix = matrix.select_entries(usable[matrix.row_of_entries()])
+    if infos:
+        checksums = np.unique(np.array([i.checksum for i in infos]), return_inverse=True)[1]
+    else:
+        checksums = np.empty(0, dtype=np.int64)
+    timings["filter"] = time.perf_counter() - t1
+    return Corpus(str(root), params, infos, skipped, matrix, checksums, idf_applied, timings)
+
+
+def detect(
+    corpus: Corpus,
+    tau: float | None = None,
+    cluster_method: str | None = None,
+    progress: ProgressFn = no_progress,
+) -> DedupResult:
+    """Match and cluster a loaded corpus (tau and method default to the corpus params)."""
+    params = corpus.params
+    if tau is not None or cluster_method is not None:
+        params = dataclasses.replace(
+            params, tau=params.tau if tau is None else tau,
+            cluster_method=cluster_method or params.cluster_method,
+        )
+    timings = dict(corpus.timings)
+    t2 = time.perf_counter()
+    progress("match", 0, None)
+    pairs = find_pairs(corpus.matrix, params.tau, corpus.checksum_group, progress)
+    timings["match"] = time.perf_counter() - t2
+
+    t3 = time.perf_counter()
+    progress("cluster", 0, None)
+    n = len(corpus.pages)
+    clusters = cluster_pairs(params.cluster_method, n, pairs.a, pairs.b, pairs.similarity)
+    reference_similarities(corpus.matrix, clusters)
+    timings["cluster"] = time.perf_counter() - t3
+    m = corpus.matrix
+    return DedupResult(
+        root=corpus.root,
+        params=params,
+        pages=corpus.pages,
+        skipped=corpus.skipped,
+        pairs=pairs,
+        clusters=clusters,
+        matrix=m,
+        timings=timings,
+        idf_applied=corpus.idf_applied,
+        distinct_signatures=int(len(np.unique(m.sig))) if len(m.sig) else 0,
+    )
+
+
+def run_dedup(
+    root: Path | str,
+    params: SpotSigsParams | None = None,
+    progress: ProgressFn = no_progress,
+    workers: int | None = None,
+    pages: Iterable[RawPage | SkipRecord] | None = None,
+) -> DedupResult:
+    """Read ``root`` (or the given pages), find near-duplicate pairs and clusters.
+
+    Raises :class:`Cancelled` when ``progress`` does, ``FileNotFoundError`` for a missing root.
+    """
+    corpus = load_corpus(root, params, progress, workers, pages)
+    result = detect(corpus, progress=progress)
+    progress("done", 1, 1)
+    return result
+
+
+__all__ = ["Corpus", "DedupResult", "detect", "load_corpus", "run_dedup", "Cancelled"]
