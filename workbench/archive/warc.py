@@ -163,6 +163,7 @@ class Original:
     fmt: str
     offset: int
     key: str
+    source: str
     status: int | None
     content_type: str | None
     charset: str | None
@@ -187,29 +188,33 @@ class PendingRevisit:
 class RevisitIndex:
     """Captures seen so far (by record id, URI + date, payload digest) and revisits waiting."""
 
-    by_id: dict[str, Original] = field(default_factory=dict)
-    by_uri_date: dict[tuple[str, str], Original] = field(default_factory=dict)
-    by_digest: dict[str, Original] = field(default_factory=dict)
+    by_id: dict[tuple[str, str], Original] = field(default_factory=dict)
+    by_uri_date: dict[tuple[str, str, str], Original] = field(default_factory=dict)
+    by_digest: dict[tuple[str, str], Original] = field(default_factory=dict)
     pending: list[PendingRevisit] = field(default_factory=list)
 
     def add(self, orig: Original, rec_id: str | None, uri: str | None, date: str | None,
             digest: str | None) -> None:
-        if rec_id:
-            self.by_id.setdefault(rec_id.strip(), orig)
-        if uri and date:
-            self.by_uri_date.setdefault((uri.strip(), date.strip()), orig)
-        if digest:
-            self.by_digest.setdefault(digest, orig)
+        # Each key is stored twice: within its own file (preferred) and for the whole scan.
+        for scope in (orig.source, ""):
+            if rec_id:
+                self.by_id.setdefault((scope, rec_id.strip()), orig)
+            if uri and date:
+                self.by_uri_date.setdefault((scope, uri.strip(), date.strip()), orig)
+            if digest:
+                self.by_digest.setdefault((scope, digest), orig)
 
     def find(self, rv: PendingRevisit) -> Original | None:
-        if rv.refers_id and (o := self.by_id.get(rv.refers_id.strip())):
-            return o
-        if rv.refers_uri and rv.refers_date:
-            o = self.by_uri_date.get((rv.refers_uri.strip(), rv.refers_date.strip()))
-            if o:
+        """The capture a revisit repeats: same file first, then anywhere in the scan."""
+        for scope in (rv.source, ""):
+            if rv.refers_id and (o := self.by_id.get((scope, rv.refers_id.strip()))):
                 return o
-        if rv.digest and (o := self.by_digest.get(rv.digest)):
-            return o
+            if rv.refers_uri and rv.refers_date:
+                o = self.by_uri_date.get((scope, rv.refers_uri.strip(), rv.refers_date.strip()))
+                if o:
+                    return o
+            if rv.digest and (o := self.by_digest.get((scope, rv.digest))):
+                return o
         return None
 
     def resolve(self, rv: PendingRevisit, orig: Original) -> RawPage | SkipRecord:
@@ -520,7 +525,8 @@ def _page_or_skip(st: _State, rec, offset, uri, date, status, ctype, media, char
     key = f"{st.source}#{offset}"
     rh = rec.rec_headers
     st.index.add(
-        Original(st.opener, mode, st.fmt, offset, key, status, ctype or media, charset),
+        Original(st.opener, mode, st.fmt, offset, key, st.source, status, ctype or media,
+                 charset),
         rh.get_header("WARC-Record-ID"),
         uri,
         date,
