@@ -1,0 +1,43 @@
+"""SIGKILL a coding session at random moments: nothing committed may be lost.
+
+The trial logic lives in scripts/crash_loop.py so the 1,000-trial run by hand
+and this CI run (200 short trials) exercise exactly the same code.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "crash_loop.py"
+
+
+def _load():
+    spec = importlib.util.spec_from_file_location("crash_loop", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["crash_loop"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL")
+def test_200_sigkills_lose_nothing(tmp_path: Path) -> None:
+    crash_loop = _load()
+    trials, actions, problems = crash_loop.run_trials(tmp_path, 200, max_delay=0.04, seed=1)
+    assert problems == []
+    # The kills must land among actions, not only before the first one.
+    assert actions >= 200, f"only {actions} actions were committed before kills"
+
+
+def test_verify_notices_a_lost_action(tmp_path: Path) -> None:
+    """The checker itself must fail when a printed action is missing."""
+    crash_loop = _load()
+    path = tmp_path / "crash.wbproj"
+    setup = crash_loop.prepare(path)
+    baseline = crash_loop.state(path)
+    problems = crash_loop.verify(path, [setup + 7], setup, baseline)
+    assert any("not in the log" in p for p in problems)
