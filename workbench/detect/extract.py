@@ -10,7 +10,7 @@ import numpy as np
 
 from workbench.core.records import PageInfo, RawPage
 from workbench.detect.params import SpotSigsParams
-from workbench.detect.signatures import page_spots, signature_vector
+from workbench.detect.signatures import page_signatures, signature_vector
 from workbench.text.decode import decode_bytes
 from workbench.text.html import Extracted, extract, extract_plain
 
@@ -43,8 +43,7 @@ def extract_text(raw: RawPage) -> tuple[Extracted, str]:
 
 def extract_page(raw: RawPage, params: SpotSigsParams) -> ExtractedPage:
     extracted, encoding = extract_text(raw)
-    spots = page_spots(extracted, params)
-    ids, counts = signature_vector(spots.spots)
+    ids, counts = signature_vector(page_signatures(extracted, params))
     checksum = hashlib.sha1(extracted.text.encode("utf-8", "surrogatepass")).hexdigest()
     info = PageInfo(
         key=raw.key,

@@ -18,7 +18,7 @@ from workbench.detect.hashing import signature_id
 from workbench.detect.params import AntecedentSpec, SpotSigsParams
 from workbench.text.html import Block, Extracted
 from workbench.text.stopwords import ENGLISH_STOPWORDS
-from workbench.text.tokenize import Tokens, tokenize
+from workbench.text.tokenize import Tokens, tokenize, words_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,14 +39,14 @@ def _by_word(specs: Iterable[AntecedentSpec]) -> dict[str, list[AntecedentSpec]]
 
 def spots_in(
     words: Sequence[str],
-    specs: Iterable[AntecedentSpec],
+    specs: Iterable[AntecedentSpec] | dict[str, list[AntecedentSpec]],
     stopwords: frozenset[str] = ENGLISH_STOPWORDS,
     start: int = 0,
     end: int | None = None,
 ) -> list[Spot]:
     """Spot signatures of ``words[start:end]``; chains never leave that range."""
     end = len(words) if end is None else end
-    table = _by_word(specs)
+    table = specs if isinstance(specs, dict) else _by_word(specs)
     out: list[Spot] = []
     for i in range(start, end):
         for spec in table.get(words[i], ()):
@@ -85,24 +85,40 @@ class PageSpots:
 
 
 def page_spots(extracted: Extracted, params: SpotSigsParams) -> PageSpots:
-    """Every spot of a page with token spans into ``extracted.text``."""
-    blocks = kept_blocks(extracted, params)
+    """Every spot of a page with token spans into ``extracted.text`` (for display)."""
     words: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
     ranges: list[tuple[int, int]] = []
-    for b in blocks:
+    for b in kept_blocks(extracted, params):
         t = tokenize(extracted.text, b.start, b.end)
         ranges.append((len(words), len(words) + len(t)))
         words += t.words
         starts += t.starts
         ends += t.ends
+    return PageSpots(Tokens(words, starts, ends), _spots_over(words, ranges, params))
+
+
+def page_signatures(extracted: Extracted, params: SpotSigsParams) -> list[Spot]:
+    """The same spots as :func:`page_spots`, without keeping spans (the fast path)."""
+    words: list[str] = []
+    ranges: list[tuple[int, int]] = []
+    text = extracted.text
+    for b in kept_blocks(extracted, params):
+        block_words = words_of(text[b.start : b.end])
+        ranges.append((len(words), len(words) + len(block_words)))
+        words += block_words
+    return _spots_over(words, ranges, params)
+
+
+def _spots_over(words: list[str], ranges: list[tuple[int, int]], params: SpotSigsParams) -> list[Spot]:
     if not params.chains_within_blocks:
         ranges = [(0, len(words))]
+    table = _by_word(params.specs)
     spots: list[Spot] = []
     for lo, hi in ranges:
-        spots += spots_in(words, params.specs, start=lo, end=hi)
-    return PageSpots(Tokens(words, starts, ends), spots)
+        spots += spots_in(words, table, start=lo, end=hi)
+    return spots
 
 
 def signature_vector(spots: Iterable[Spot]) -> tuple[np.ndarray, np.ndarray]:

@@ -12,7 +12,6 @@ import re
 from dataclasses import dataclass, field
 
 import lxml.etree as etree
-import lxml.html
 
 # Elements whose content a reader never sees.
 _INVISIBLE = frozenset(
@@ -31,7 +30,8 @@ _SPACE = re.compile(r"\s+")
 _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
 _WORD = re.compile(r"\w+")
 
-_PARSER = lxml.html.HTMLParser(
+# A plain etree parser: lxml.html's element classes cost a Python call per element.
+_PARSER = etree.HTMLParser(
     remove_comments=True, remove_pis=True, no_network=True, recover=True, huge_tree=False
 )
 
@@ -58,107 +58,73 @@ class Extracted:
     blocks: list[Block] = field(default_factory=list)
 
 
-class _Builder:
-    """Accumulates text pieces and closes blocks at layout boundaries."""
-
-    def __init__(self) -> None:
-        self.parts: list[str] = []
-        self.length = 0
-        self.blocks: list[Block] = []
-        self.block_start = 0
-        self.block_tag = "body"
-        self.words = 0
-        self.link_words = 0
-        self.pending_space = False
-
-    def add(self, raw: str | None, in_link: bool) -> None:
-        if not raw:
-            return
-        text = _SPACE.sub(" ", raw)
-        if text.startswith(" "):
-            self.pending_space = True
-            text = text[1:]
-        if not text:
-            return
-        if self.pending_space and self.length > self.block_start:
-            self.parts.append(" ")
-            self.length += 1
-        self.pending_space = text.endswith(" ")
-        if self.pending_space:
-            text = text[:-1]
-        self.parts.append(text)
-        self.length += len(text)
-        n = len(_WORD.findall(text))
-        self.words += n
-        if in_link:
-            self.link_words += n
-
-    def close(self, next_tag: str) -> None:
-        if self.length > self.block_start:
-            self.blocks.append(
-                Block(self.block_start, self.length, self.words, self.link_words, self.block_tag)
-            )
-            self.parts.append("\n")
-            self.length += 1
-        self.block_start = self.length
-        self.block_tag = next_tag
-        self.words = self.link_words = 0
-        self.pending_space = False
-
-
 def parse_html(markup: str) -> etree._Element | None:
     """Parse markup with a parser that never fetches anything and keeps no comments."""
     markup = _XML_DECL.sub("", markup, count=1)
     if not markup.strip():
         return None
     try:
-        return lxml.html.document_fromstring(markup, parser=_PARSER)
-    except (etree.ParserError, ValueError):
+        root = etree.fromstring(markup, parser=_PARSER)
+    except (etree.ParserError, etree.XMLSyntaxError, ValueError):
         return None
+    return root
+
+
+# Private-use characters as markers: lxml refuses control characters in text.
+_LINK_OPEN, _LINK_CLOSE, _BREAK = "\ue000", "\ue001", "\ue002"
+_LINK_SPAN = re.compile("\ue000[^\ue001]*\ue001?")
+_MARKERS = re.compile("[\ue000\ue001]")
 
 
 def extract(markup: str) -> Extracted:
-    """Visible text of an HTML page (or plain text) with its blocks and title."""
+    """Visible text of an HTML page (or plain text) with its blocks and title.
+
+    Work is pushed into lxml's C code: invisible elements are stripped, block elements
+    get a break marker before and after, links get open/close markers, and the tree
+    is serialised as text once; Python then only walks the (few) blocks.
+    """
+    markup = markup.replace(_LINK_OPEN, " ").replace(_LINK_CLOSE, " ").replace(_BREAK, " ")
     root = parse_html(markup)
     if root is None:
         return Extracted("", "")
     title_el = root.find(".//title")
-    title = _SPACE.sub(" ", title_el.text_content()).strip() if title_el is not None else ""
+    title = _SPACE.sub(" ", "".join(title_el.itertext())).strip() if title_el is not None else ""
+    etree.strip_elements(root, *_INVISIBLE, etree.Comment, etree.ProcessingInstruction,
+                         with_tail=False)
+    for el in root.iter(*_BLOCK):
+        el.text = _BREAK + el.text if el.text else _BREAK
+        el.tail = _BREAK + el.tail if el.tail else _BREAK
+    for el in root.iter("br", "img"):
+        el.tail = " " + el.tail if el.tail else " "
+    for el in root.iter("a"):
+        el.text = _LINK_OPEN + el.text if el.text else _LINK_OPEN
+        el.tail = _LINK_CLOSE + el.tail if el.tail else _LINK_CLOSE
+    flat = etree.tostring(root, method="text", encoding="unicode", with_tail=False)
 
-    out = _Builder()
+    parts: list[str] = []
+    blocks: list[Block] = []
+    length = 0
     if title:
-        out.block_tag = "title"
-        out.add(title, False)
-        out.close("body")
-    link_depth = 0
-    walker = etree.iterwalk(root, events=("start", "end"))
-    for event, el in walker:
-        tag = el.tag
-        if not isinstance(tag, str):  # entities and the like that survived parsing
-            if event == "end":
-                out.add(el.tail, link_depth > 0)
+        parts += [title, "\n"]
+        blocks.append(Block(0, len(title), len(_WORD.findall(title)), 0, "title"))
+        length = len(title) + 1
+    for chunk in flat.split(_BREAK):
+        if not chunk or chunk.isspace():
             continue
-        tag = tag.lower()
-        if event == "start":
-            if tag in _INVISIBLE:
-                walker.skip_subtree()
-                continue
-            if tag in _BLOCK:
-                out.close(tag)
-            elif tag == "br":
-                out.add(" ", False)
-            if tag == "a":
-                link_depth += 1
-            out.add(el.text, link_depth > 0)
-        else:
-            if tag == "a" and tag not in _INVISIBLE:
-                link_depth = max(0, link_depth - 1)
-            if tag in _BLOCK:
-                out.close("div")
-            out.add(el.tail, link_depth > 0)
-    out.close("div")
-    text = "".join(out.parts)
-    return Extracted(text, title, out.blocks)
+        link_words = 0
+        if _LINK_OPEN in chunk:
+            link_words = sum(len(_WORD.findall(m)) for m in _LINK_SPAN.findall(chunk))
+            chunk = _MARKERS.sub("", chunk)
+        elif _LINK_CLOSE in chunk:
+            chunk = chunk.replace(_LINK_CLOSE, "")
+        text = _SPACE.sub(" ", chunk).strip()
+        if not text:
+            continue
+        words = len(_WORD.findall(text))
+        blocks.append(Block(length, length + len(text), words, min(link_words, words), "block"))
+        parts += [text, "\n"]
+        length += len(text) + 1
+    return Extracted("".join(parts), title, blocks)
 
 
 def extract_plain(text: str) -> Extracted:

@@ -28,3 +28,8 @@ def tokenize(text: str, start: int = 0, end: int | None = None) -> Tokens:
         starts.append(m.start())
         ends.append(m.end())
     return Tokens(words, starts, ends)
+
+
+def words_of(text: str) -> list[str]:
+    """The words of :func:`tokenize` without spans (same tokens, same lower-casing)."""
+    return [w.lower() for w in _TOKEN.findall(text)]
