@@ -3,6 +3,7 @@
 ``scan(root)`` is the one entry point the pipeline uses.
 """
 
+from workbench.archive.common import PAGE_LIMIT_BYTES
 from workbench.archive.scan import scan
 
-__all__ = ["scan"]
+__all__ = ["PAGE_LIMIT_BYTES", "scan"]

@@ -102,9 +102,14 @@ class _Reader(DecompressingBufferedReader):
         self.gzip_error: str | None = None
         self.truncated_member = False
 
+    def _init_decomp(self, decomp_type) -> None:
+        super()._init_decomp(decomp_type)
+        self.fed = False  # has the current gzip member been given any bytes?
+
     def _decompress(self, data: bytes) -> bytes:
         if self.decompressor is None or not data:
             return data
+        self.fed = True
         try:
             return self.decompressor.decompress(data)
         except zlib.error as exc:
@@ -118,7 +123,7 @@ class _Reader(DecompressingBufferedReader):
 
     def member_cut_short(self) -> bool:
         d = self.decompressor
-        return d is not None and self.num_block_read > 0 and not d.eof and not d.unused_data
+        return d is not None and self.fed and not d.eof and not d.unused_data
 
     def close_decompressor(self) -> None:
         if self.member_cut_short() and self.gzip_error is None:
@@ -419,10 +424,11 @@ def _one_pass(st: _State, fh: BinaryIO, mode: str, start: int, skip_first: int):
         except (EOFError, gzip.BadGzipFile, zlib.error, OSError) as exc:
             return _Damage(last, f"gzip data damaged or cut short near byte {counted.pos:,} "
                            f"({_describe(exc)})")
+    at = max(it.offset, last)  # where the member that yielded no record starts
     if reader.gzip_error:
-        return _Damage(last, f"corrupt gzip member after byte {last:,} ({reader.gzip_error})")
+        return _Damage(at, f"corrupt gzip member at byte {at:,} ({reader.gzip_error})")
     if reader.truncated_member:
-        return _Damage(last, f"truncated gzip member at byte {last:,}")
+        return _Damage(at, f"truncated gzip member at byte {at:,}")
     return None
 
 
