@@ -74,6 +74,8 @@ def parse_html(markup: str) -> etree._Element | None:
 _LINK_OPEN, _LINK_CLOSE, _BREAK = "\ue000", "\ue001", "\ue002"
 _LINK_SPAN = re.compile("\ue000[^\ue001]*\ue001?")
 _MARKERS = re.compile("[\ue000\ue001]")
+# Characters lxml refuses in text nodes, and our own markers if a page contains them.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ue000-\ue002]")
 
 
 def extract(markup: str) -> Extracted:
@@ -83,7 +85,7 @@ def extract(markup: str) -> Extracted:
     get a break marker before and after, links get open/close markers, and the tree
     is serialised as text once; Python then only walks the (few) blocks.
     """
-    markup = markup.replace(_LINK_OPEN, " ").replace(_LINK_CLOSE, " ").replace(_BREAK, " ")
+    markup = _CONTROL.sub(" ", markup)
     root = parse_html(markup)
     if root is None:
         return Extracted("", "")
@@ -128,11 +130,17 @@ def extract(markup: str) -> Extracted:
 
 
 def extract_plain(text: str) -> Extracted:
-    """Plain text: one block per paragraph (blank-line separated)."""
-    out = _Builder()
-    for para in re.split(r"\n\s*\n", text):
-        out.add(para, False)
-        out.close("p")
-    full = "".join(out.parts)
-    first = full.split("\n", 1)[0].strip()
-    return Extracted(full, first[:200], out.blocks)
+    """Plain text: one block per paragraph (blank-line separated); the first is the title."""
+    parts: list[str] = []
+    blocks: list[Block] = []
+    length = 0
+    for para in re.split(r"\n\s*\n", _CONTROL.sub(" ", text)):
+        clean = _SPACE.sub(" ", para).strip()
+        if not clean:
+            continue
+        blocks.append(Block(length, length + len(clean), len(_WORD.findall(clean)), 0, "p"))
+        parts += [clean, "\n"]
+        length += len(clean) + 1
+    full = "".join(parts)
+    title = full[blocks[0].start : blocks[0].end][:200] if blocks else ""
+    return Extracted(full, title, blocks)

@@ -1,0 +1,107 @@
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from workbench.detect.hashing import signature_id
+from workbench.detect.params import AntecedentSpec, SpotSigsParams
+from workbench.detect.signatures import page_signatures, page_spots, spots_in
+from workbench.text.html import extract
+from workbench.text.tokenize import words_of
+
+OBAMA = (
+    "At a rally to kick off a weeklong campaign for the South Carolina primary, Obama tried "
+    "to set the record straight from an attack circulating widely on the Internet that is "
+    "designed to play into prejudices against Muslims and fears of terrorism."
+)
+
+
+def specs(words, d, c):
+    return [AntecedentSpec(w, d, c) for w in words]
+
+
+def test_paper_section_3_2_example():
+    got = {s.text for s in spots_in(words_of(OBAMA), specs(["a", "an", "the", "is"], 1, 2))}
+    assert got == {
+        "a:rally:kick", "a:weeklong:campaign", "the:south:carolina", "the:record:straight",
+        "an:attack:circulating", "the:internet:designed", "is:designed:play",
+    }
+
+
+def test_distance_counts_stopwords_and_skips_forward_from_them():
+    words = "the w1 of w2 w3 and the w4".split()
+    # the(2,3): 2 words on is "of" (stopword) -> w2; 2 on from w2 is "and" -> skip "the"
+    # -> w4; then the end cuts the chain. The second "the": 2 on runs past the end.
+    got = [s.text for s in spots_in(words, [AntecedentSpec("the", 2, 3)])]
+    assert got == ["the:w2:w4"]
+    assert [s.text for s in spots_in(words, [AntecedentSpec("the", 1, 3)])] == [
+        "the:w1:w2:w3", "the:w4"]
+
+
+def test_chain_cut_at_end_needs_one_word():
+    assert [s.text for s in spots_in("news the".split(), [AntecedentSpec("the", 1, 2)])] == []
+    assert [s.text for s in spots_in("the end".split(), [AntecedentSpec("the", 1, 3)])] == ["the:end"]
+
+
+def test_several_specs_at_once_and_multiset_counts():
+    words = "the cat is home the cat is home".split()
+    both = [AntecedentSpec("the", 1, 1), AntecedentSpec("is", 1, 1), AntecedentSpec("is", 1, 2)]
+    got = [s.text for s in spots_in(words, both)]
+    # The last is(1,2) chain is cut at the end after one word, so it equals is(1,1)'s.
+    assert sorted(got) == ["is:home", "is:home", "is:home", "is:home:cat", "the:cat", "the:cat"]
+
+
+def test_spans_of_display_path_match_fast_path():
+    page = "<html><body><p>" + OBAMA + "</p><p>" + OBAMA.upper() + "</p></body></html>"
+    ex = extract(page)
+    params = SpotSigsParams(block_filter=False)
+    display = page_spots(ex, params)
+    assert [s.text for s in display.spots] == [s.text for s in page_signatures(ex, params)]
+    first = display.spots[0]
+    span = ex.text[display.tokens.starts[first.antecedent] : display.tokens.ends[first.chain[-1]]]
+    assert span == "a rally to kick"
+
+
+def test_chains_stay_inside_blocks():
+    ex = extract("<html><body><p>one two three four five six seven eight nine ten eleven the"
+                 "</p><p>next block words here and more words to fill this block up now</p></body></html>")
+    inside = SpotSigsParams(block_filter=False, specs=(AntecedentSpec("the", 1, 2),))
+    across = SpotSigsParams(block_filter=False, chains_within_blocks=False,
+                            specs=(AntecedentSpec("the", 1, 2),))
+    assert [s.text for s in page_signatures(ex, inside)] == []
+    # "next" is a stopword, so the chain skips it.
+    assert [s.text for s in page_signatures(ex, across)] == ["the:block:words"]
+
+
+def test_block_filter_drops_navigation_and_short_blocks():
+    nav = "".join(f"<li><a href='/{i}'>the section number {i} is here</a></li>" for i in range(5))
+    prose = "<p>" + " ".join(["the story is about the town and the river"] * 3) + "</p>"
+    ex = extract(f"<html><body><ul>{nav}</ul>{prose}</body></html>")
+    params = SpotSigsParams()
+    sigs = page_signatures(ex, params)
+    assert sigs and all("section" not in s.text for s in sigs)
+    assert any("section" in s.text for s in page_signatures(ex, SpotSigsParams(block_filter=False)))
+
+
+def test_signature_ids_are_stable_across_processes():
+    here = signature_id("the:south:carolina")
+    code = "from workbench.detect.hashing import signature_id as f; print(f('the:south:carolina'))"
+    other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert int(other.stdout) == here
+    assert -(2**63) <= here < 2**63
+    assert signature_id("the:south:carolina") != signature_id("the:north:carolina")
+
+
+@pytest.mark.parametrize("text, spec", [("the(2,3)", ("the", 2, 3)), ("is:1:2", ("is", 1, 2)),
+                                        (" Can ( 3 , 1 ) ", ("can", 3, 1))])
+def test_spec_parsing(text, spec):
+    s = AntecedentSpec.parse(text)
+    assert (s.word, s.distance, s.chain) == spec
+
+
+@pytest.mark.parametrize("bad", ["the", "the(0,2)", "two words(1,2)", "the(1,0)", ""])
+def test_bad_specs_are_refused(bad):
+    with pytest.raises(ValueError):
+        AntecedentSpec.parse(bad)
