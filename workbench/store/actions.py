@@ -33,8 +33,12 @@ class _NothingChanged(Exception):
     """Raised inside an action's transaction to roll back an empty action."""
 
 
-def touched_clusters(conn: sqlite3.Connection, action_id: int) -> set[int]:
-    """Clusters of the current run whose summary an action's changes affect."""
+def touched_clusters(conn: sqlite3.Connection, action_id: int) -> tuple[set[int], set[int]]:
+    """Clusters whose summary an action's changes affect.
+
+    Returns (clusters whose membership, reference, flags or memos changed;
+    current-run clusters of pages whose tags changed).
+    """
     direct = conn.execute(
         """
         SELECT json_extract(img, '$.cluster_id') FROM (
@@ -47,7 +51,7 @@ def touched_clusters(conn: sqlite3.Connection, action_id: int) -> set[int]:
         """,
         {"a": action_id},
     )
-    ids = {r[0] for r in direct if r[0] is not None}
+    structure = {r[0] for r in direct if r[0] is not None}
     run = summary.current_run(conn)
     via_pages = conn.execute(
         """
@@ -59,8 +63,7 @@ def touched_clusters(conn: sqlite3.Connection, action_id: int) -> set[int]:
         """,
         {"a": action_id, "r": run},
     )
-    ids.update(r[0] for r in via_pages)
-    return ids
+    return structure, {r[0] for r in via_pages}
 
 
 class ActionLog:
@@ -96,7 +99,7 @@ class ActionLog:
                     "SELECT 1 FROM changes WHERE action_id = ? LIMIT 1", (action_id,)
                 ).fetchone() is None:
                     raise _NothingChanged
-                summary.refresh(conn, touched_clusters(conn, action_id))
+                summary.refresh(conn, *touched_clusters(conn, action_id))
                 return action_id, result
         except _NothingChanged:
             return None, None
@@ -127,13 +130,18 @@ class ActionLog:
     def _flip(conn: sqlite3.Connection, action_id: int, *, backwards: bool) -> None:
         # Summaries of clusters touched before *and* after replay: an undone
         # split's new cluster must lose its row, the old one regain members.
-        before = touched_clusters(conn, action_id)
+        structure, tagged = touched_clusters(conn, action_id)
         replay.replay(conn, action_id, backwards=backwards)
         conn.execute(
             "UPDATE actions SET state = ?, state_changed_at = ? WHERE id = ?",
             ("undone" if backwards else "done", utc_now(), action_id),
         )
-        summary.refresh(conn, before | touched_clusters(conn, action_id))
+        if structure:
+            # Membership moved: tagged pages may now sit in other clusters.
+            structure2, tagged2 = touched_clusters(conn, action_id)
+            structure |= structure2
+            tagged |= tagged2
+        summary.refresh(conn, structure, tagged)
 
 
 def next_undo(conn: sqlite3.Connection) -> ActionInfo | None:

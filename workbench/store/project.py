@@ -79,6 +79,9 @@ class Project:
             raise ProjectError(f"{path} does not exist or is not a file.")
         try:
             conn = connect(path)
+        except sqlite3.DatabaseError as exc:
+            raise ProjectError(f"{path} is not a SpotSigs Workbench project "
+                               f"(not an SQLite database: {exc}).") from exc
         except sqlite3.Error as exc:
             raise ProjectError(f"Cannot open {path}: {exc}") from exc
         try:

@@ -12,7 +12,7 @@ tools write without recording.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 # Tables a user action may change, with the columns that identify a row.
@@ -31,6 +31,11 @@ def columns(conn: sqlite3.Connection, table: str) -> list[str]:
     return [row[1] for row in conn.execute(f"PRAGMA main.table_info({table})")]
 
 
+def _image(alias: str, cols: list[str]) -> str:
+    """SQL for a JSON object of a row's columns (the format replay.py reads)."""
+    return "json_object(" + ", ".join(f"'{c}', {alias}.\"{c}\"" for c in cols) + ")"
+
+
 def install(conn: sqlite3.Connection) -> None:
     """Create the recording context and triggers on this connection."""
     conn.execute("CREATE TEMP TABLE IF NOT EXISTS undo_ctx (action_id INTEGER)")
@@ -39,14 +44,10 @@ def install(conn: sqlite3.Connection) -> None:
     active = "(SELECT action_id FROM undo_ctx) IS NOT NULL"
     for table in RECORDED:
         cols = columns(conn, table)
-
-        def image(alias: str, cols: list[str] = cols) -> str:
-            return "json_object(" + ", ".join(f"'{c}', {alias}.\"{c}\"" for c in cols) + ")"
-
         bodies = {
-            "INSERT": ("I", "NULL", image("NEW")),
-            "UPDATE": ("U", image("OLD"), image("NEW")),
-            "DELETE": ("D", image("OLD"), "NULL"),
+            "INSERT": ("I", "NULL", _image("NEW", cols)),
+            "UPDATE": ("U", _image("OLD", cols), _image("NEW", cols)),
+            "DELETE": ("D", _image("OLD", cols), "NULL"),
         }
         for event, (op, before, after) in bodies.items():
             conn.execute(
@@ -65,3 +66,63 @@ def recording(conn: sqlite3.Connection, action_id: int) -> Iterator[None]:
         yield
     finally:
         conn.execute("UPDATE temp.undo_ctx SET action_id = NULL")
+
+
+# Bulk paths. A row trigger costs several microseconds per row; tagging a
+# 10,000-page cluster through triggers alone would miss the 300 ms target.
+# These write the same change images set-wise, then change the table with the
+# triggers idle, so undo and redo cannot tell the difference.
+
+def _current(conn: sqlite3.Connection) -> int:
+    action_id = conn.execute("SELECT action_id FROM temp.undo_ctx").fetchone()[0]
+    if action_id is None:
+        raise RuntimeError("bulk changes must run inside an action")
+    return int(action_id)
+
+
+@contextmanager
+def _idle(conn: sqlite3.Connection, action_id: int) -> Iterator[None]:
+    conn.execute("UPDATE temp.undo_ctx SET action_id = NULL")
+    try:
+        yield
+    finally:
+        conn.execute("UPDATE temp.undo_ctx SET action_id = ?", (action_id,))
+
+
+def insert_rows(conn: sqlite3.Connection, table: str, select_sql: str,
+                params: Sequence[object]) -> int:
+    """``INSERT INTO table SELECT ...`` recorded for undo; returns rows inserted.
+
+    ``select_sql`` must yield all of the table's columns, in table order, and
+    only rows that do not exist yet (the caller filters, e.g. NOT EXISTS).
+    """
+    action_id = _current(conn)
+    cols = columns(conn, table)
+    conn.execute("DROP TABLE IF EXISTS temp.bulk_rows")
+    conn.execute(f"CREATE TEMP TABLE bulk_rows AS {select_sql}", params)
+    names = [r[1] for r in conn.execute("PRAGMA temp.table_info(bulk_rows)")]
+    renamed = ", ".join(f'"{n}" AS "{c}"' for n, c in zip(names, cols, strict=True))
+    rows = f"(SELECT {renamed} FROM temp.bulk_rows) AS r"
+    conn.execute(
+        "INSERT INTO changes (action_id, tbl, op, before, after) "
+        f"SELECT ?, '{table}', 'I', NULL, {_image('r', cols)} FROM {rows}",
+        (action_id,),
+    )
+    with _idle(conn, action_id):
+        n = conn.execute(f"INSERT INTO {table} SELECT * FROM temp.bulk_rows").rowcount
+    conn.execute("DROP TABLE temp.bulk_rows")
+    return n
+
+
+def delete_rows(conn: sqlite3.Connection, table: str, where_sql: str,
+                params: Sequence[object]) -> int:
+    """``DELETE FROM table WHERE ...`` recorded for undo; returns rows deleted."""
+    action_id = _current(conn)
+    cols = columns(conn, table)
+    conn.execute(
+        "INSERT INTO changes (action_id, tbl, op, before, after) "
+        f"SELECT ?, '{table}', 'D', {_image(table, cols)}, NULL FROM {table} WHERE {where_sql}",
+        (action_id, *params),
+    )
+    with _idle(conn, action_id):
+        return conn.execute(f"DELETE FROM {table} WHERE {where_sql}", params).rowcount

@@ -11,6 +11,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
+from workbench.store import recorder
 from workbench.store.clock import utc_now
 from workbench.store.errors import ProjectError
 
@@ -45,11 +46,16 @@ def tag_clusters(conn: sqlite3.Connection, coder_id: int, cluster_ids: Sequence[
     check_clusters(conn, cluster_ids)
     check_tags(conn, tag_ids)
     now = utc_now()
-    for tag_id in tag_ids:
-        conn.execute(
-            _INSERT_TAG + "SELECT page_id, ?, ?, ?, cluster_id FROM cluster_members "
-            f"WHERE cluster_id IN ({_marks(len(cluster_ids))})",
-            [tag_id, coder_id, now, *cluster_ids],
+    for tag_id in dict.fromkeys(tag_ids):
+        # Pages that already carry the tag keep their first provenance.
+        recorder.insert_rows(
+            conn, "page_tags",
+            "SELECT m.page_id, ? AS tag_id, ? AS coder_id, ? AS tagged_at, "
+            "m.cluster_id AS via FROM cluster_members m "
+            f"WHERE m.cluster_id IN ({_marks(len(cluster_ids))}) AND NOT EXISTS "
+            "(SELECT 1 FROM page_tags pt WHERE pt.page_id = m.page_id AND pt.tag_id = ?) "
+            "GROUP BY m.page_id",  # a page in two given clusters (of two runs) once
+            [tag_id, coder_id, now, *cluster_ids, tag_id],
         )
 
 
@@ -57,8 +63,9 @@ def untag_clusters(conn: sqlite3.Connection, cluster_ids: Sequence[int],
                    tag_ids: Sequence[int]) -> None:
     """Remove the tags from every page of the clusters, however they got there."""
     check_clusters(conn, cluster_ids)
-    conn.execute(
-        f"DELETE FROM page_tags WHERE tag_id IN ({_marks(len(tag_ids))}) AND page_id IN "
+    recorder.delete_rows(
+        conn, "page_tags",
+        f"tag_id IN ({_marks(len(tag_ids))}) AND page_id IN "
         f"(SELECT page_id FROM cluster_members WHERE cluster_id IN ({_marks(len(cluster_ids))}))",
         [*tag_ids, *cluster_ids],
     )
