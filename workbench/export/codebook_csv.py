@@ -1,0 +1,52 @@
+"""Codebook as CSV (``name,description,colour,shortcut,parent``), both ways."""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Sequence
+from pathlib import Path
+
+from workbench.export.cells import escape, unescape
+from workbench.store import ProjectError, Tag, TagSpec
+
+COLUMNS = ["name", "description", "colour", "shortcut", "parent"]
+
+
+def write_codebook(tags: Sequence[Tag], out_path: Path | str) -> int:
+    """Write the codebook (parents before children); return the number of tags."""
+    by_id = {t.id: t for t in tags}
+    with open(out_path, "w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f, lineterminator="\r\n")
+        writer.writerow(COLUMNS)
+        for tag in tags:
+            parent = by_id[tag.parent_id].name if tag.parent_id in by_id else ""
+            writer.writerow([escape(v) for v in
+                             (tag.name, tag.description, tag.colour, tag.shortcut or "", parent)])
+    return len(tags)
+
+
+def read_codebook(path: Path | str) -> list[TagSpec]:
+    """Parse a codebook CSV; a BOM (Excel) and missing optional columns are fine."""
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as f:
+            reader = csv.DictReader(f)
+            header = [h.strip().lower() for h in reader.fieldnames or []]
+            if "name" not in header:
+                raise ProjectError(f"{path}: a codebook CSV needs a 'name' column "
+                                   f"(columns: {', '.join(COLUMNS)}).")
+            specs = []
+            for line, row in enumerate(reader, start=2):
+                if row.get(None):  # type: ignore[call-overload]
+                    raise ProjectError(f"{path}, line {line}: more cells than columns.")
+                row = {k.strip().lower(): unescape(v or "") for k, v in row.items()
+                       if k is not None}
+                if not row.get("name", "").strip():
+                    raise ProjectError(f"{path}, line {line}: the tag has no name.")
+                specs.append(TagSpec(
+                    name=row["name"], description=row.get("description", ""),
+                    colour=row.get("colour", row.get("color", "")),
+                    shortcut=row.get("shortcut") or None, parent=row.get("parent") or None,
+                ))
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        raise ProjectError(f"Cannot read codebook {path}: {exc}") from exc
+    return specs

@@ -1,0 +1,50 @@
+"""``workbench export PROJECT --out tagged.csv [--all|--coded] [--wide] [--excel]``.
+
+cli.py wires this in with ``add_parser(subparsers)``; the parser's default
+``func`` is :func:`run`, which returns the process exit status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from workbench.export.pages import export_pages
+from workbench.store import Project, ProjectError
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        "export",
+        help="write a project's tagged pages as CSV (one row per page)",
+        description="Write one CSV row per page of the project's current detection run "
+                    "with its cluster, tags, coder and provenance, plus OUT.run.json "
+                    "recording the run parameters, software version and codebook.",
+    )
+    parser.add_argument("project", type=Path, help="the project file")
+    parser.add_argument("--out", "-o", type=Path, required=True, help="CSV file to write")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--coded", dest="coded_only", action="store_true", default=True,
+                       help="only pages with at least one tag (default)")
+    which.add_argument("--all", dest="coded_only", action="store_false",
+                       help="every page, including untagged and skipped ones")
+    parser.add_argument("--wide", action="store_true",
+                        help="add one 0/1 column per codebook tag")
+    parser.add_argument("--excel", action="store_true",
+                        help="UTF-8 with BOM so Excel reads accents correctly")
+    parser.set_defaults(func=run)
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        # No backup: exporting does not change the project.
+        with Project.open(args.project, backups=0) as project:
+            result = export_pages(project, args.out, coded_only=args.coded_only,
+                                  wide=args.wide, excel=args.excel)
+    except ProjectError as exc:
+        print(f"workbench export: {exc}", file=sys.stderr)
+        return 2
+    print(f"Wrote {result.rows} rows to {result.csv_path} (and {result.sidecar_path.name})")
+    return 0

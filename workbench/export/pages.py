@@ -1,0 +1,91 @@
+"""The tagged-pages CSV: one row per page, for R, Stata and Excel."""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from pathlib import Path
+
+from workbench.export.cells import inert
+from workbench.export.sidecar import sidecar_path, write_sidecar
+from workbench.store import PageRecord, Project, ProjectError
+
+COLUMNS = ["cluster", "cluster_size", "is_reference", "similarity", "tags", "coder",
+           "tagged_at", "path", "warc_file", "warc_offset", "url", "capture_date", "title",
+           "skip_reason"]
+TAG_SEPARATOR = ";"
+WIDE_PREFIX = "tag_"
+
+
+@dataclass(frozen=True, slots=True)
+class ExportResult:
+    csv_path: Path
+    sidecar_path: Path
+    rows: int
+
+
+def _cell(value: object) -> str:
+    """Text for a cell: empty for missing values (R and Stata read NA), 1/0 for bools."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, float):
+        return repr(round(value, 6))
+    return str(value)
+
+
+def _row(rec: PageRecord, tag_names: list[str], wide: bool) -> list[str]:
+    # A record from an archive file (offset known) names the WARC; a plain
+    # saved page names its path. Never both, so a script can branch on it.
+    is_record = rec.offset is not None
+    values: list[object] = [
+        rec.cluster_id, rec.cluster_size, rec.is_reference if rec.cluster_id else None,
+        rec.similarity, TAG_SEPARATOR.join(rec.tags), TAG_SEPARATOR.join(rec.coders),
+        rec.tagged_at, None if is_record else rec.source, rec.source if is_record else None,
+        rec.offset, rec.url, rec.capture_date, rec.title, rec.skip_reason,
+    ]
+    cells = [_cell(v) for v in values]
+    # Numbers we produce are safe; every text cell that came from a crawl or a
+    # coder is neutralised (a title of "=HYPERLINK(...)" must stay text).
+    cells = cells[:4] + [inert(c) for c in cells[4:9]] + [cells[9]] + \
+        [inert(c) for c in cells[10:]]
+    if wide:
+        present = {n.casefold() for n in rec.tags}
+        cells += ["1" if n.casefold() in present else "0" for n in tag_names]
+    return cells
+
+
+def export_pages(project: Project, out_path: Path | str, *, coded_only: bool = True,
+                 wide: bool = False, excel: bool = False) -> ExportResult:
+    """Write the current run's pages as CSV plus ``<out>.run.json``.
+
+    ``coded_only``: only pages carrying at least one tag. ``wide``: one 0/1
+    column per codebook tag after the others. ``excel``: UTF-8 with BOM so
+    Excel detects the encoding. Quoting follows RFC 4180 (CRLF line ends).
+    The file is written to a temporary name and renamed, so a failed export
+    never leaves a half CSV that looks complete.
+    """
+    out_path = Path(out_path)
+    if project.current_run() is None:
+        raise ProjectError(f"{project.path} has no detection run to export yet.")
+    tag_names = [t.name for t in project.codebook()]
+    header = COLUMNS + ([WIDE_PREFIX + n for n in tag_names] if wide else [])
+    tmp = out_path.with_name(out_path.name + ".partial")
+    rows = 0
+    try:
+        with open(tmp, "w", newline="", encoding="utf-8-sig" if excel else "utf-8") as f:
+            writer = csv.writer(f, lineterminator="\r\n", quoting=csv.QUOTE_MINIMAL)
+            writer.writerow([inert(h) for h in header])
+            for rec in project.page_records(coded_only=coded_only):
+                writer.writerow(_row(rec, tag_names, wide))
+                rows += 1
+        tmp.replace(out_path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise ProjectError(f"Cannot write {out_path}: {exc}") from exc
+    side = write_sidecar(project, sidecar_path(out_path), {
+        "csv": out_path.name, "rows": rows, "coded_only": coded_only, "wide": wide,
+        "excel": excel, "columns": header,
+    })
+    return ExportResult(out_path, side, rows)

@@ -1,0 +1,43 @@
+"""``<out>.run.json``: what a methods section needs to cite an export exactly."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from workbench import __version__
+from workbench.store import Project
+from workbench.store.clock import utc_now
+
+
+def sidecar_path(csv_path: Path) -> Path:
+    """``tagged.csv`` -> ``tagged.run.json`` (``tagged`` -> ``tagged.run.json``)."""
+    return csv_path.with_name(csv_path.stem + ".run.json")
+
+
+def write_sidecar(project: Project, path: Path, export: dict[str, Any]) -> Path:
+    run = project.current_run()
+    tags = project.codebook()
+    names = {t.id: t.name for t in tags}
+    counts = project.counts()
+    data = {
+        "software": {"name": "SpotSigs Workbench", "version": __version__},
+        "exported_at": utc_now(),
+        "project": str(project.path),
+        "archive_root": project.archive_root,
+        "export": export,
+        "run": asdict(run) if run else None,
+        "counts": asdict(counts),
+        "codebook": [
+            {"name": t.name, "description": t.description, "colour": t.colour,
+             "shortcut": t.shortcut, "parent": names.get(t.parent_id) if t.parent_id else None}
+            for t in tags
+        ],
+        "coders": [name for _, name, _ in project.coders()],
+    }
+    tmp = path.with_name(path.name + ".partial")
+    tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    tmp.replace(path)
+    return path
