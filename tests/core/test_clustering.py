@@ -1,0 +1,79 @@
+from __future__ import annotations
+
+import pytest
+
+from workbench.core.clustering import METHODS, cluster_pairs
+from workbench.core.evaluation import pairs_of_groups, score_pairs
+from workbench.core.unionfind import UnionFind
+
+# Two stories, 0-3 and 4-7, each a clique; one weak link 3-4 (a page that shares a
+# paragraph with the other story) chains them.
+STORY_A = [(a, b, 0.9) for a in range(4) for b in range(a + 1, 4)]
+STORY_B = [(a, b, 0.8) for a in range(4, 8) for b in range(a + 1, 8)]
+CHAINED = STORY_A + STORY_B + [(3, 4, 0.3)]
+
+
+def run(method, pairs, n=9):
+    a, b, s = zip(*pairs, strict=True) if pairs else ((), (), ())
+    return cluster_pairs(method, n, a, b, s)
+
+
+def test_components_chain_two_stories_through_one_weak_link():
+    clusters = run("components", CHAINED)
+    assert [sorted(c.members) for c in clusters] == [list(range(8))]
+
+
+def test_star_resists_the_chain():
+    clusters = run("star", CHAINED)
+    # The bridge page 3 has most links, so it is a reference and page 4 (>= tau to it)
+    # may join it; but the two stories are never merged, and every member of every
+    # cluster is >= tau to its reference or to most of its cluster.
+    assert len(clusters) == 2
+    assert {5, 6, 7} <= set(clusters[1].members) or {5, 6, 7} <= set(clusters[0].members)
+    linked = {(a, b) for a, b, _ in CHAINED} | {(b, a) for a, b, _ in CHAINED}
+    for c in clusters:
+        for m in c.members[1:]:
+            assert (c.reference, m) in linked
+
+
+@pytest.mark.parametrize("method", sorted(METHODS))
+def test_reference_first_with_similarities(method):
+    for c in run(method, CHAINED):
+        assert c.members[0] == c.reference
+        assert c.similarities[0] == 1.0
+        assert len(c.similarities) == len(c.members)
+        assert len(set(c.members)) == len(c.members)
+
+
+def test_star_leftover_joins_only_by_majority():
+    # Hub 0 takes 1..4. Page 5 is linked to 1, 2 and 3 (3 of 5 members: a majority),
+    # page 6 only to 4 (1 of 5): it stays out.
+    hub = [(0, k, 0.9) for k in (1, 2, 3, 4)]
+    extra = [(5, 1, 0.5), (5, 2, 0.5), (5, 3, 0.5), (6, 4, 0.5)]
+    clusters = run("star", hub + extra, n=8)
+    assert clusters[0].reference == 0
+    assert sorted(clusters[0].members) == [0, 1, 2, 3, 4, 5]
+    assert len(clusters) == 1
+
+
+def test_no_pairs_no_clusters_and_unknown_method():
+    assert run("star", []) == []
+    with pytest.raises(ValueError, match="unknown cluster method"):
+        cluster_pairs("nope", 2, [0], [1], [0.5])
+
+
+def test_union_find_groups():
+    uf = UnionFind(5)
+    uf.union(0, 1)
+    uf.union(3, 4)
+    uf.union(1, 0)
+    assert sorted(uf.groups()) == [[0, 1], [3, 4]]
+
+
+def test_pair_scores():
+    truth = pairs_of_groups([["a", "b", "c"], ["d", "e"]])
+    s = score_pairs([("b", "a"), ("a", "d")], truth)
+    assert (s.correct_pairs, s.predicted_pairs, s.true_pairs) == (1, 2, 4)
+    assert s.precision == 0.5 and s.recall == 0.25
+    assert s.f1 == pytest.approx(2 * 0.5 * 0.25 / 0.75)
+    assert score_pairs([], truth).precision == 1.0
