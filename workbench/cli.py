@@ -120,7 +120,8 @@ def _load(path: Path, params: SpotSigsParams, args: argparse.Namespace) -> Corpu
     return corpus
 
 
-def print_summary(result: DedupResult, out=sys.stdout) -> None:
+def print_summary(result: DedupResult, out=None) -> None:
+    out = out or sys.stdout
     pages = result.pages
     m = result.matrix
     usable = len(pages) - len(result.too_little_text)
@@ -133,7 +134,7 @@ def print_summary(result: DedupResult, out=sys.stdout) -> None:
     idf_note = "" if result.idf_applied else " (IDF filter off: corpus too small)"
     print(f"signatures:        {int(m.cnt.sum()):,} in {usable:,} pages, "
           f"{result.distinct_signatures:,} distinct{idf_note}", file=out)
-    print(f"pairs >= {result.params.tau:g}:     {len(result.pairs):,} "
+    print(f"{'pairs >= ' + format(result.params.tau, 'g') + ':':<19}{len(result.pairs):,} "
           f"({result.pairs.candidates:,} compared, {result.pairs.partitions} partitions)", file=out)
     in_clusters = sum(len(c) for c in result.clusters)
     print(f"clusters:          {len(result.clusters):,} covering {in_clusters:,} pages "

@@ -1,0 +1,85 @@
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import DEMO_ARCHIVE
+from workbench.cli import EXIT_INPUT, main
+
+
+def test_dedup_writes_pairs_and_clusters(tmp_path: Path, capsys):
+    pairs, clusters = tmp_path / "pairs.csv", tmp_path / "clusters.csv"
+    assert main(["dedup", str(DEMO_ARCHIVE), "--pairs", str(pairs), "--clusters", str(clusters)]) == 0
+    out = capsys.readouterr().out
+    for label in ("pages read:", "files skipped:", "signatures:", "pairs >=", "clusters:", "wall time:"):
+        assert label in out
+    with pairs.open() as fh:
+        rows = list(csv.DictReader(fh))
+    assert list(rows[0]) == ["doc_a", "doc_b", "similarity"]
+    assert all((DEMO_ARCHIVE / r["doc_a"]).exists() for r in rows)
+    with clusters.open() as fh:
+        crow = list(csv.DictReader(fh))
+    assert list(crow[0]) == ["cluster", "path", "similarity", "is_reference"]
+    assert len({r["cluster"] for r in crow}) == 4
+    assert sum(int(r["is_reference"]) for r in crow) == 4
+
+
+def test_parameters_reach_the_run(tmp_path: Path, capsys):
+    assert main(["dedup", str(DEMO_ARCHIVE), "--tau", "1.0", "--spec", "the(1,2)",
+                 "--min-sigs", "1", "--cluster-method", "components", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "pairs >= 1:" in out and "(components)" in out
+
+
+@pytest.mark.parametrize("args, message", [
+    (["dedup", "/no/such/folder"], "no such file or folder"),
+    (["eval", "/no/such/folder"], "no such file or folder"),
+])
+def test_missing_folder(args, message, capsys):
+    assert main(args) == EXIT_INPUT
+    assert message in capsys.readouterr().err
+
+
+def test_empty_folder(tmp_path: Path, capsys):
+    assert main(["dedup", str(tmp_path)]) == EXIT_INPUT
+    assert "empty" in capsys.readouterr().err
+
+
+def test_folder_without_pages(tmp_path: Path, capsys):
+    (tmp_path / "a.html").write_bytes(b"")
+    assert main(["dedup", str(tmp_path)]) == EXIT_INPUT
+    assert "no readable pages (empty file)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("bad", [["--tau", "0"], ["--tau", "x"], ["--idf", "0.9,0.1"],
+                                 ["--spec", "the"], ["--cluster-method", "magic"]])
+def test_bad_parameters_exit_2(bad, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["dedup", str(DEMO_ARCHIVE), *bad])
+    assert exc.value.code == 2
+
+
+def test_spec_and_distance_together_are_refused(capsys):
+    assert main(["dedup", str(DEMO_ARCHIVE), "--spec", "the(1,2)", "--distance", "2"]) == EXIT_INPUT
+
+
+def test_eval_needs_cluster_folders(tmp_path: Path, capsys):
+    (tmp_path / "page.html").write_text("<p>x</p>")
+    assert main(["eval", str(tmp_path)]) == EXIT_INPUT
+    assert "one sub-folder per cluster" in capsys.readouterr().err
+
+
+def test_eval_sweep_on_demo_layout(tmp_path: Path, capsys):
+    # A gold set in folder form made from the demo archive: one folder per story.
+    for page in DEMO_ARCHIVE.rglob("*.html"):
+        target = tmp_path / page.stem / f"{page.parent.name}.html"
+        target.parent.mkdir(exist_ok=True)
+        target.write_bytes(page.read_bytes())
+    assert main(["eval", str(tmp_path), "--sweep", "-q"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    table = [line.split() for line in lines if line.strip()[:1].isdigit()]
+    assert len(table) == 19
+    row = {float(r[0]): r for r in table}[0.2]
+    assert float(row[4]) == 1.0  # cluster precision on the demo stories
