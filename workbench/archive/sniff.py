@@ -75,6 +75,8 @@ NON_PAGE_TEXT_EXT = {
     ".vtt": "text/vtt",
 }
 
+_CONTROL_BYTES = bytes([c for c in range(32) if c not in (9, 10, 12, 13, 27)] + [127])
+
 _BOM_CODECS = (
     (codecs.BOM_UTF8, "utf-8"),
     (codecs.BOM_UTF32_LE, "utf-32-le"),
@@ -124,8 +126,7 @@ def _is_textual(head: bytes) -> bool:
         return True
     if b"\x00" in head:
         return False
-    controls = sum(head.count(bytes([c])) for c in range(32) if c not in (9, 10, 12, 13, 27))
-    controls += head.count(b"\x7f")
+    controls = len(head) - len(head.translate(None, _CONTROL_BYTES))
     return controls <= max(2, len(head) // 100)
 
 

@@ -147,6 +147,11 @@ def declared_charsets(data: bytes, http_charset: str | None = None) -> list[tupl
 
 
 def _detect(data: bytes) -> str | None:
+    high = len(data) - len(data.translate(None, _HIGH_BYTES))
+    if high <= max(20, len(data) // 300) and _strict(data, "cp1252") is not None:
+        # Mostly ASCII with a few stray bytes (a (c), a curly quote, an n-tilde): this is
+        # what windows-1252 pages look like, and no detector can do better on so little.
+        return "cp1252"
     best = charset_normalizer.from_bytes(data[:_DETECT_BYTES]).best()
     if best is None or not best.encoding:
         return None
@@ -157,9 +162,7 @@ def _detect(data: bytes) -> str | None:
         # A page in a Central European language has many accented letters; an
         # English page with a stray (c) or n-tilde has a few, and is windows-1252.
         equivalent = {normalise_label(e) for e in best.could_be_from_charset}
-        high = len(data) - len(data.translate(None, _HIGH_BYTES))
-        few = high <= max(20, len(data) // 300)
-        if ("cp1252" in equivalent or enc in _DOS_PAGES or few) and _strict(
+        if ("cp1252" in equivalent or enc in _DOS_PAGES) and _strict(
             data, "cp1252"
         ) is not None:
             return "cp1252"
