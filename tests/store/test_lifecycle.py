@@ -120,3 +120,29 @@ def test_worker_thread_writes_while_main_thread_reads(tmp_path: Path) -> None:
     assert not errors
     assert project.counts().clusters_all_coded == 30
     project.close()
+
+
+def test_two_writer_threads_share_the_lane(tmp_path: Path) -> None:
+    project = new_project(tmp_path, [1] * 40)
+    ids = cluster_ids(project)
+    unions, fem = tag_id(project, "unions"), tag_id(project, "feminism")
+    errors: list[BaseException] = []
+
+    def writer(tag: int, chunk: list[int]) -> None:
+        try:
+            for cid in chunk:
+                project.tag_clusters([cid], [tag])
+                project.add_memo(cid, "x")
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=writer, args=(unions, ids[:20])),
+               threading.Thread(target=writer, args=(fem, ids[20:]))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert project.counts().clusters_all_coded == 40
+    assert len([h for h in project.history(1000) if h.state == "done"]) == 3 + 80
+    project.close()
