@@ -16,6 +16,8 @@ from pathlib import Path
 
 # Long enough that a reader never fails while a big save_run commits.
 BUSY_TIMEOUT_MS = 10_000
+# UPDATE ... FROM (3.33) and the JSON functions are used by the summary and undo log.
+MIN_SQLITE = (3, 33, 0)
 
 
 def connect(path: Path | str, *, readonly: bool = False) -> sqlite3.Connection:
