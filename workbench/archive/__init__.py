@@ -1,6 +1,23 @@
 """Readers that turn an opened folder or file into pages and skip records.
 
-``scan(root)`` is the one entry point the pipeline uses.
+``scan(root, progress)`` is the one entry point the pipeline uses: a lazy
+generator of :class:`~workbench.core.records.RawPage` and
+:class:`~workbench.core.records.SkipRecord`, in a stable order, reporting
+``progress("read", done_bytes, total_bytes)``. Inputs are recognised by their
+bytes: HTML/text files (plain or gzip), WARC and ARC files (plain, gzipped per
+record or as a whole) and WACZ packages (read in place). Only ``Cancelled``
+(raised by the progress callback) escapes; everything else becomes a skip
+record whose reason says what and where, e.g.
+
+* ``empty file``, ``permission denied``, ``symbolic link loop``, ``broken symbolic link``,
+  ``not a regular file (a named pipe)``
+* ``not a web page: image/png``, ``not a web page: robots.txt``,
+  ``HTTP status 404: not a page capture``, ``empty payload``
+* ``larger than the 50 MB page limit (60.0 MB)``
+* ``LZ4-compressed WARC is not supported``
+* ``truncated gzip member at byte 18,204: 3 records read before the damage``
+* ``revisit of http://... of 2020-...: the original capture is not in the opened folder``
+* ``no web pages in this archive (4 request records)``
 """
 
 from workbench.archive.common import PAGE_LIMIT_BYTES

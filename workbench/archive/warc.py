@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import binascii
 import gzip
+import hashlib
 import re
 import zlib
 from collections import Counter
@@ -159,7 +160,7 @@ class _Iterator(ArchiveIterator):
 # --------------------------------------------------------------------------- revisits
 
 
-@dataclass
+@dataclass(slots=True)
 class Original:
     """Where a page-like capture lives, so a revisit can read its payload again."""
 
@@ -193,33 +194,40 @@ class PendingRevisit:
 class RevisitIndex:
     """Captures seen so far (by record id, URI + date, payload digest) and revisits waiting."""
 
-    by_id: dict[tuple[str, str], Original] = field(default_factory=dict)
-    by_uri_date: dict[tuple[str, str, str], Original] = field(default_factory=dict)
-    by_digest: dict[tuple[str, str], Original] = field(default_factory=dict)
+    # Keys are 64-bit hashes of ("id"|"uri"|"digest", value): about 100 bytes per
+    # capture, so a crawl of a million pages keeps its index in ~300 MB at most.
+    # A later capture with the same key replaces an earlier one, so a revisit finds
+    # the original in its own file before a copy in a file read earlier.
+    keys: dict[int, Original] = field(default_factory=dict)
     pending: list[PendingRevisit] = field(default_factory=list)
+
+    @staticmethod
+    def _key(kind: str, *parts: str) -> int:
+        text = "\x00".join((kind, *(p.strip() for p in parts)))
+        digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+        return int.from_bytes(digest, "little")
 
     def add(self, orig: Original, rec_id: str | None, uri: str | None, date: str | None,
             digest: str | None) -> None:
-        # Each key is stored twice: within its own file (preferred) and for the whole scan.
-        for scope in (orig.source, ""):
-            if rec_id:
-                self.by_id.setdefault((scope, rec_id.strip()), orig)
-            if uri and date:
-                self.by_uri_date.setdefault((scope, uri.strip(), date.strip()), orig)
-            if digest:
-                self.by_digest.setdefault((scope, digest), orig)
+        if rec_id:
+            self.keys[self._key("id", rec_id)] = orig
+        if uri and date:
+            self.keys[self._key("uri", uri, date)] = orig
+        if digest:
+            self.keys[self._key("digest", digest)] = orig
 
     def find(self, rv: PendingRevisit) -> Original | None:
-        """The capture a revisit repeats: same file first, then anywhere in the scan."""
-        for scope in (rv.source, ""):
-            if rv.refers_id and (o := self.by_id.get((scope, rv.refers_id.strip()))):
-                return o
-            if rv.refers_uri and rv.refers_date:
-                o = self.by_uri_date.get((scope, rv.refers_uri.strip(), rv.refers_date.strip()))
-                if o:
-                    return o
-            if rv.digest and (o := self.by_digest.get((scope, rv.digest))):
-                return o
+        """The capture a revisit repeats: by record id, then URI + date, then digest."""
+        wanted = []
+        if rv.refers_id:
+            wanted.append(self._key("id", rv.refers_id))
+        if rv.refers_uri and rv.refers_date:
+            wanted.append(self._key("uri", rv.refers_uri, rv.refers_date))
+        if rv.digest:
+            wanted.append(self._key("digest", rv.digest))
+        for key in wanted:
+            if (orig := self.keys.get(key)) is not None:
+                return orig
         return None
 
     def resolve(self, rv: PendingRevisit, orig: Original) -> RawPage | SkipRecord:
