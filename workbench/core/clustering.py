@@ -28,7 +28,9 @@ def _centre(group: list[int], adj: list[dict[int, float]]) -> int:
     return max(sorted(group), key=lambda x: (sum(s for y, s in adj[x].items() if y in members), -x))
 
 
-def _build(groups: list[list[int]], adj: list[dict[int, float]], centres: list[int] | None = None) -> list[Cluster]:
+def _build(
+    groups: list[list[int]], adj: list[dict[int, float]], centres: list[int] | None = None
+) -> list[Cluster]:
     out = []
     for k, group in enumerate(groups):
         if len(group) < 2:

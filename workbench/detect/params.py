@@ -65,7 +65,9 @@ class SpotSigsParams:
         if not 0.0 < self.tau <= 1.0:
             raise ValueError(f"tau must be in (0, 1], not {self.tau}")
         if not 0.0 <= self.idf_low <= self.idf_high <= 1.0:
-            raise ValueError(f"IDF range must satisfy 0 <= low <= high <= 1, not [{self.idf_low}, {self.idf_high}]")
+            raise ValueError(
+                f"IDF range must satisfy 0 <= low <= high <= 1, not [{self.idf_low}, {self.idf_high}]"
+            )
         if self.min_sigs < 0:
             raise ValueError("min_sigs must not be negative")
         if not self.specs:

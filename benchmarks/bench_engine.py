@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""Benchmark the detection pipeline: per-stage wall time, pages/s, peak memory, quality.
+
+    python benchmarks/bench_engine.py goldset [--runs 3]
+    python benchmarks/bench_engine.py gencorpus --docs 10000 [--tau 0.9] [--dir /tmp/gc10000]
+
+``goldset`` runs on ../shared/data/goldset-dev and scores the clusters. ``gencorpus``
+makes (or reuses) a crawl with ../shared/tools/gencorpus.py and scores the output
+against its truth.csv. Figures are medians over --runs; peak memory is the largest
+resident set of the main process and of any worker process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = REPO.parent / "shared"
+sys.path.insert(0, str(REPO))
+
+from workbench.cli import gold_scores  # noqa: E402
+from workbench.core.evaluation import pairs_of_groups, score_pairs  # noqa: E402
+from workbench.detect.params import SpotSigsParams  # noqa: E402
+from workbench.pipeline import DedupResult, run_dedup  # noqa: E402
+
+
+class TreeMemory:
+    """Samples the summed resident memory of this process and all its descendants.
+
+    Worker processes are started by a fork server, so they are grandchildren that
+    getrusage(RUSAGE_CHILDREN) never sees; /proc does.
+    """
+
+    def __init__(self, interval: float = 0.05) -> None:
+        self.peak = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(interval,), daemon=True)
+        self._thread.start()
+
+    @staticmethod
+    def _tree_rss() -> int:
+        parent: dict[int, int] = {}
+        rss: dict[int, int] = {}
+        for d in os.listdir("/proc"):
+            if not d.isdigit():
+                continue
+            try:
+                with open(f"/proc/{d}/stat") as fh:
+                    fields = fh.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            parent[int(d)] = int(fields[1])
+            rss[int(d)] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
+        me = os.getpid()
+        total = 0
+        for pid in rss:
+            p = pid
+            while p > 1 and p != me:
+                p = parent.get(p, 0)
+            if p == me:
+                total += rss[pid]
+        return total
+
+    def _run(self, interval: float) -> None:
+        while not self._stop.is_set():
+            self.peak = max(self.peak, self._tree_rss())
+            time.sleep(interval)
+
+    def stop(self) -> float:
+        self._stop.set()
+        self._thread.join()
+        return self.peak / 2**20
+
+
+MEMORY: TreeMemory | None = None
+
+
+def peak_mb() -> tuple[float, float]:
+    me = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    tree = MEMORY.stop() if MEMORY else 0.0
+    return me, tree
+
+
+def timed_runs(root: Path, params: SpotSigsParams, runs: int) -> tuple[DedupResult, dict[str, float], float]:
+    walls, stages = [], {}
+    result = None
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        result = run_dedup(root, params)
+        walls.append(time.perf_counter() - t0)
+        for k, v in result.timings.items():
+            stages.setdefault(k, []).append(v)
+    assert result is not None
+    return result, {k: statistics.median(v) for k, v in stages.items()}, statistics.median(walls)
+
+
+def report(name: str, result: DedupResult, stages: dict[str, float], wall: float, input_bytes: int) -> None:
+    me, kids = peak_mb()
+    n = len(result.pages)
+    print(f"== {name}")
+    print(f"pages {n:,}  input {input_bytes / 2**20:,.0f} MB  pairs {len(result.pairs):,}  "
+          f"clusters {len(result.clusters):,}  tau {result.params.tau}")
+    print("stages (median s): " + ", ".join(f"{k} {v:.2f}" for k, v in stages.items()))
+    print(f"end to end (median): {wall:.2f} s = {n / wall:,.0f} pages/s, "
+          f"{input_bytes / 2**20 / wall:,.1f} MB/s")
+    print(f"peak memory: main process {me:,.0f} MB; all processes together {kids:,.0f} MB")
+
+
+def folder_bytes(root: Path) -> int:
+    return sum(p.stat().st_size for p in root.rglob("*") if p.is_file())
+
+
+def cmd_goldset(args: argparse.Namespace) -> None:
+    root = SHARED / "data" / "goldset-dev"
+    if not root.exists():
+        sys.exit(f"needs {root}")
+    params = SpotSigsParams(tau=args.tau) if args.tau else SpotSigsParams()
+    result, stages, wall = timed_runs(root, params, args.runs)
+    report("dev Gold Set", result, stages, wall, folder_bytes(root))
+    pair, clus = gold_scores(result)
+    print(f"quality: pairs P {pair.precision:.3f} R {pair.recall:.3f} F1 {pair.f1:.3f}; "
+          f"clusters P {clus.precision:.3f} R {clus.recall:.3f} F1 {clus.f1:.3f}")
+
+
+def cmd_gencorpus(args: argparse.Namespace) -> None:
+    out = Path(args.dir or f"/tmp/gencorpus-{args.docs}-{args.format}")
+    if not (out / "truth.csv").exists():
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, str(SHARED / "tools" / "gencorpus.py"), "--docs",
+                        str(args.docs), "--out", str(out), "--format", args.format, "--force"],
+                       check=True)
+        print(f"generated {args.docs:,} pages in {time.perf_counter() - t0:.0f} s into {out}")
+    root = out / "pages" if args.format == "html" else out
+    params = SpotSigsParams(tau=args.tau)
+    result, stages, wall = timed_runs(root, params, args.runs)
+    report(f"gencorpus {args.docs:,} pages ({args.format})", result, stages, wall, folder_bytes(root))
+    with (out / "truth.csv").open(newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    key = "path" if "path" in rows[0] else "uri"
+    groups: dict[str, list[str]] = {}
+    for r in rows:
+        name = r[key].removeprefix("pages/") if key == "path" else r[key]
+        groups.setdefault(r["cluster"], []).append(name)
+    truth = pairs_of_groups(g for g in groups.values() if len(g) > 1)
+    names = [p.key if key == "path" else (p.url or p.key) for p in result.pages]
+    clus = score_pairs(pairs_of_groups([[names[m] for m in c.members] for c in result.clusters]), truth)
+    found = {(names[a], names[b]) for a, b in zip(result.pairs.a, result.pairs.b, strict=True)}
+    pair = score_pairs(found, truth)
+    print(f"quality vs truth.csv: pairs P {pair.precision:.3f} R {pair.recall:.3f} F1 {pair.f1:.3f}; "
+          f"clusters P {clus.precision:.3f} R {clus.recall:.3f} F1 {clus.f1:.3f}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="what", required=True)
+    g = sub.add_parser("goldset")
+    g.add_argument("--runs", type=int, default=3)
+    g.add_argument("--tau", type=float, default=None)
+    g.set_defaults(func=cmd_goldset)
+    c = sub.add_parser("gencorpus")
+    c.add_argument("--docs", type=int, default=10_000)
+    c.add_argument("--tau", type=float, default=0.9)
+    c.add_argument("--format", choices=("html", "warc"), default="html")
+    c.add_argument("--dir", help="where the corpus is (or is made); default /tmp/gencorpus-N-FORMAT")
+    c.add_argument("--runs", type=int, default=1)
+    c.set_defaults(func=cmd_gencorpus)
+    args = ap.parse_args()
+    global MEMORY
+    MEMORY = TreeMemory()
+    args.func(args)
+
+
+if __name__ == "__main__":
+    main()
