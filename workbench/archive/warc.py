@@ -21,6 +21,7 @@ from typing import BinaryIO
 
 from warcio.archiveiterator import ArchiveIterator
 from warcio.bufferedreaders import BufferedReader, DecompressingBufferedReader
+from warcio.recordloader import ArcWarcRecordLoader
 from warcio.utils import BUFF_SIZE
 
 from workbench.archive.common import (
@@ -132,11 +133,26 @@ class _Reader(DecompressingBufferedReader):
         super().close_decompressor()
 
 
+class _Loader(ArcWarcRecordLoader):
+    """warcio's record loader, fixing odd target URIs without logging a warning each."""
+
+    def _ensure_target_uri_format(self, rec_headers):
+        uri = rec_headers.get_header("WARC-Target-URI")
+        if uri is None:
+            return None
+        fixed = uri[1:-1] if uri.startswith("<") and uri.endswith(">") else uri
+        fixed = fixed.replace(" ", "%20")
+        if fixed != uri:
+            rec_headers.replace_header("WARC-Target-URI", fixed)
+        return fixed
+
+
 class _Iterator(ArchiveIterator):
     """ArchiveIterator with our reader, a fixed format and no writing to stderr."""
 
     def __init__(self, fh, fmt: str) -> None:
         super().__init__(fh, arc2warc=True, verify_http=False)
+        self.loader = _Loader(verify_http=False, arc2warc=True)
         self.reader = _Reader(self.fh)
         self.known_format = "arc" if fmt == "arc" else "warc"
         self.odd_endings = 0
