@@ -22,6 +22,7 @@ from workbench.archive import scan
 from workbench.core.clustering import cluster_pairs
 from workbench.core.progress import Cancelled, ProgressFn, no_progress
 from workbench.core.records import Cluster, PageInfo, RawPage, SkipRecord
+from workbench.detect.boilerplate import repeated_blocks
 from workbench.detect.extract import ExtractedPage, extract_batch
 from workbench.detect.matcher import PairResult, SignatureMatrix, _intersections, find_pairs
 from workbench.detect.params import SpotSigsParams
@@ -128,13 +129,16 @@ def idf_keep(matrix: SignatureMatrix, params: SpotSigsParams) -> tuple[np.ndarra
     idf_j = log(N / df_j) / log(N) with N the pages that have any signature. On a
     corpus smaller than ``params.idf_min_pages`` frequencies mean little (in a
     two-page corpus every shared signature has idf 0), so nothing is dropped.
+    The upper bound only drops signatures found on a single page: the paper's 0.85
+    would also drop every signature that 2 or 3 pages share (df < N^0.15), which is
+    exactly the evidence that small clusters are near duplicates.
     """
     rows_with_sigs = int((np.diff(matrix.ptr) > 0).sum())
     if rows_with_sigs < max(params.idf_min_pages, 2) or not len(matrix.sig):
         return np.ones(len(matrix.sig), dtype=bool), False
     df = np.bincount(matrix.sig)
     idf = np.log(rows_with_sigs / np.maximum(df, 1)) / math.log(rows_with_sigs)
-    ok = (idf >= params.idf_low - 1e-12) & (idf <= params.idf_high + 1e-12)
+    ok = (idf >= params.idf_low - 1e-12) & ((idf <= params.idf_high + 1e-12) | (df >= 2))
     return ok[matrix.sig], True
 
 
@@ -197,12 +201,17 @@ def load_corpus(
 
     t1 = time.perf_counter()
     progress("filter", 0, None)
-    raw_matrix = SignatureMatrix.from_vectors([(e.ids, e.counts) for e in extracted])
+    infos = [e.info for e in extracted]
+    if params.site_boilerplate:
+        masks = repeated_blocks(infos, [e.block_hashes for e in extracted],
+                                params.site_min_pages, params.site_block_share)
+    else:
+        masks = [None] * len(extracted)
+    raw_matrix = SignatureMatrix.from_vectors([e.vector(m) for e, m in zip(extracted, masks, strict=True)])
     keep, idf_applied = idf_keep(raw_matrix, params)
     matrix = raw_matrix.select_entries(keep)
     lengths = matrix.lengths()
-    infos = [e.info for e in extracted]
-    del extracted
+    del extracted, masks
     for info, length in zip(infos, lengths, strict=True):
         if length < max(params.min_sigs, 1):
             had = info.signature_count

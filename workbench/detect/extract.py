@@ -9,8 +9,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from workbench.core.records import PageInfo, RawPage
+from workbench.detect.hashing import signature_id
 from workbench.detect.params import SpotSigsParams
-from workbench.detect.signatures import page_signatures, signature_vector
+from workbench.detect.signatures import block_signatures
 from workbench.text.decode import decode_bytes
 from workbench.text.html import Extracted, extract, extract_plain
 
@@ -19,9 +20,26 @@ _LOOKS_LIKE_HTML = re.compile(rb"<\s*(!doctype|html|head|body|title|p|div|table|
 
 @dataclass(slots=True)
 class ExtractedPage:
+    """A page's record and its signatures, one entry per spot, with the block it came from.
+
+    Signatures are kept per block (not yet summed into a multiset) so that blocks a
+    whole site repeats can still be left out once every page has been read.
+    """
+
     info: PageInfo
-    ids: np.ndarray  # sorted unique signature ids (int64)
-    counts: np.ndarray  # their counts
+    spot_ids: np.ndarray  # int64, one per spot occurrence
+    spot_block: np.ndarray  # int32 index into block_hashes
+    block_hashes: np.ndarray  # int64 id of each kept block's normalised text
+
+    def vector(self, drop_blocks: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """The page as a multiset (sorted unique ids, counts), without the given blocks."""
+        ids = self.spot_ids
+        if drop_blocks is not None and len(drop_blocks) and len(ids):
+            ids = ids[~drop_blocks[self.spot_block]]
+        if not len(ids):
+            return np.empty(0, np.int64), np.empty(0, np.int64)
+        uniq, counts = np.unique(ids, return_counts=True)
+        return uniq, counts.astype(np.int64)
 
 
 def is_html(raw: RawPage) -> bool:
@@ -43,7 +61,12 @@ def extract_text(raw: RawPage) -> tuple[Extracted, str]:
 
 def extract_page(raw: RawPage, params: SpotSigsParams) -> ExtractedPage:
     extracted, encoding = extract_text(raw)
-    ids, counts = signature_vector(page_signatures(extracted, params))
+    spots, where, blocks = block_signatures(extracted, params)
+    spot_ids = np.fromiter((signature_id(sp.text) for sp in spots), dtype=np.int64, count=len(spots))
+    text = extracted.text
+    block_hashes = np.fromiter(
+        (signature_id(text[b.start : b.end].lower()) for b in blocks), dtype=np.int64, count=len(blocks)
+    )
     checksum = hashlib.sha1(extracted.text.encode("utf-8", "surrogatepass")).hexdigest()
     info = PageInfo(
         key=raw.key,
@@ -56,9 +79,9 @@ def extract_page(raw: RawPage, params: SpotSigsParams) -> ExtractedPage:
         encoding=encoding,
         title=extracted.title[:500],
         checksum=checksum,
-        signature_count=int(counts.sum()),
+        signature_count=len(spots),
     )
-    return ExtractedPage(info, ids, counts)
+    return ExtractedPage(info, spot_ids, np.asarray(where, dtype=np.int32), block_hashes)
 
 
 def extract_batch(batch: list[RawPage], params: SpotSigsParams) -> list[ExtractedPage | str]:

@@ -8,6 +8,7 @@ past the end of its text is cut, and kept if it found at least one word.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -101,14 +102,25 @@ def page_spots(extracted: Extracted, params: SpotSigsParams) -> PageSpots:
 
 def page_signatures(extracted: Extracted, params: SpotSigsParams) -> list[Spot]:
     """The same spots as :func:`page_spots`, without keeping spans (the fast path)."""
+    return block_signatures(extracted, params)[0]
+
+
+def block_signatures(
+    extracted: Extracted, params: SpotSigsParams
+) -> tuple[list[Spot], list[int], list[Block]]:
+    """Spots, the index (into the kept blocks) of each spot's antecedent, and the kept blocks."""
     words: list[str] = []
     ranges: list[tuple[int, int]] = []
     text = extracted.text
-    for b in kept_blocks(extracted, params):
+    blocks = kept_blocks(extracted, params)
+    for b in blocks:
         block_words = words_of(text[b.start : b.end])
         ranges.append((len(words), len(words) + len(block_words)))
         words += block_words
-    return _spots_over(words, ranges, params)
+    spots = _spots_over(words, ranges, params)
+    starts = [lo for lo, _ in ranges]
+    where = [bisect_right(starts, s.antecedent) - 1 for s in spots]
+    return spots, where, blocks
 
 
 def _spots_over(words: list[str], ranges: list[tuple[int, int]], params: SpotSigsParams) -> list[Spot]:

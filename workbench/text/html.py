@@ -72,10 +72,24 @@ def parse_html(markup: str) -> etree._Element | None:
 
 # Private-use characters as markers: lxml refuses control characters in text.
 _LINK_OPEN, _LINK_CLOSE, _BREAK = "\ue000", "\ue001", "\ue002"
-_LINK_SPAN = re.compile("\ue000[^\ue001]*\ue001?")
 _MARKERS = re.compile("[\ue000\ue001]")
+_MARKER_SPLIT = re.compile("([\ue000\ue001])")
 # Characters lxml refuses in text nodes, and our own markers if a page contains them.
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ue000-\ue002]")
+
+
+def _link_words(chunk: str, in_link: bool) -> tuple[int, bool]:
+    """Words inside links in a chunk with link markers, and whether a link stays open."""
+    count = 0
+    depth = 1 if in_link else 0
+    for piece in _MARKER_SPLIT.split(chunk):
+        if piece == _LINK_OPEN:
+            depth += 1
+        elif piece == _LINK_CLOSE:
+            depth = max(0, depth - 1)
+        elif depth:
+            count += len(_WORD.findall(piece))
+    return count, depth > 0
 
 
 def extract(markup: str) -> Extracted:
@@ -110,15 +124,14 @@ def extract(markup: str) -> Extracted:
         parts += [title, "\n"]
         blocks.append(Block(0, len(title), len(_WORD.findall(title)), 0, "title"))
         length = len(title) + 1
+    in_link = False  # a link may wrap block elements, so its span can cross breaks
     for chunk in flat.split(_BREAK):
         if not chunk or chunk.isspace():
             continue
         link_words = 0
-        if _LINK_OPEN in chunk:
-            link_words = sum(len(_WORD.findall(m)) for m in _LINK_SPAN.findall(chunk))
+        if _LINK_OPEN in chunk or _LINK_CLOSE in chunk or in_link:
+            link_words, in_link = _link_words(chunk, in_link)
             chunk = _MARKERS.sub("", chunk)
-        elif _LINK_CLOSE in chunk:
-            chunk = chunk.replace(_LINK_CLOSE, "")
         text = _SPACE.sub(" ", chunk).strip()
         if not text:
             continue

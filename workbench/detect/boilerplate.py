@@ -1,0 +1,64 @@
+"""Site boilerplate: layout blocks that one site repeats on many of its pages.
+
+Modern templates carry teaser paragraphs, newsletters pitches and legal notices long
+enough to look like prose; the per-block filter keeps them, and two different stories
+in one template then share most of their signatures. A block whose exact text recurs
+on a large share of one site's pages is the site's, not the story's, so its spots are
+left out. Pages whose site cannot be told (no URL, no host-named folder, as in a
+browser "Save As" collection) are never touched.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from urllib.parse import urlsplit
+
+import numpy as np
+
+from workbench.core.records import PageInfo
+
+_HOST = re.compile(r"^(?=.*[a-z])[a-z0-9-]+(\.[a-z0-9-]+)+(:\d+)?$", re.I)
+
+
+def site_of(info: PageInfo) -> str | None:
+    """The page's site: the URL's host, or a first folder named like a host (wget, HTTrack)."""
+    if info.url:
+        try:
+            host = urlsplit(info.url).hostname
+        except ValueError:
+            host = None
+        if host:
+            return host.lower()
+    first, sep, _ = info.source.partition("/")
+    if sep and _HOST.match(first):
+        return first.lower()
+    return None
+
+
+def repeated_blocks(
+    infos: Sequence[PageInfo],
+    block_hashes: Sequence[np.ndarray],
+    min_pages: int,
+    share: float,
+) -> list[np.ndarray | None]:
+    """For every page, a mask over its blocks: True where the block is site boilerplate."""
+    by_site: dict[str, list[int]] = {}
+    for i, info in enumerate(infos):
+        site = site_of(info)
+        if site is not None:
+            by_site.setdefault(site, []).append(i)
+    masks: list[np.ndarray | None] = [None] * len(infos)
+    for members in by_site.values():
+        if len(members) < min_pages:
+            continue
+        per_page = [np.unique(block_hashes[i]) for i in members]
+        if not any(len(h) for h in per_page):
+            continue
+        hashes, counts = np.unique(np.concatenate(per_page), return_counts=True)
+        boiler = hashes[counts >= max(3, share * len(members))]
+        if not len(boiler):
+            continue
+        for i in members:
+            masks[i] = np.isin(block_hashes[i], boiler)
+    return masks
