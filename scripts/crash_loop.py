@@ -89,6 +89,8 @@ def worker(path: Path, seed: int) -> None:
                 pages = [m.page_id for m in project.members(cid)]
                 result = project.split(cid, rng.sample(pages, rng.randint(1, len(pages))))
             elif kind == "merge":
+                if len(ids) < 2:  # a long trial can merge everything into one
+                    continue
                 result = project.merge(rng.sample(ids, 2))
             elif kind == "memo":
                 result = project.add_memo(rng.choice(ids), "memo " * rng.randint(1, 50))
@@ -149,9 +151,10 @@ def trial(path: Path, seed: int, setup_action: int, baseline: dict[str, list[tup
     os.kill(proc.pid, signal.SIGKILL)
     out, err = proc.communicate()
     printed = [int(line.split()[1]) for line in out.splitlines() if line.startswith("A ")]
+    problems = []
     if proc.returncode != -signal.SIGKILL:
-        return TrialResult(len(printed), [f"worker exited with {proc.returncode}: {err[-2000:]}"])
-    return TrialResult(len(printed), verify(path, printed, setup_action, baseline))
+        problems.append(f"worker exited with {proc.returncode}: {err[-2000:]}")
+    return TrialResult(len(printed), problems + verify(path, printed, setup_action, baseline))
 
 
 def run_trials(directory: Path, trials: int, max_delay: float, seed: int = 0,
