@@ -266,11 +266,6 @@ def test_goldset_dev_all_pages_read(goldset_dev):
     assert len({i.source for i in items}) == 1050
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="5 Gold Set pages have no <title> element; the title fallback (first heading or "
-    "first words) belongs in workbench/text/html.py",
-)
 def test_goldset_dev_every_title_non_empty(goldset_dev):
     import re
 

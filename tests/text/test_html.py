@@ -70,3 +70,12 @@ def test_plain_text_paragraphs_are_blocks():
     assert [ex.text[b.start : b.end] for b in ex.blocks] == [
         "Headline here", "First paragraph text.", "Second one."]
     assert ex.title == "Headline here"
+
+
+def test_title_falls_back_to_first_heading_then_first_words():
+    assert extract("<html><body><p>intro</p><h2>The  Heading</h2><p>x</p></body></html>").title == (
+        "The Heading")
+    long = "word " * 40
+    title = extract(f"<html><body><p>{long}</p></body></html>").title
+    assert title.endswith("…") and len(title) <= 81 and title.startswith("word word")
+    assert extract("<html><body></body></html>").title == ""

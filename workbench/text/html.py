@@ -113,6 +113,10 @@ def extract(markup: str) -> Extracted:
         return Extracted("", "")
     title_el = root.find(".//title")
     title = _SPACE.sub(" ", "".join(title_el.itertext())).strip() if title_el is not None else ""
+    if not title:  # pages without <title>: the first heading names them best
+        heading = next((h for h in root.iter("h1", "h2", "h3") if "".join(h.itertext()).strip()), None)
+        if heading is not None:
+            title = _SPACE.sub(" ", "".join(heading.itertext())).strip()[:300]
     etree.strip_elements(root, *_INVISIBLE, etree.Comment, etree.ProcessingInstruction,
                          with_tail=False)
     for el in root.iter(*_BLOCK):
@@ -150,6 +154,9 @@ def extract(markup: str) -> Extracted:
         blocks.append(Block(length, length + len(text), words, min(link_words, words), "block"))
         parts += [text, "\n"]
         length += len(text) + 1
+    if not title and blocks:  # no title, no heading: the first words of the page
+        first = parts[0]
+        title = first if len(first) <= 80 else first[:80].rsplit(" ", 1)[0] + "…"
     return Extracted("".join(parts), title, blocks)
 
 
