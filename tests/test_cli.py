@@ -83,3 +83,20 @@ def test_eval_sweep_on_demo_layout(tmp_path: Path, capsys):
     assert len(table) == 19
     row = {float(r[0]): r for r in table}[0.2]
     assert float(row[4]) == 1.0  # cluster precision on the demo stories
+
+
+def test_dedup_into_a_project_then_export(tmp_path: Path, capsys):
+    project = tmp_path / "demo.wbproj"
+    assert main(["dedup", str(DEMO_ARCHIVE), "--project", str(project), "-q"]) == 0
+    assert "run 1 saved" in capsys.readouterr().out
+    # A second run goes into the same project as run 2.
+    assert main(["dedup", str(DEMO_ARCHIVE), "--project", str(project), "--tau", "0.5", "-q"]) == 0
+    assert "run 2 saved" in capsys.readouterr().out
+    out = tmp_path / "pages.csv"
+    assert main(["export", str(project), "--out", str(out), "--all"]) == 0
+    with out.open(encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    assert len(rows) == 12
+    assert {r["path"] for r in rows} == {p.relative_to(DEMO_ARCHIVE).as_posix()
+                                          for p in DEMO_ARCHIVE.rglob("*.html")}
+    assert sum(r["is_reference"] == "1" for r in rows if r["cluster_size"] != "1") >= 3

@@ -13,7 +13,7 @@ from workbench import __version__
 from workbench.core.evaluation import Scores, pairs_of_groups, score_pairs
 from workbench.core.progress import Cancelled
 from workbench.detect.params import CLUSTER_METHODS, AntecedentSpec, SpotSigsParams, default_specs
-from workbench.pipeline import Corpus, DedupResult, detect, load_corpus
+from workbench.pipeline import Corpus, DedupResult, detect, load_corpus, save_result
 
 EXIT_OK, EXIT_USAGE, EXIT_INPUT, EXIT_CANCELLED = 0, 2, 3, 130
 
@@ -169,8 +169,25 @@ def cmd_dedup(args: argparse.Namespace) -> int:
         write_pairs(result, Path(args.pairs))
     if args.clusters:
         write_clusters(result, Path(args.clusters))
+    if args.project:
+        _save_project(Path(args.project), Path(args.path), result)
     print_summary(result)
     return EXIT_OK
+
+
+def _save_project(path: Path, root: Path, result: DedupResult) -> None:
+    from workbench.store import Project, ProjectError
+
+    try:
+        project = (Project.open(path) if path.exists()
+                   else Project.create(path, str(root.resolve())))
+    except ProjectError as exc:
+        raise InputError(f"{path}: {exc}") from None
+    try:
+        run_id = save_result(project, result)
+    finally:
+        project.close()
+    print(f"project:           run {run_id} saved to {path}")
 
 
 def gold_scores(result: DedupResult) -> tuple[Scores, Scores]:
@@ -232,6 +249,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("path", help="crawl folder, HTML file or WARC/ARC/WACZ archive")
     p.add_argument("--pairs", help="write pairs CSV (doc_a,doc_b,similarity)")
     p.add_argument("--clusters", help="write clusters CSV (cluster,path,similarity,is_reference)")
+    p.add_argument("--project", help="save the run into this project file (created if missing), "
+                                     "for coding in the workbench and `workbench export`")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress display")
     _add_detection_options(p)
     p.set_defaults(func=cmd_dedup)

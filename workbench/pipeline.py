@@ -21,7 +21,7 @@ import numpy as np
 from workbench.archive import scan
 from workbench.core.clustering import cluster_pairs
 from workbench.core.progress import Cancelled, ProgressFn, no_progress
-from workbench.core.records import Cluster, PageInfo, RawPage, SkipRecord
+from workbench.core.records import Cluster, PageInfo, Pair, RawPage, SkipRecord
 from workbench.detect.boilerplate import repeated_blocks
 from workbench.detect.extract import ExtractedPage, extract_batch
 from workbench.detect.matcher import PairResult, SignatureMatrix, _intersections, find_pairs
@@ -289,4 +289,12 @@ def run_dedup(
     return result
 
 
-__all__ = ["Corpus", "DedupResult", "detect", "load_corpus", "run_dedup", "Cancelled"]
+def save_result(project, result: DedupResult, progress: ProgressFn = no_progress) -> int:
+    """Store a run (pages, pairs, clusters, parameters, timings) in an open project."""
+    pairs = [Pair(int(a), int(b), float(s)) for a, b, s in
+             zip(result.pairs.a, result.pairs.b, result.pairs.similarity, strict=True)]
+    return project.save_run(result.params.to_dict(), "spotsigs", result.timings, result.pages,
+                            pairs, result.clusters, progress=progress)
+
+
+__all__ = ["Corpus", "DedupResult", "detect", "load_corpus", "run_dedup", "save_result", "Cancelled"]
