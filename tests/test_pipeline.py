@@ -93,3 +93,25 @@ def test_idf_filter_is_off_for_tiny_corpora_and_on_for_larger_ones():
 def test_missing_root_is_a_clear_error(tmp_path: Path):
     with pytest.raises(FileNotFoundError, match="no such file or folder"):
         run_dedup(tmp_path / "nope")
+
+
+def test_idf_filter_drops_common_and_single_page_signatures_but_keeps_shared_ones():
+    import numpy as np
+
+    from workbench.detect.matcher import SignatureMatrix
+    from workbench.pipeline import idf_keep
+
+    # 100 pages: signature 0 on every page (idf 0: too common), signature 1 on pages 0-1
+    # (idf 0.85 < 0.849...: rare but shared), signature 2+i on page i only (idf 1).
+    vectors = []
+    for i in range(100):
+        ids = [0, 2 + i] + ([1] if i < 2 else [])
+        vectors.append((np.array(sorted(ids), dtype=np.int64), np.ones(len(ids), dtype=np.int64)))
+    m = SignatureMatrix.from_vectors(vectors)
+    keep, applied = idf_keep(m, SpotSigsParams())
+    assert applied
+    kept = set(m.sig[keep].tolist())
+    dense = {raw: d for d, raw in enumerate(sorted({x for v in vectors for x in v[0].tolist()}))}
+    assert dense[0] not in kept
+    assert dense[1] in kept
+    assert not any(dense[2 + i] in kept for i in range(100))
