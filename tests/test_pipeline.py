@@ -101,10 +101,10 @@ def test_idf_filter_drops_common_and_single_page_signatures_but_keeps_shared_one
     from workbench.detect.matcher import SignatureMatrix
     from workbench.pipeline import idf_keep
 
-    # 100 pages: signature 0 on every page (idf 0: too common), signature 1 on pages 0-1
-    # (idf 0.85 < 0.849...: rare but shared), signature 2+i on page i only (idf 1).
+    # 1,000 pages: signature 0 on every page (idf 0: too common), signature 1 on pages 0-1
+    # (idf log(500)/log(1000) = 0.90 > 0.85: rare, but shared), signature 2+i on page i only.
     vectors = []
-    for i in range(100):
+    for i in range(1000):
         ids = [0, 2 + i] + ([1] if i < 2 else [])
         vectors.append((np.array(sorted(ids), dtype=np.int64), np.ones(len(ids), dtype=np.int64)))
     m = SignatureMatrix.from_vectors(vectors)
@@ -114,4 +114,4 @@ def test_idf_filter_drops_common_and_single_page_signatures_but_keeps_shared_one
     dense = {raw: d for d, raw in enumerate(sorted({x for v in vectors for x in v[0].tolist()}))}
     assert dense[0] not in kept
     assert dense[1] in kept
-    assert not any(dense[2 + i] in kept for i in range(100))
+    assert not any(dense[2 + i] in kept for i in range(1000))
