@@ -1,0 +1,116 @@
+"""GUI test fixtures: offscreen Qt, isolated settings and data folders, canned answers."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+
+from tests.conftest import DEMO_ARCHIVE  # noqa: E402
+
+pytest.importorskip("PySide6")
+pytest.importorskip("pytestqt")
+
+from PySide6.QtCore import QSettings  # noqa: E402
+
+from workbench.gui.prompter import Prompter  # noqa: E402
+
+RUN_TIMEOUT_MS = 30_000
+
+
+class FakePrompter(Prompter):
+    """Answers every question from queues instead of showing a modal dialog."""
+
+    def __init__(self) -> None:
+        super().__init__(None)
+        self.texts: list[str | None] = []
+        self.confirms: list[bool] = []
+        self.colours: list[str | None] = []
+        self.folders: list[str | None] = []
+        self.exports: list = []
+        self.params: list = []
+        self.errors: list[tuple[str, str]] = []
+        self.lists: list[tuple[str, list]] = []
+        self.asked: list[str] = []
+
+    def text(self, title, label, default=""):
+        self.asked.append(title)
+        return self.texts.pop(0) if self.texts else default
+
+    def confirm(self, title, text):
+        self.asked.append(title)
+        return self.confirms.pop(0) if self.confirms else False
+
+    def colour(self, initial):
+        return self.colours.pop(0) if self.colours else None
+
+    def folder(self, title, start=""):
+        return self.folders.pop(0) if self.folders else None
+
+    def open_project(self, start=""):
+        return self.folders.pop(0) if self.folders else None
+
+    def save_project(self, start=""):
+        return self.folders.pop(0) if self.folders else None
+
+    def info(self, title, text):
+        self.asked.append(title)
+
+    def error(self, title, text, details=""):
+        self.errors.append((title, text))
+
+    def export_options(self, default_path):
+        return self.exports.pop(0) if self.exports else None
+
+    def detection_params(self, current):
+        return self.params.pop(0) if self.params else None
+
+    def show_list(self, title, intro, headers, rows):
+        self.lists.append((title, list(rows)))
+
+    def show_shortcuts(self):
+        self.asked.append("shortcuts")
+
+    def about(self, title, text):
+        self.asked.append(title)
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> QSettings:
+    s = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    s.setValue("coder", "Ada Tester")
+    return s
+
+
+@pytest.fixture
+def prompter() -> FakePrompter:
+    return FakePrompter()
+
+
+@pytest.fixture
+def window(qtbot, settings, prompter, tmp_path, monkeypatch):
+    from workbench.gui.app import make_window
+
+    monkeypatch.setenv("WORKBENCH_DATA_DIR", str(tmp_path / "data"))
+    win = make_window(settings, prompter, projects_folder=tmp_path / "projects", workers=1)
+    qtbot.addWidget(win)
+    win.resize(1400, 900)
+    win.show()
+    yield win
+    win.cancel_run(wait=True)
+    if win.project is not None:
+        win.project.close()
+        win.project = None
+
+
+@pytest.fixture
+def demo_window(qtbot, window, prompter):
+    """The window with the demo archive opened through the menu action."""
+    prompter.folders.append(str(DEMO_ARCHIVE))
+    with qtbot.waitSignal(window.run_finished, timeout=RUN_TIMEOUT_MS):
+        window.actions_by_name["open_archive"].trigger()
+    return window

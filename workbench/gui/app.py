@@ -1,0 +1,75 @@
+"""``run_app(argv)``: the desktop application's entry point."""
+
+from __future__ import annotations
+
+import getpass
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+
+import workbench
+from workbench.gui.locations import APP_NAME, ORG_NAME, PROJECT_SUFFIX
+from workbench.gui.mainwindow import MainWindow
+from workbench.gui.prompter import Prompter
+
+DEMO_ARCHIVE = Path(__file__).resolve().parents[2] / "resources" / "demo-archive"
+STYLE = Path(__file__).resolve().parents[2] / "resources" / "style" / "workbench.qss"
+
+
+def default_coder() -> str:
+    try:
+        return getpass.getuser() or "coder"
+    except Exception:  # noqa: BLE001 - no login name in some containers
+        return "coder"
+
+
+def ask_coder(window: MainWindow) -> str:
+    """The coder's name from QSettings, asked for once on first start."""
+    name = str(window.settings.value("coder", "") or "").strip()
+    if not name:
+        answer = window.prompter.text(
+            "Welcome", "Your name, as it should appear with your tags in exports:", default_coder())
+        name = (answer or "").strip() or default_coder()
+        window.settings.setValue("coder", name)
+    return name
+
+
+def make_window(settings: QSettings | None = None, prompter: Prompter | None = None,
+                projects_folder: Path | None = None, workers: int | None = None) -> MainWindow:
+    """The main window with its coder set (the app and the tests both start here)."""
+    settings = settings or QSettings(ORG_NAME, APP_NAME)
+    window = MainWindow(settings, prompter, projects_folder, workers)
+    if prompter is None:
+        window.prompter = Prompter(window)
+    window.set_coder(ask_coder(window))
+    return window
+
+
+def open_target(window: MainWindow, target: str | Path | None) -> bool:
+    """Open a project file, or an archive folder or file (default: the demo archive)."""
+    path = Path(target) if target else DEMO_ARCHIVE
+    if path.suffix == PROJECT_SUFFIX and path.is_file():
+        return window.open_project(path)
+    return window.open_archive(path)
+
+
+def run_app(argv: list[str]) -> int:
+    app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "workbench"])
+    app.setOrganizationName(ORG_NAME)
+    app.setApplicationName(APP_NAME)
+    app.setApplicationVersion(workbench.__version__)
+    font = app.font()
+    if font.pointSizeF() < 10:
+        font.setPointSizeF(10)
+        app.setFont(font)
+    if STYLE.is_file():
+        app.setStyleSheet(STYLE.read_text(encoding="utf-8"))
+    window = make_window()
+    window.show()
+    open_target(window, argv[0] if argv else None)
+    return app.exec()
+
+
+__all__ = ["make_window", "open_target", "run_app"]

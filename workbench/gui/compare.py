@@ -1,0 +1,354 @@
+"""Side by side: the cluster's reference page and one member, spot signatures highlighted."""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+
+from PySide6.QtCore import QSignalBlocker, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QSplitter,
+    QTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from workbench.detect.params import SpotSigsParams
+from workbench.gui.pagetext import (
+    SHARED,
+    PageCache,
+    PageText,
+    Span,
+    highlight_spans,
+    occurrences,
+    shared_signatures,
+    utf16_positions,
+)
+from workbench.store import MemberRow, PageDetail, Project
+
+SHARED_COLOUR = "#b9dcff"  # blue: found on both pages
+OWN_COLOUR = "#ffe0a8"  # amber: only on this page
+MemberRole = Qt.ItemDataRole.UserRole + 1
+SignatureRole = Qt.ItemDataRole.UserRole + 2
+
+
+def span_format(span: Span) -> QTextCharFormat:
+    fmt = QTextCharFormat()
+    fmt.setBackground(QColor(SHARED_COLOUR if span.kind == SHARED else OWN_COLOUR))
+    if span.antecedent:
+        fmt.setFontWeight(QFont.Weight.Bold)
+        fmt.setFontUnderline(True)
+    return fmt
+
+
+class PagePane(QWidget):
+    """A header (title, where from, similarity, shared count) over read-only plain text."""
+
+    def __init__(self, role: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.role = role
+        self.header = QLabel()
+        self.header.setObjectName("paneHeader")
+        self.header.setTextFormat(Qt.TextFormat.RichText)
+        self.header.setWordWrap(True)
+        self.header.setOpenExternalLinks(False)
+        self.header.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.text = QPlainTextEdit()
+        self.text.setReadOnly(True)
+        self.text.setObjectName(f"{role}Text")
+        self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.page: PageText | None = None
+        self.spans: list[Span] = []
+        self._pos = lambda i: i
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.header)
+        layout.addWidget(self.text, 1)
+        self.clear()
+
+    def clear(self, message: str = "") -> None:
+        self.page = None
+        self.spans = []
+        self.header.setText(f"<b>{html.escape(self.role.title())}</b>")
+        self.text.setExtraSelections([])
+        self.text.setPlainText(message)
+
+    def set_header(self, detail: PageDetail | MemberRow | None, similarity: float | None,
+                   shared: int, total: int, note: str = "") -> None:
+        if detail is None:
+            self.header.setText("")
+            return
+        title = html.escape(detail.title or "(no title)")
+        where = html.escape(detail.url or getattr(detail, "source", None) or detail.key)
+        date = getattr(detail, "capture_date", None)
+        sim = "reference" if similarity is None else f"similarity {similarity:.2f}"
+        lines = [f"<b>{self.role.title()}:</b> {title}",
+                 f"<span style='color:#555'>{where}{' · ' + html.escape(date) if date else ''}</span>",
+                 f"{sim} · shared <b>{shared}</b> of {total} signatures"
+                 + (f" · <i>{html.escape(note)}</i>" if note else "")]
+        self.header.setText("<br>".join(lines))
+
+    def show_page(self, page: PageText, shared: dict, *, source: bool = False) -> None:
+        self.page = page
+        if page.error:
+            self.spans = []
+            self.text.setExtraSelections([])
+            self.text.setPlainText(page.error)
+            return
+        body = page.source_html if source else page.text
+        # A carriage return would start a new block too; a newline keeps offsets 1:1.
+        self.text.setPlainText(body.replace("\r", "\n"))
+        self._pos = utf16_positions(body)
+        if source:
+            self.spans = []
+            self.text.setExtraSelections([])
+            return
+        self.spans = highlight_spans(page, shared)
+        selections = []
+        doc = self.text.document()
+        for span in self.spans:
+            sel = QTextEdit.ExtraSelection()
+            cursor = QTextCursor(doc)
+            cursor.setPosition(self._pos(span.start))
+            cursor.setPosition(self._pos(span.end), QTextCursor.MoveMode.KeepAnchor)
+            sel.cursor = cursor
+            sel.format = span_format(span)
+            selections.append(sel)
+        self.text.setExtraSelections(selections)
+
+    def show_span(self, start: int, end: int) -> None:
+        """Select and scroll to characters ``[start, end)`` of the extracted text."""
+        cursor = self.text.textCursor()
+        cursor.setPosition(self._pos(start))
+        cursor.setPosition(self._pos(end), QTextCursor.MoveMode.KeepAnchor)
+        self.text.setTextCursor(cursor)
+        self.text.centerCursor()
+
+
+@dataclass(slots=True)
+class _Shown:
+    project: Project
+    cluster_id: int
+    members: list[MemberRow]
+
+
+class CompareView(QWidget):
+    """Members of the chosen cluster, the two panes, and "Why these match"."""
+
+    member_changed = Signal(int)  # page id of the member in the right pane
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.cache = PageCache()
+        self.params = SpotSigsParams()
+        self.root = ""
+        self._shown: _Shown | None = None
+        self.shared: dict[str, tuple[int, int]] = {}
+        self._occurrence = 0
+        self._syncing = False
+
+        self.members = QListWidget()
+        self.members.setObjectName("memberList")
+        self.members.setToolTip("Pages of this cluster (Page Up / Page Down step through them)")
+        self.why = QListWidget()
+        self.why.setObjectName("whyList")
+        self.why.setToolTip("Signatures found on both pages; choose one to see it in both panes")
+        self.left = PagePane("reference")
+        self.right = PagePane("member")
+
+        self.sync_scroll = QCheckBox("Sync scrolling")
+        self.sync_scroll.setChecked(True)
+        self.show_source = QCheckBox("Source")
+        self.show_source.setToolTip("Show the raw HTML as plain text (never rendered)")
+        legend = QLabel(
+            f"<span style='background:{SHARED_COLOUR}'>&nbsp;on both pages&nbsp;</span> "
+            f"<span style='background:{OWN_COLOUR}'>&nbsp;only on this page&nbsp;</span> "
+            "<b><u>antecedent</u></b>")
+        legend.setToolTip("Spot signatures: an antecedent word and the chain of words after it. "
+                          "Highlights show every signature of the page text, before the IDF and "
+                          "site-boilerplate filters that the similarity figure uses.")
+        top = QHBoxLayout()
+        top.addWidget(legend)
+        top.addStretch(1)
+        top.addWidget(self.sync_scroll)
+        top.addWidget(self.show_source)
+
+        side = QSplitter(Qt.Orientation.Vertical)
+        side.addWidget(self._titled("Members", self.members))
+        side.addWidget(self._titled("Why these match", self.why))
+        side.setSizes([200, 300])
+        self.panes = QSplitter(Qt.Orientation.Horizontal)
+        self.panes.addWidget(self.left)
+        self.panes.addWidget(self.right)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.setObjectName("compareSplitter")
+        self.splitter.addWidget(side)
+        self.splitter.addWidget(self.panes)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([230, 900])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(top)
+        layout.addWidget(self.splitter, 1)
+
+        self.members.currentRowChanged.connect(self._member_chosen)
+        self.why.itemClicked.connect(self._signature_chosen)
+        self.why.itemActivated.connect(self._signature_chosen)
+        self.show_source.toggled.connect(lambda _on: self._render())
+        self.left.text.verticalScrollBar().valueChanged.connect(lambda v: self._sync(self.left, self.right))
+        self.right.text.verticalScrollBar().valueChanged.connect(lambda v: self._sync(self.right, self.left))
+        self.clear()
+
+    @staticmethod
+    def _titled(title: str, widget: QWidget) -> QWidget:
+        box = QWidget()
+        lay = QVBoxLayout(box)
+        lay.setContentsMargins(0, 0, 0, 0)
+        label = QLabel(f"<b>{title}</b>")
+        lay.addWidget(label)
+        lay.addWidget(widget, 1)
+        return box
+
+    # -------------------------------------------------------------- API
+    def set_context(self, root: str, params: SpotSigsParams) -> None:
+        if (root, params) != (self.root, self.params):
+            self.cache.clear()
+        self.root, self.params = root, params
+
+    def clear(self, message: str = "Choose a cluster to see its pages side by side.") -> None:
+        self._shown = None
+        with QSignalBlocker(self.members):
+            self.members.clear()
+        self.why.clear()
+        self.shared = {}
+        self.left.clear(message)
+        self.right.clear()
+
+    @property
+    def cluster_id(self) -> int | None:
+        return self._shown.cluster_id if self._shown else None
+
+    def show_cluster(self, project: Project, cluster_id: int, member_page: int | None = None) -> None:
+        members = project.members(cluster_id)
+        if not members:
+            self.clear("This cluster no longer exists.")
+            return
+        self._shown = _Shown(project, cluster_id, members)
+        with QSignalBlocker(self.members):
+            self.members.clear()
+            for m in members:
+                sim = "ref" if m.is_reference else ("—" if m.similarity is None else f"{m.similarity:.2f}")
+                item = QListWidgetItem(f"{sim}  {m.title or m.key}")
+                item.setToolTip(f"{m.title}\n{m.url or m.key}\nsite: {m.site}")
+                item.setData(MemberRole, m.page_id)
+                self.members.addItem(item)
+        row = 1 if len(members) > 1 else 0
+        if member_page is not None:
+            row = next((i for i, m in enumerate(members) if m.page_id == member_page), row)
+        with QSignalBlocker(self.members):
+            self.members.setCurrentRow(row)
+        self._render()
+
+    def current_member(self) -> MemberRow | None:
+        if not self._shown:
+            return None
+        row = self.members.currentRow()
+        return self._shown.members[row] if 0 <= row < len(self._shown.members) else None
+
+    def reference(self) -> MemberRow | None:
+        return self._shown.members[0] if self._shown else None
+
+    def step_member(self, delta: int) -> None:
+        if not self._shown:
+            return
+        n = len(self._shown.members)
+        row = max(0, min(n - 1, self.members.currentRow() + delta))
+        if n > 1 and row == 0:
+            row = 1 if delta < 0 else 0
+        self.members.setCurrentRow(row)
+
+    def choose_signature(self, signature: str) -> None:
+        """Scroll both panes to the next occurrence of a shared signature."""
+        for pane in (self.left, self.right):
+            if pane.page is None:
+                continue
+            spans = occurrences(pane.page, signature)
+            if spans:
+                start, end = spans[self._occurrence % len(spans)]
+                with QSignalBlocker(pane.text.verticalScrollBar()):
+                    pane.show_span(start, end)
+        self._occurrence += 1
+
+    # ---------------------------------------------------------- internals
+    def _member_chosen(self, _row: int) -> None:
+        self._render()
+        m = self.current_member()
+        if m is not None:
+            self.member_changed.emit(m.page_id)
+
+    def _load(self, page_id: int) -> tuple[PageDetail | None, PageText]:
+        assert self._shown is not None
+        detail = self._shown.project.page(page_id)
+        if detail is None:
+            from workbench.text.tokenize import Tokens
+            return None, PageText("", "", Tokens([], [], []), [], error="This page is not in the project.")
+        return detail, self.cache.get(self.root, detail.source, detail.offset, self.params)
+
+    def _render(self) -> None:
+        if not self._shown:
+            return
+        ref = self.reference()
+        member = self.current_member()
+        assert ref is not None
+        ref_detail, ref_page = self._load(ref.page_id)
+        source = self.show_source.isChecked()
+        if member is None or member.page_id == ref.page_id:
+            self.shared = {}
+            self.left.show_page(ref_page, {}, source=source)
+            n = len(ref_page.spots)
+            self.left.set_header(ref_detail, None, 0, n, "a single page" if len(self._shown.members) == 1
+                                 else "the reference itself")
+            self.right.clear("Only the reference page is chosen." if len(self._shown.members) > 1
+                             else "This page has no near duplicates.")
+            self.why.clear()
+            return
+        m_detail, m_page = self._load(member.page_id)
+        self.shared = shared_signatures(ref_page, m_page)
+        self.left.show_page(ref_page, self.shared, source=source)
+        self.right.show_page(m_page, self.shared, source=source)
+        self.left.set_header(ref_detail, None, sum(c for t, c in ref_page.signature_counts.items()
+                                                   if t in self.shared), len(ref_page.spots))
+        self.right.set_header(m_detail, member.similarity,
+                              sum(c for t, c in m_page.signature_counts.items() if t in self.shared),
+                              len(m_page.spots))
+        self.why.clear()
+        for sig, (ca, cb) in self.shared.items():
+            item = QListWidgetItem(f"{sig.replace(':', ' ')}    {ca} | {cb}")
+            item.setData(SignatureRole, sig)
+            item.setToolTip(f"{sig}: {ca}× in the reference, {cb}× in this member")
+            self.why.addItem(item)
+        self._occurrence = 0
+
+    def _signature_chosen(self, item: QListWidgetItem) -> None:
+        sig = item.data(SignatureRole)
+        if sig:
+            self.choose_signature(sig)
+
+    def _sync(self, source: PagePane, target: PagePane) -> None:
+        if self._syncing or not self.sync_scroll.isChecked():
+            return
+        sb, tb = source.text.verticalScrollBar(), target.text.verticalScrollBar()
+        if sb.maximum() <= 0:
+            return
+        self._syncing = True
+        try:
+            tb.setValue(round(sb.value() / sb.maximum() * tb.maximum()))
+        finally:
+            self._syncing = False

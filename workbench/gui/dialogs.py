@@ -1,0 +1,247 @@
+"""Dialogs: detection settings, export options, skipped files, keyboard shortcuts."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QRadioButton,
+    QSlider,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from workbench.detect.params import CLUSTER_METHODS, AntecedentSpec, SpotSigsParams, default_specs
+
+_OK = QDialogButtonBox.StandardButton.Ok
+_CANCEL = QDialogButtonBox.StandardButton.Cancel
+
+SHORTCUTS = [
+    ("Ctrl+O", "Open an archive folder"),
+    ("Ctrl+E", "Export tagged pages to CSV"),
+    ("Ctrl+Z / Ctrl+Shift+Z", "Undo / redo the last coding action"),
+    ("Up / Down", "Previous / next cluster (Shift or Ctrl to select several)"),
+    ("N", "Next uncoded cluster"),
+    ("1 – 9", "Toggle the tag with that key on every selected cluster"),
+    ("S", "Split the member shown on the right out of its cluster"),
+    ("M", "Merge the selected clusters"),
+    ("Page Up / Page Down", "Previous / next member of the cluster"),
+    ("Ctrl+F", "Filter the cluster list"),
+    ("Ctrl+Q", "Quit"),
+]
+
+
+class SettingsDialog(QDialog):
+    """τ, antecedent specs, IDF range, minimum signatures; "Paper defaults" resets."""
+
+    def __init__(self, params: SpotSigsParams, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Detection Settings")
+        self._base = params
+        self.tau = QSlider(Qt.Orientation.Horizontal)
+        self.tau.setRange(1, 100)
+        self.tau_label = QLabel()
+        self.tau.valueChanged.connect(lambda v: self.tau_label.setText(f"τ = {v / 100:.2f}"))
+        self.specs = QTableWidget(0, 3)
+        self.specs.setHorizontalHeaderLabels(["Antecedent", "Distance", "Chain"])
+        self.specs.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.specs.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        add, remove = QPushButton("Add"), QPushButton("Remove")
+        add.clicked.connect(lambda: self._add_spec(AntecedentSpec("the", 1, 2)))
+        remove.clicked.connect(lambda: self.specs.removeRow(self.specs.currentRow()))
+        self.idf_low, self.idf_high = QDoubleSpinBox(), QDoubleSpinBox()
+        for box in (self.idf_low, self.idf_high):
+            box.setRange(0.0, 1.0)
+            box.setSingleStep(0.05)
+            box.setDecimals(2)
+        self.min_sigs = QSpinBox()
+        self.min_sigs.setRange(0, 1000)
+        self.method = QComboBox()
+        self.method.addItems(CLUSTER_METHODS)
+        self.block_filter = QCheckBox("Leave out navigation-like blocks")
+        self.error = QLabel()
+        self.error.setStyleSheet("color: #a00")
+        paper = QPushButton("Paper defaults")
+        paper.setToolTip("The SIGIR 2008 paper's settings: τ = 0.44, antecedents(2,3), IDF [0.2, 0.85]")
+        paper.clicked.connect(self.paper_defaults)
+        ours = QPushButton("Workbench defaults")
+        ours.clicked.connect(lambda: self.load(SpotSigsParams()))
+
+        form = QFormLayout()
+        tau_row = QHBoxLayout()
+        tau_row.addWidget(self.tau, 1)
+        tau_row.addWidget(self.tau_label)
+        form.addRow("Similarity threshold", tau_row)
+        idf_row = QHBoxLayout()
+        idf_row.addWidget(self.idf_low)
+        idf_row.addWidget(QLabel("to"))
+        idf_row.addWidget(self.idf_high)
+        form.addRow("IDF range", idf_row)
+        form.addRow("Minimum signatures", self.min_sigs)
+        form.addRow("Clustering", self.method)
+        form.addRow("", self.block_filter)
+        spec_buttons = QHBoxLayout()
+        spec_buttons.addWidget(add)
+        spec_buttons.addWidget(remove)
+        spec_buttons.addStretch(1)
+        buttons = QDialogButtonBox(_OK | _CANCEL)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Run Detection")
+        buttons.addButton(paper, QDialogButtonBox.ButtonRole.ResetRole)
+        buttons.addButton(ours, QDialogButtonBox.ButtonRole.ResetRole)
+        buttons.accepted.connect(self._accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(QLabel("Antecedent specs: at each antecedent word, a chain of <i>chain</i> "
+                                "words, each <i>distance</i> words after the previous one"))
+        layout.addWidget(self.specs)
+        layout.addLayout(spec_buttons)
+        layout.addWidget(self.error)
+        layout.addWidget(buttons)
+        self.load(params)
+        self.resize(520, 560)
+
+    def _add_spec(self, spec: AntecedentSpec) -> None:
+        r = self.specs.rowCount()
+        self.specs.insertRow(r)
+        for c, v in enumerate((spec.word, spec.distance, spec.chain)):
+            self.specs.setItem(r, c, QTableWidgetItem(str(v)))
+
+    def load(self, p: SpotSigsParams) -> None:
+        self.tau.setValue(round(p.tau * 100))
+        self.tau_label.setText(f"τ = {p.tau:.2f}")
+        self.specs.setRowCount(0)
+        for spec in p.specs:
+            self._add_spec(spec)
+        self.idf_low.setValue(p.idf_low)
+        self.idf_high.setValue(p.idf_high)
+        self.min_sigs.setValue(p.min_sigs)
+        self.method.setCurrentText(p.cluster_method)
+        self.block_filter.setChecked(p.block_filter)
+
+    def paper_defaults(self) -> None:
+        self.load(dataclasses.replace(SpotSigsParams(), tau=0.44, specs=default_specs(2, 3),
+                                      idf_low=0.2, idf_high=0.85, min_sigs=5))
+
+    def params(self) -> SpotSigsParams:
+        """The edited parameters; ValueError with a readable message when they are not valid."""
+        specs = []
+        for r in range(self.specs.rowCount()):
+            items = [self.specs.item(r, c) for c in range(3)]
+            cells = [(item.text() if item else "").strip() for item in items]
+            if not any(cells):
+                continue
+            try:
+                specs.append(AntecedentSpec(cells[0].lower(), int(cells[1]), int(cells[2])))
+            except ValueError as exc:
+                raise ValueError(f"Row {r + 1}: {exc}") from exc
+        return dataclasses.replace(
+            self._base, tau=self.tau.value() / 100, specs=tuple(specs), idf_low=self.idf_low.value(),
+            idf_high=self.idf_high.value(), min_sigs=self.min_sigs.value(),
+            cluster_method=self.method.currentText(), block_filter=self.block_filter.isChecked())
+
+    def _accept(self) -> None:
+        try:
+            self.params()
+        except ValueError as exc:
+            self.error.setText(str(exc))
+            return
+        self.accept()
+
+
+@dataclass(frozen=True, slots=True)
+class ExportOptions:
+    path: Path
+    coded_only: bool = True
+    wide: bool = False
+    excel: bool = False
+
+
+class ExportDialog(QDialog):
+    def __init__(self, default_path: Path, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Export Tagged Pages")
+        self.path = QLineEdit(str(default_path))
+        browse = QPushButton("Browse…")
+        browse.clicked.connect(self._browse)
+        self.coded = QRadioButton("Only pages with at least one tag")
+        self.every = QRadioButton("Every page (untagged and skipped ones too)")
+        self.coded.setChecked(True)
+        self.wide = QCheckBox("One 0/1 column per tag (wide)")
+        self.excel = QCheckBox("For Excel (UTF-8 with BOM)")
+        row = QHBoxLayout()
+        row.addWidget(self.path, 1)
+        row.addWidget(browse)
+        buttons = QDialogButtonBox(_OK | _CANCEL)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Export")
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel("One CSV row per page with its cluster, tags, coder, similarity to the "
+                                "reference and provenance, plus a .run.json file with the parameters."))
+        layout.addLayout(row)
+        for w in (self.coded, self.every, self.wide, self.excel):
+            layout.addWidget(w)
+        layout.addWidget(buttons)
+        self.resize(560, 240)
+
+    def _browse(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Export to", self.path.text(), "CSV files (*.csv)")
+        if path:
+            self.path.setText(path)
+
+    def options(self) -> ExportOptions:
+        return ExportOptions(Path(self.path.text()), self.coded.isChecked(), self.wide.isChecked(),
+                             self.excel.isChecked())
+
+
+class ListDialog(QDialog):
+    """A read-only two-column table (skipped files and their reasons)."""
+
+    def __init__(self, title: str, intro: str, headers: list[str], rows: list[tuple[str, str]],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.table = QTableWidget(len(rows), len(headers))
+        self.table.setHorizontalHeaderLabels(headers)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.table.verticalHeader().setVisible(False)
+        for r, row in enumerate(rows):
+            for c, value in enumerate(row):
+                self.table.setItem(r, c, QTableWidgetItem(value))
+        self.table.resizeColumnToContents(0)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        buttons.accepted.connect(self.accept)
+        layout = QVBoxLayout(self)
+        label = QLabel(intro)
+        label.setWordWrap(True)
+        layout.addWidget(label)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(buttons)
+        self.resize(760, 420)
+
+
+def shortcuts_dialog(parent: QWidget | None = None) -> ListDialog:
+    return ListDialog("Keyboard Shortcuts", "Keys work when the cluster list or a page pane has focus.",
+                      ["Key", "Action"], SHORTCUTS, parent)

@@ -1,0 +1,117 @@
+"""Background work: a pipeline call wrapped in a QRunnable whose signals carry the news.
+
+A job never touches a widget. It reports ``progress(stage, done, total)`` through a
+queued signal (throttled, so a fast loop cannot flood the event loop) and stops at
+the next progress call once ``cancel()`` was asked for, by raising ``Cancelled``.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import traceback
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import QObject, QRunnable, Signal
+
+from workbench.core.progress import Cancelled
+from workbench.core.records import SkipRecord
+from workbench.detect.params import SpotSigsParams
+from workbench.pipeline import detect, load_corpus, save_result
+from workbench.store import Project
+
+# At most one progress signal per this many seconds, unless the stage changes.
+EMIT_INTERVAL = 0.05
+
+
+@dataclass(slots=True)
+class RunSummary:
+    """What a finished run tells the window (plain data: safe to pass between threads)."""
+
+    run_id: int
+    pages: int
+    too_little_text: list[tuple[str, str]]
+    skipped: list[SkipRecord]
+    pairs: int
+    clusters: int
+    signatures: int
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+class JobSignals(QObject):
+    # done/total as objects: byte counts overflow a C int, and total may be None.
+    progress = Signal(str, object, object)
+    counts = Signal(object)  # dict of running counts (pages, signatures, pairs...)
+    finished = Signal(object)  # RunSummary
+    failed = Signal(str, str)  # message, details
+    cancelled = Signal()
+    # Emitted after any of finished / failed / cancelled.
+    ended = Signal()
+
+
+class DetectJob(QRunnable):
+    """load_corpus + detect + save_result for one archive into one open project."""
+
+    def __init__(self, project: Project, root: str, params: SpotSigsParams,
+                 workers: int | None = None) -> None:
+        super().__init__()
+        self.setAutoDelete(False)
+        self.project = project
+        self.root = root
+        self.params = params
+        self.workers = workers
+        self.signals = JobSignals()
+        self._cancel = threading.Event()
+        self._last_emit = 0.0
+        self._last_stage = ""
+        self.done = threading.Event()
+
+    # Called from the GUI thread.
+    def cancel(self) -> None:
+        self._cancel.set()
+
+    @property
+    def cancel_requested(self) -> bool:
+        return self._cancel.is_set()
+
+    # Called from the worker thread (and, through the pipeline, from its loops).
+    def _progress(self, stage: str, done: int, total: int | None) -> None:
+        if self._cancel.is_set():
+            raise Cancelled()
+        now = time.monotonic()
+        if stage != self._last_stage or now - self._last_emit >= EMIT_INTERVAL or (
+                total is not None and done >= total):
+            self._last_stage = stage
+            self._last_emit = now
+            self.signals.progress.emit(stage, done, total)
+
+    def run(self) -> None:  # noqa: D401 - QRunnable API
+        try:
+            corpus = load_corpus(self.root, self.params, self._progress, self.workers)
+            usable = sum(1 for p in corpus.pages if p.skip_reason is None)
+            self.signals.counts.emit({"pages": len(corpus.pages), "usable": usable,
+                                      "skipped": len(corpus.skipped),
+                                      "signatures": int(len(corpus.matrix.sig))})
+            result = detect(corpus, progress=self._progress)
+            self.signals.counts.emit({"pairs": int(len(result.pairs.a)), "clusters": len(result.clusters)})
+            self._progress("save", 0, None)
+            run_id = save_result(self.project, result, self._progress)
+            summary = RunSummary(
+                run_id=run_id,
+                pages=len(result.pages),
+                too_little_text=[(p.key, p.skip_reason or "") for p in result.too_little_text],
+                skipped=list(result.skipped),
+                pairs=int(len(result.pairs.a)),
+                clusters=len(result.clusters),
+                signatures=result.distinct_signatures,
+                timings=dict(result.timings),
+            )
+        except Cancelled:
+            self.signals.cancelled.emit()
+        except BaseException as exc:  # noqa: BLE001 - every failure must reach the window
+            self.signals.failed.emit(f"{type(exc).__name__}: {exc}", traceback.format_exc())
+        else:
+            self.signals.finished.emit(summary)
+        finally:
+            self.done.set()
+            self.signals.ended.emit()

@@ -1,0 +1,60 @@
+"""Where project files go, and how an opened archive finds its project (no Qt)."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import platformdirs
+
+from workbench.store import Project, ProjectError
+
+APP_NAME = "SpotSigs Workbench"
+ORG_NAME = "SpotSigs"
+PROJECT_SUFFIX = ".wbproj"
+DATA_DIR_ENV = "WORKBENCH_DATA_DIR"
+
+
+def data_dir() -> Path:
+    """The user data directory (``$WORKBENCH_DATA_DIR`` overrides platformdirs)."""
+    override = os.environ.get(DATA_DIR_ENV)
+    if override:
+        return Path(override)
+    return Path(platformdirs.user_data_dir(APP_NAME, ORG_NAME))
+
+
+def projects_dir() -> Path:
+    return data_dir() / "projects"
+
+
+def _safe_name(name: str) -> str:
+    name = re.sub(r"[^\w.-]+", "-", name, flags=re.UNICODE).strip("-.")
+    return name or "archive"
+
+
+def archive_root_of(path: Path) -> str | None:
+    """The archive an existing project file belongs to (None: not a readable project)."""
+    try:
+        with Project.open(path, backups=0) as project:
+            return project.archive_root
+    except (ProjectError, OSError):
+        return None
+
+
+def project_for_archive(root: Path | str, folder: Path | None = None) -> tuple[Path, bool]:
+    """The project file for an archive folder, and whether it exists already.
+
+    Named after the archive folder; if that name is taken by a project of another
+    archive, ``name-2``, ``name-3``... are tried.
+    """
+    root = Path(root).resolve()
+    folder = folder or projects_dir()
+    base = _safe_name(root.name if root.name else "archive")
+    for n in range(1, 1000):
+        candidate = folder / f"{base}{'' if n == 1 else f'-{n}'}{PROJECT_SUFFIX}"
+        if not candidate.exists():
+            return candidate, False
+        if archive_root_of(candidate) == str(root):
+            return candidate, True
+    raise ProjectError(f"Too many projects named {base} in {folder}.")

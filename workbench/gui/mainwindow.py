@@ -1,0 +1,764 @@
+"""The workbench window: cluster list, side by side, codebook, background runs."""
+
+from __future__ import annotations
+
+import html
+import shutil
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QItemSelectionModel, QSettings, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QMenu,
+    QSpinBox,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+import workbench
+from workbench.detect.params import SpotSigsParams
+from workbench.export import export_pages
+from workbench.gui.codebook import CodebookPanel
+from workbench.gui.compare import CompareView
+from workbench.gui.dialogs import ExportOptions
+from workbench.gui.jobs import DetectJob, RunSummary
+from workbench.gui.locations import APP_NAME, PROJECT_SUFFIX, project_for_archive
+from workbench.gui.models import COL_SIZE, COL_TITLE, ClusterTableModel
+from workbench.gui.pagetext import params_from_dict
+from workbench.gui.prompter import Prompter
+from workbench.gui.runpanel import RunPanel
+from workbench.store import ClusterRow, Project, ProjectError
+
+MAX_RECENT = 8
+TAG_PALETTE = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6",
+               "#9a6324", "#469990"]
+CODED_CHOICES = [("All clusters", None), ("Uncoded", "none"), ("Partly coded", "some"), ("Coded", "all")]
+
+
+def format_progress(clusters_coded: int, clusters: int, pages_coded: int, pages: int) -> str:
+    return f"{clusters_coded:,} of {clusters:,} clusters coded — {pages_coded:,} of {pages:,} pages"
+
+
+class MainWindow(QMainWindow):
+    run_started = Signal()
+    run_finished = Signal(object)  # RunSummary
+    run_cancelled = Signal()
+    run_failed = Signal(str)
+    project_opened = Signal(str)
+
+    def __init__(self, settings: QSettings, prompter: Prompter | None = None,
+                 projects_folder: Path | None = None, workers: int | None = None) -> None:
+        super().__init__()
+        self.settings = settings
+        self.prompter = prompter or Prompter(self)
+        self.projects_folder = projects_folder
+        self.workers = workers
+        self.project: Project | None = None
+        self.coder = ""
+        self.job: DetectJob | None = None
+        self.pool = QThreadPool.globalInstance()
+        self.skipped: list[tuple[str, str]] = []
+        self.setWindowTitle(APP_NAME)
+        self.setAcceptDrops(True)
+        self._build_widgets()
+        self._build_actions()
+        self._build_menus()
+        self._restore_layout()
+        self._update_actions()
+        self.show_status()
+
+    # ================================================================ building
+    def _build_widgets(self) -> None:
+        self.model = ClusterTableModel(self)
+        self.table = QTableView()
+        self.table.setObjectName("clusterTable")
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.table.setSortingEnabled(True)
+        self.table.sortByColumn(COL_SIZE, Qt.SortOrder.DescendingOrder)
+        self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setDefaultSectionSize(22)
+        self.table.horizontalHeader().setSectionResizeMode(COL_TITLE, QHeaderView.ResizeMode.Stretch)
+        self.table.setAlternatingRowColors(True)
+        for col, width in enumerate([44, 40, 56, 64, 0, 120, 110, 56]):
+            if width:
+                self.table.setColumnWidth(col, width)
+        self.table.selectionModel().selectionChanged.connect(self._selection_changed)
+
+        self.filter_text = QLineEdit()
+        self.filter_text.setPlaceholderText("Filter by title, site, tag…")
+        self.filter_text.setClearButtonEnabled(True)
+        self.filter_coded = QComboBox()
+        for label, value in CODED_CHOICES:
+            self.filter_coded.addItem(label, value)
+        self.filter_size = QSpinBox()
+        self.filter_size.setRange(1, 100000)
+        self.filter_size.setPrefix("size ≥ ")
+        self.filter_size.setToolTip("Smallest cluster size to list (1 lists single pages too)")
+        self._filter_timer = QTimer(self)
+        self._filter_timer.setSingleShot(True)
+        self._filter_timer.setInterval(250)
+        self._filter_timer.timeout.connect(self._apply_filters)
+        self.filter_text.textChanged.connect(lambda _t: self._filter_timer.start())
+        self.filter_coded.currentIndexChanged.connect(lambda _i: self._apply_filters())
+        self.filter_size.valueChanged.connect(lambda _v: self._filter_timer.start())
+        filters = QHBoxLayout()
+        filters.addWidget(self.filter_text, 1)
+        filters.addWidget(self.filter_coded)
+        filters.addWidget(self.filter_size)
+
+        list_box = QWidget()
+        lay = QVBoxLayout(list_box)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addLayout(filters)
+        lay.addWidget(self.table, 1)
+
+        self.codebook = CodebookPanel()
+        self.codebook.toggle_requested.connect(lambda tid: self.toggle_tag(tid))
+        self.codebook.add_requested.connect(self.add_tag)
+        self.codebook.rename_requested.connect(self.rename_tag)
+        self.codebook.recolour_requested.connect(self.recolour_tag)
+        self.codebook.delete_requested.connect(self.delete_tag)
+        code_box = QWidget()
+        lay = QVBoxLayout(code_box)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(QLabel("<b>Codebook</b>"))
+        lay.addWidget(self.codebook, 1)
+
+        self.left_splitter = QSplitter(Qt.Orientation.Vertical)
+        self.left_splitter.setObjectName("leftSplitter")
+        self.left_splitter.addWidget(list_box)
+        self.left_splitter.addWidget(code_box)
+        self.left_splitter.setSizes([560, 240])
+
+        self.compare = CompareView()
+        self.main_splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.main_splitter.setObjectName("mainSplitter")
+        self.main_splitter.addWidget(self.left_splitter)
+        self.main_splitter.addWidget(self.compare)
+        self.main_splitter.setStretchFactor(1, 1)
+        self.main_splitter.setSizes([520, 1000])
+        self.setCentralWidget(self.main_splitter)
+
+        self.run_panel = RunPanel()
+        self.run_panel.hide()
+        self.run_panel.cancel_requested.connect(self.cancel_run)
+        self.counts_label = QLabel()
+        self.counts_label.setObjectName("countsLabel")
+        self.coder_label = QLabel()
+        self.coder_label.setObjectName("coderLabel")
+        bar = self.statusBar()
+        bar.addWidget(self.run_panel)
+        bar.addPermanentWidget(self.counts_label)
+        bar.addPermanentWidget(self.coder_label)
+
+    def _action(self, name: str, text: str, slot, shortcut: str | QKeySequence | None = None,
+                tip: str = "") -> QAction:
+        action = QAction(text, self)
+        action.setObjectName(name)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        if tip:
+            action.setStatusTip(tip)
+        action.triggered.connect(lambda _checked=False: slot())
+        self.addAction(action)
+        self.actions_by_name[name] = action
+        return action
+
+    def _build_actions(self) -> None:
+        self.actions_by_name: dict[str, QAction] = {}
+        a = self._action
+        a("open_archive", "Open Archive &Folder…", self.open_archive_dialog, QKeySequence.StandardKey.Open,
+          "Open a folder of saved pages, WARC/ARC or WACZ files")
+        a("open_project", "Open &Project…", self.open_project_dialog, "Ctrl+Shift+O")
+        a("save_as", "Save Project &As…", self.save_project_as)
+        a("export", "&Export…", self.export_dialog, "Ctrl+E", "Export tagged pages to CSV")
+        a("skipped", "&Skipped Files…", self.show_skipped)
+        a("quit", "&Quit", self.close, QKeySequence.StandardKey.Quit)
+        a("undo", "&Undo", self.undo, "Ctrl+Z")
+        a("redo", "&Redo", self.redo, "Ctrl+Shift+Z")
+        a("split", "&Split Member Out", self.split_member, "S",
+          "Move the member shown on the right into a cluster of its own")
+        a("merge", "&Merge Clusters", self.merge_selected, "M", "Merge the selected clusters")
+        a("next_uncoded", "&Next Uncoded Cluster", self.next_uncoded, "N")
+        a("next_member", "Next Member", lambda: self.compare.step_member(1), "PgDown")
+        a("prev_member", "Previous Member", lambda: self.compare.step_member(-1), "PgUp")
+        a("find", "&Filter Clusters", self.filter_text.setFocus, QKeySequence.StandardKey.Find)
+        a("change_coder", "Change &Coder…", self.change_coder)
+        a("settings", "&Detection Settings…", self.settings_dialog, tip="Change parameters and run again")
+        a("rerun", "&Run Detection Again", lambda: self.start_run())
+        a("shortcuts", "&Keyboard Shortcuts", lambda: self.prompter.show_shortcuts(), "F1")
+        a("about", "&About", self.about)
+        self.tag_shortcuts = []
+        for digit in range(1, 10):
+            sc = QShortcut(QKeySequence(str(digit)), self)
+            sc.setContext(Qt.ShortcutContext.WindowShortcut)
+            sc.activated.connect(lambda d=digit: self.toggle_tag_key(str(d)))
+            self.tag_shortcuts.append(sc)
+
+    def _build_menus(self) -> None:
+        m = self.menuBar()
+        act = self.actions_by_name
+        file = m.addMenu("&File")
+        file.addAction(act["open_archive"])
+        file.addAction(act["open_project"])
+        self.recent_menu = QMenu("&Recent Projects", self)
+        self.recent_menu.setObjectName("recentMenu")
+        file.addMenu(self.recent_menu)
+        file.addAction(act["save_as"])
+        file.addSeparator()
+        file.addAction(act["export"])
+        file.addAction(act["skipped"])
+        file.addSeparator()
+        file.addAction(act["quit"])
+        edit = m.addMenu("&Edit")
+        for name in ("undo", "redo", None, "split", "merge", None, "change_coder"):
+            edit.addSeparator() if name is None else edit.addAction(act[name])
+        view = m.addMenu("&View")
+        for name in ("next_uncoded", "next_member", "prev_member", "find"):
+            view.addAction(act[name])
+        detect = m.addMenu("&Detection")
+        detect.addAction(act["settings"])
+        detect.addAction(act["rerun"])
+        help_ = m.addMenu("&Help")
+        help_.addAction(act["shortcuts"])
+        help_.addAction(act["about"])
+        self._fill_recent()
+
+    # ========================================================= layout memory
+    def _restore_layout(self) -> None:
+        geometry = self.settings.value("window/geometry")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1480, 900)
+        for splitter in (self.main_splitter, self.left_splitter, self.compare.splitter):
+            state = self.settings.value(f"window/{splitter.objectName()}")
+            if state is not None:
+                splitter.restoreState(state)
+
+    def save_layout(self) -> None:
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        for splitter in (self.main_splitter, self.left_splitter, self.compare.splitter):
+            self.settings.setValue(f"window/{splitter.objectName()}", splitter.saveState())
+        self.settings.sync()
+
+    # ============================================================ recent files
+    def recent_projects(self) -> list[str]:
+        value = self.settings.value("recentProjects", [])
+        if isinstance(value, str):
+            value = [value]
+        return [v for v in (value or []) if v]
+
+    def _remember(self, path: Path) -> None:
+        items = [str(path)] + [p for p in self.recent_projects() if p != str(path)]
+        self.settings.setValue("recentProjects", items[:MAX_RECENT])
+        self._fill_recent()
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        items = self.recent_projects()
+        for p in items:
+            action = self.recent_menu.addAction(p)
+            action.triggered.connect(lambda _c=False, p=p: self.open_project(Path(p)))
+        self.recent_menu.setEnabled(bool(items))
+
+    # ================================================================ opening
+    def open_archive_dialog(self) -> None:
+        path = self.prompter.folder("Open Archive Folder", self.settings.value("lastFolder", "") or "")
+        if path:
+            self.settings.setValue("lastFolder", path)
+            self.open_archive(Path(path))
+
+    def open_project_dialog(self) -> None:
+        path = self.prompter.open_project(str(self.projects_folder or ""))
+        if path:
+            self.open_project(Path(path))
+
+    def open_archive(self, root: Path) -> bool:
+        """Open (or create) the project for an archive folder; run detection if it has no run yet."""
+        root = Path(root).resolve()
+        if not root.exists():
+            self.prompter.error("Cannot open", f"{root} does not exist.")
+            return False
+        try:
+            path, exists = project_for_archive(root, self.projects_folder)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            project = Project.open(path) if exists else Project.create(path, str(root))
+        except (ProjectError, OSError) as exc:
+            self.prompter.error("Cannot open the archive", str(exc))
+            return False
+        self._set_project(project)
+        if project.current_run() is None:
+            self.start_run()
+        return True
+
+    def open_project(self, path: Path) -> bool:
+        try:
+            project = Project.open(path)
+        except (ProjectError, OSError) as exc:
+            self.prompter.error("Cannot open the project", str(exc))
+            return False
+        self._set_project(project)
+        if project.current_run() is None and Path(project.archive_root).exists():
+            self.start_run()
+        return True
+
+    def _set_project(self, project: Project) -> None:
+        if self.job is not None:
+            self.cancel_run(wait=True)
+        if self.project is not None:
+            self.project.close()
+        self.project = project
+        if self.coder:
+            project.use_coder(self.coder)
+        self.skipped = [(k, r) for k, r in project.skipped_pages()]
+        self._remember(project.path)
+        self.setWindowTitle(f"{Path(project.archive_root).name or project.path.stem} — {APP_NAME}")
+        self.refresh(select_ids=[])
+        self.project_opened.emit(str(project.path))
+
+    def save_project_as(self) -> None:
+        if self.project is None:
+            return
+        target = self.prompter.save_project(str(self.project.path))
+        if not target:
+            return
+        target_path = Path(target)
+        if target_path.suffix != PROJECT_SUFFIX:
+            target_path = target_path.with_suffix(PROJECT_SUFFIX)
+        if self.job is not None:
+            self.prompter.info("Please wait", "Save As is possible once the detection run ends.")
+            return
+        source = self.project.path
+        self.project.close()
+        self.project = None
+        try:
+            shutil.copy2(source, target_path)
+        except OSError as exc:
+            self.prompter.error("Save As failed", str(exc))
+            target_path = source
+        self.open_project(target_path)
+
+    # ============================================================= detection
+    def current_params(self) -> SpotSigsParams:
+        run = self.project.current_run() if self.project else None
+        return params_from_dict(run.params) if run else SpotSigsParams()
+
+    def start_run(self, params: SpotSigsParams | None = None) -> bool:
+        if self.project is None or self.job is not None:
+            return False
+        root = self.project.archive_root
+        if not Path(root).exists():
+            self.prompter.error("Archive not found", f"The archive folder {root} is not there any more.")
+            return False
+        self.job = DetectJob(self.project, root, params or self.current_params(), self.workers)
+        sig = self.job.signals
+        sig.progress.connect(self.run_panel.on_progress)
+        sig.counts.connect(self.run_panel.on_counts)
+        sig.finished.connect(self._run_finished)
+        sig.failed.connect(self._run_failed)
+        sig.cancelled.connect(self._run_cancelled)
+        self.run_panel.start(f"Opening {Path(root).name}…")
+        self._run_started_at = time.monotonic()
+        self._update_actions()
+        self.pool.start(self.job)
+        self.run_started.emit()
+        return True
+
+    def cancel_run(self, wait: bool = False) -> None:
+        job = self.job
+        if job is None:
+            return
+        job.cancel()
+        if wait:
+            job.done.wait(30)
+            self.pool.waitForDone(5000)
+            self._end_job()
+
+    def _end_job(self) -> None:
+        self.job = None
+        self.run_panel.stop()
+        self._update_actions()
+
+    def _from_current_job(self) -> bool:
+        """Signals of a job given up on (cancelled while closing) arrive late: ignore them."""
+        return self.job is not None and self.sender() is self.job.signals
+
+    def _run_finished(self, summary: RunSummary) -> None:
+        if not self._from_current_job():
+            return
+        self._end_job()
+        self.skipped = [(s.source + (f"#{s.offset}" if s.offset is not None else ""), s.reason)
+                        for s in summary.skipped] + list(summary.too_little_text)
+        spent = time.monotonic() - self._run_started_at
+        self.refresh(select_ids=[])
+        self.statusBar().showMessage(
+            f"Detection done in {spent:.1f} s: {summary.pages:,} pages, {summary.pairs:,} pairs, "
+            f"{summary.clusters:,} clusters; {len(self.skipped):,} skipped", 15000)
+        self.run_finished.emit(summary)
+        if self.model.rowCount():
+            self.select_row(0)
+
+    def _run_cancelled(self) -> None:
+        if not self._from_current_job():
+            return
+        self._end_job()
+        self.statusBar().showMessage("Detection cancelled; the project keeps its earlier results.", 15000)
+        self.refresh()
+        self.run_cancelled.emit()
+
+    def _run_failed(self, message: str, details: str) -> None:
+        if not self._from_current_job():
+            return
+        self._end_job()
+        self.refresh()
+        self.run_failed.emit(message)
+        self.prompter.error("Detection failed", message, details)
+
+    def settings_dialog(self) -> None:
+        if self.project is None:
+            return
+        params = self.prompter.detection_params(self.current_params())
+        if params is not None:
+            self.start_run(params)
+
+    def show_skipped(self) -> None:
+        self.prompter.show_list(
+            "Skipped Files",
+            f"{len(self.skipped):,} inputs gave no page to compare, with the reason for each.",
+            ["File or record", "Reason"], self.skipped)
+
+    # =============================================================== refresh
+    def _update_actions(self) -> None:
+        have = self.project is not None
+        idle = self.job is None
+        act = self.actions_by_name
+        for name in ("export", "save_as", "skipped", "settings", "rerun"):
+            act[name].setEnabled(have and idle)
+        for name in ("split", "merge", "next_uncoded", "next_member", "prev_member"):
+            act[name].setEnabled(have and idle)
+        can_undo = have and idle and self.project.next_undo() is not None
+        can_redo = have and idle and self.project.next_redo() is not None
+        act["undo"].setEnabled(can_undo)
+        act["redo"].setEnabled(can_redo)
+        act["undo"].setText(f"&Undo {self.project.next_undo().description}" if can_undo else "&Undo")
+        act["redo"].setText(f"&Redo {self.project.next_redo().description}" if can_redo else "&Redo")
+        for sc in self.tag_shortcuts:
+            sc.setEnabled(have and idle)
+        self.codebook.setEnabled(have and idle)
+
+    def refresh(self, select_ids: list[int] | None = None, member_page: int | None = None) -> None:
+        """Re-read everything shown from the project, keeping (or setting) the selection."""
+        keep = self.selected_ids() if select_ids is None else select_ids
+        current = self.compare.cluster_id
+        if self.project is not None:
+            run = self.project.current_run()
+            self.compare.set_context(self.project.archive_root,
+                                     params_from_dict(run.params) if run else SpotSigsParams())
+        loaded = self.model.rowCount()
+        self.model.project = self.project
+        self.model.reload(keep_rows=loaded)
+        self._reselect(keep)
+        rows = self.selected_rows()
+        if not rows or self.project is None:
+            self.compare.clear()
+        else:
+            ids = [r.id for r in rows]
+            target = current if current in ids else ids[0]
+            if member_page is None and target == current:
+                member_page = self._shown_member_id()
+            self.compare.show_cluster(self.project, target, member_page)
+        self._refresh_codebook()
+        self._update_actions()
+        self.show_status()
+
+    def _shown_member_id(self) -> int | None:
+        m = self.compare.current_member()
+        return m.page_id if m else None
+
+    def _reselect(self, cluster_ids: list[int]) -> None:
+        sel = self.table.selectionModel()
+        with_signals_blocked = sel.blockSignals(True)
+        sel.clearSelection()
+        first = None
+        for cid in cluster_ids:
+            row = self.model.find_row(cid)
+            if row < 0:
+                continue
+            first = row if first is None else first
+            sel.select(self.model.index(row, 0), QItemSelectionModel.SelectionFlag.Select
+                       | QItemSelectionModel.SelectionFlag.Rows)
+        if first is not None:
+            sel.setCurrentIndex(self.model.index(first, 0), QItemSelectionModel.SelectionFlag.NoUpdate)
+            self.table.scrollTo(self.model.index(first, 0))
+        sel.blockSignals(with_signals_blocked)
+        self.table.viewport().update()
+
+    def show_status(self) -> None:
+        if self.project is None or self.project.current_run() is None:
+            self.counts_label.setText("No detection run yet" if self.project else "No project open")
+        else:
+            c = self.project.counts()
+            self.counts_label.setText(
+                format_progress(c.clusters_all_coded, c.clusters, c.pages_coded, c.pages))
+        self.coder_label.setText(f"Coder: {self.coder}" if self.coder else "")
+
+    def _refresh_codebook(self) -> None:
+        if self.project is None:
+            self.codebook.set_tags([], [])
+            return
+        self.codebook.set_tags(self.project.codebook(), self.selected_rows())
+
+    # ============================================================= selection
+    def selected_rows(self) -> list[ClusterRow]:
+        rows = sorted({i.row() for i in self.table.selectionModel().selectedRows()})
+        return [self.model.row_of(r) for r in rows if r < self.model.rowCount()]
+
+    def selected_ids(self) -> list[int]:
+        return [r.id for r in self.selected_rows()]
+
+    def select_row(self, row: int) -> None:
+        index = self.model.index(row, 0)
+        self.table.selectionModel().setCurrentIndex(
+            index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
+        self.table.scrollTo(index)
+
+    def select_cluster(self, cluster_id: int) -> bool:
+        row = self.model.find_row(cluster_id)
+        if row >= 0:
+            self.select_row(row)
+        return row >= 0
+
+    def _selection_changed(self, *_args) -> None:
+        rows = self.selected_rows()
+        if self.project is not None and rows:
+            current = self.table.currentIndex()
+            ids = [r.id for r in rows]
+            cid = ids[0]
+            if current.isValid() and current.row() < self.model.rowCount():
+                here = self.model.row_of(current.row()).id
+                cid = here if here in ids else cid
+            if cid != self.compare.cluster_id:
+                self.compare.show_cluster(self.project, cid)
+        elif not rows:
+            self.compare.clear()
+        self._refresh_codebook()
+
+    def _apply_filters(self) -> None:
+        keep = self.selected_ids()
+        self.model.set_filters(text=self.filter_text.text(), coded=self.filter_coded.currentData(),
+                               min_size=self.filter_size.value())
+        self._reselect(keep)
+        self._selection_changed()
+
+    def next_uncoded(self) -> None:
+        current = self.table.currentIndex().row()
+        row = current + 1
+        while True:
+            while row < self.model.rowCount():
+                if self.model.row_of(row).coded == "none":
+                    self.select_row(row)
+                    return
+                row += 1
+            if not self.model.canFetchMore():
+                break
+            self.model.fetchMore()
+        for row in range(0, max(current, 0)):
+            if self.model.row_of(row).coded == "none":
+                self.select_row(row)
+                return
+        self.statusBar().showMessage("Every listed cluster has a tag.", 5000)
+
+    # =============================================================== actions
+    def _guard(self) -> bool:
+        return self.project is not None and self.job is None
+
+    def _do(self, what: str, fn):
+        """Run a store action; a ProjectError becomes a message, not a crash."""
+        try:
+            return fn()
+        except ProjectError as exc:
+            self.prompter.error(what, str(exc))
+            return None
+
+    def toggle_tag_key(self, key: str) -> None:
+        if self.project is None:
+            return
+        tag = next((t for t in self.project.codebook() if t.shortcut == key), None)
+        if tag is None:
+            self.statusBar().showMessage(f"No tag has the key {key}; add one in the codebook.", 5000)
+            return
+        self.toggle_tag(tag.id)
+
+    def toggle_tag(self, tag_id: int) -> None:
+        ids = self.selected_ids()
+        if not self._guard() or not ids:
+            return
+        if self._do("Cannot tag", lambda: self.project.toggle_tag(ids, tag_id)) is None:
+            return
+        self.model.refresh_clusters(set(ids))
+        self._refresh_codebook()
+        self._update_actions()
+        self.show_status()
+
+    def undo(self) -> None:
+        if self._guard() and self._do("Cannot undo", self.project.undo) is not None:
+            self.refresh()
+
+    def redo(self) -> None:
+        if self._guard() and self._do("Cannot redo", self.project.redo) is not None:
+            self.refresh()
+
+    def split_member(self) -> None:
+        if not self._guard():
+            return
+        cid, member = self.compare.cluster_id, self.compare.current_member()
+        if cid is None or member is None or member.is_reference:
+            self.statusBar().showMessage("Choose a member other than the reference to split it out.", 5000)
+            return
+        result = self._do("Cannot split", lambda: self.project.split(cid, [member.page_id]))
+        if result is not None:
+            self.statusBar().showMessage(f"Split “{member.title}” into cluster {result.id}.", 8000)
+            self.refresh(select_ids=[cid])
+
+    def merge_selected(self) -> None:
+        ids = self.selected_ids()
+        if not self._guard():
+            return
+        if len(ids) < 2:
+            self.statusBar().showMessage(
+                "Select two or more clusters (Shift/Ctrl+click) to merge them.", 5000)
+            return
+        result = self._do("Cannot merge", lambda: self.project.merge(ids))
+        if result is not None:
+            self.statusBar().showMessage(f"Merged {len(ids)} clusters into cluster {result.id}.", 8000)
+            self.refresh(select_ids=[result.id] if result.id is not None else [])
+
+    # ---------------------------------------------------------------- codebook
+    def _free_key(self) -> str | None:
+        used = {t.shortcut for t in self.project.codebook()} if self.project else set()
+        return next((str(d) for d in range(1, 10) if str(d) not in used), None)
+
+    def add_tag(self) -> None:
+        if not self._guard():
+            return
+        name = self.prompter.text("Add Tag", "Name of the new tag:")
+        if not name or not name.strip():
+            return
+        n = len(self.project.codebook())
+        colour = TAG_PALETTE[n % len(TAG_PALETTE)]
+        if self._do("Cannot add the tag", lambda: self.project.add_tag(name, colour=colour,
+                                                                       shortcut=self._free_key())):
+            self._refresh_codebook()
+            self._update_actions()
+
+    def rename_tag(self, tag_id: int) -> None:
+        tag = next((t for t in self.project.codebook() if t.id == tag_id), None) if self._guard() else None
+        if tag is None:
+            return
+        name = self.prompter.text("Rename Tag", "New name:", tag.name)
+        if name and name.strip() and name.strip() != tag.name and \
+                self._do("Cannot rename", lambda: self.project.edit_tag(tag_id, name=name)):
+            self.refresh()
+
+    def recolour_tag(self, tag_id: int) -> None:
+        tag = next((t for t in self.project.codebook() if t.id == tag_id), None) if self._guard() else None
+        if tag is None:
+            return
+        colour = self.prompter.colour(tag.colour)
+        if colour and self._do("Cannot recolour", lambda: self.project.edit_tag(tag_id, colour=colour)):
+            self.refresh()
+
+    def delete_tag(self, tag_id: int) -> None:
+        tag = next((t for t in self.project.codebook() if t.id == tag_id), None) if self._guard() else None
+        if tag is None:
+            return
+        used = sum(1 for r in self.project.page_records() if tag.name in r.tags)
+        if used and not self.prompter.confirm(
+                "Delete Tag", f"“{tag.name}” is on {used:,} pages. Delete the tag and remove it from "
+                "all of them? (Undo brings both back.)"):
+            return
+        if self._do("Cannot delete", lambda: self.project.delete_tag(tag_id)):
+            self.refresh()
+
+    # ------------------------------------------------------------------ coder
+    def set_coder(self, name: str) -> None:
+        self.coder = name.strip()
+        if self.project is not None and self.coder:
+            self.project.use_coder(self.coder)
+        self.show_status()
+
+    def change_coder(self) -> None:
+        name = self.prompter.text("Coder", "Your name (credited with your tags):", self.coder)
+        if name and name.strip():
+            self.settings.setValue("coder", name.strip())
+            self.set_coder(name)
+
+    # ----------------------------------------------------------------- export
+    def default_export_path(self) -> Path:
+        last = self.settings.value("lastExportFolder", "") or str(Path.home())
+        stem = Path(self.project.archive_root).name if self.project else "export"
+        return Path(last) / f"{stem or 'export'}-tagged.csv"
+
+    def export_dialog(self) -> None:
+        if not self._guard():
+            return
+        options = self.prompter.export_options(self.default_export_path())
+        if options is not None:
+            self.export_csv(options)
+
+    def export_csv(self, options: ExportOptions) -> int | None:
+        if self.project is None:
+            return None
+        try:
+            result = export_pages(self.project, options.path, coded_only=options.coded_only,
+                                  wide=options.wide, excel=options.excel)
+        except (ProjectError, OSError) as exc:
+            self.prompter.error("Export failed", str(exc))
+            return None
+        self.settings.setValue("lastExportFolder", str(Path(options.path).parent))
+        self.statusBar().showMessage(f"Exported {result.rows:,} rows to {result.csv_path}", 10000)
+        return result.rows
+
+    def about(self) -> None:
+        self.prompter.about(
+            f"About {APP_NAME}",
+            f"<b>{APP_NAME}</b> {html.escape(workbench.__version__)}<br><br>"
+            "Find clusters of near-duplicate pages in a web archive with SpotSigs "
+            "(Theobald, Siddharth &amp; Paepcke, SIGIR 2008), then read and tag each story once.")
+
+    # ------------------------------------------------------------ drag & drop
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        for url in event.mimeData().urls():
+            path = Path(url.toLocalFile())
+            if path.suffix == PROJECT_SUFFIX and path.is_file():
+                self.open_project(path)
+            elif path.exists():
+                self.open_archive(path)
+            return
+
+    # ------------------------------------------------------------------ close
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.cancel_run(wait=True)
+        self.save_layout()
+        if self.project is not None:
+            self.project.close()
+            self.project = None
+        super().closeEvent(event)

@@ -1,0 +1,228 @@
+"""Qt models over the project's read queries."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor
+
+from workbench.store import ClusterRow, Project
+
+PAGE_SIZE = 200
+
+COLUMNS = ["ID", "Size", "Min sim.", "Mean sim.", "Reference title", "Sites", "Tags", "Coded"]
+COL_ID, COL_SIZE, COL_MIN, COL_MEAN, COL_TITLE, COL_SITES, COL_TAGS, COL_CODED = range(len(COLUMNS))
+# Columns the store can order by itself (ascending in that order), so paging stays lazy.
+_STORE_ORDERS = {(COL_ID, Qt.SortOrder.AscendingOrder): "id",
+                 (COL_SIZE, Qt.SortOrder.DescendingOrder): "size",
+                 (COL_MIN, Qt.SortOrder.AscendingOrder): "similarity"}
+CODED_LABELS = {"none": "no", "some": "partly", "all": "yes"}
+
+ClusterIdRole = Qt.ItemDataRole.UserRole + 1
+RowRole = Qt.ItemDataRole.UserRole + 2
+
+_Index = QModelIndex | QPersistentModelIndex
+
+
+def _sim(value: float | None) -> str:
+    return "" if value is None else f"{value:.2f}"
+
+
+def _sort_key(column: int):
+    def key(r: ClusterRow):
+        if column == COL_ID:
+            return (r.id,)
+        if column == COL_SIZE:
+            return (r.size, -r.id)
+        if column == COL_MIN:
+            return (r.min_similarity is None, r.min_similarity or 0.0, r.id)
+        if column == COL_MEAN:
+            return (r.mean_similarity is None, r.mean_similarity or 0.0, r.id)
+        if column == COL_TITLE:
+            return (r.reference_title.casefold(), r.id)
+        if column == COL_SITES:
+            return (", ".join(r.sites).casefold(), r.id)
+        if column == COL_TAGS:
+            return (", ".join(t.name for t in r.tags).casefold(), r.id)
+        return ({"none": 0, "some": 1, "all": 2}[r.coded], r.id)
+    return key
+
+
+class ClusterTableModel(QAbstractTableModel):
+    """The current run's clusters, read page by page through ``Project.list_clusters``.
+
+    With the store's own orders and no text/size filter, rows arrive lazily
+    (``canFetchMore``/``fetchMore``); any other sort or filter reads every row once
+    and sorts/filters in Python.
+    """
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.project: Project | None = None
+        self._rows: list[ClusterRow] = []
+        self._total = 0
+        self._lazy = True
+        self._order = "size"
+        self._sort = (COL_SIZE, Qt.SortOrder.DescendingOrder)
+        self.coded_filter: str | None = None
+        self.text_filter = ""
+        self.min_size = 1
+
+    # ------------------------------------------------------------ setup
+    def set_project(self, project: Project | None) -> None:
+        self.project = project
+        self.reload()
+
+    def set_filters(self, *, text: str | None = None, coded: str | None | bool = False,
+                    min_size: int | None = None) -> None:
+        if text is not None:
+            self.text_filter = text.strip()
+        if coded is not False:
+            self.coded_filter = coded  # type: ignore[assignment]
+        if min_size is not None:
+            self.min_size = max(1, min_size)
+        self.reload()
+
+    def reload(self, keep_rows: int = 0) -> None:
+        """Read the rows again (at least ``keep_rows`` of them, for a lazy list)."""
+        self.beginResetModel()
+        self._rows = []
+        self._total = 0
+        if self.project is not None and self.project.current_run() is not None:
+            store_order = _STORE_ORDERS.get(self._sort)
+            self._lazy = store_order is not None and not self.text_filter and self.min_size <= 1
+            self._order = store_order or "size"
+            self._total = self.project.count_clusters(coded=self.coded_filter)
+            if self._lazy:
+                self._rows = self._page(0, max(PAGE_SIZE, keep_rows))
+            else:
+                rows = self._page(0, self._total)
+                self._rows = [r for r in rows if self._accept(r)]
+                self._rows.sort(key=_sort_key(self._sort[0]),
+                                reverse=self._sort[1] == Qt.SortOrder.DescendingOrder)
+                self._total = len(self._rows)
+        self.endResetModel()
+
+    def _page(self, offset: int, limit: int) -> list[ClusterRow]:
+        assert self.project is not None
+        return self.project.list_clusters(offset, limit, order=self._order, coded=self.coded_filter)
+
+    def _accept(self, r: ClusterRow) -> bool:
+        if r.size < self.min_size:
+            return False
+        if self.text_filter:
+            needle = self.text_filter.casefold()
+            hay = " ".join([str(r.id), r.reference_title, *r.sites, *(t.name for t in r.tags)])
+            return needle in hay.casefold()
+        return True
+
+    # ------------------------------------------------------- Qt model API
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def canFetchMore(self, parent: _Index = QModelIndex()) -> bool:  # noqa: B008
+        return not parent.isValid() and self._lazy and len(self._rows) < self._total
+
+    def fetchMore(self, parent: _Index = QModelIndex()) -> None:  # noqa: B008
+        if not self.canFetchMore(parent):
+            return
+        more = self._page(len(self._rows), PAGE_SIZE)
+        if not more:
+            self._total = len(self._rows)
+            return
+        self.beginInsertRows(QModelIndex(), len(self._rows), len(self._rows) + len(more) - 1)
+        self._rows.extend(more)
+        self.endInsertRows()
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return COLUMNS[section]
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or index.row() >= len(self._rows):
+            return None
+        r = self._rows[index.row()]
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._display(r, col)
+        if role == ClusterIdRole:
+            return r.id
+        if role == RowRole:
+            return r
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if col == COL_TITLE:
+                return r.reference_title
+            if col == COL_SITES:
+                more = f"\n… {r.site_count} sites" if r.site_count > len(r.sites) else ""
+                return "\n".join(r.sites) + more
+            if col == COL_TAGS:
+                return "\n".join(f"{t.name}: {t.state} ({t.pages} pages)" for t in r.tags)
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in (COL_ID, COL_SIZE, COL_MIN, COL_MEAN):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ForegroundRole and col == COL_CODED and r.coded == "none":
+            return QBrush(QColor("#a33"))
+        if role == Qt.ItemDataRole.DecorationRole and col == COL_TAGS and r.tags:
+            colour = r.tags[0].colour or "#888888"
+            return QColor(colour)
+        return None
+
+    @staticmethod
+    def _display(r: ClusterRow, col: int) -> str:
+        if col == COL_ID:
+            return str(r.id)
+        if col == COL_SIZE:
+            return str(r.size)
+        if col == COL_MIN:
+            return _sim(r.min_similarity)
+        if col == COL_MEAN:
+            return _sim(r.mean_similarity)
+        if col == COL_TITLE:
+            return r.reference_title
+        if col == COL_SITES:
+            more = r.site_count - len(r.sites)
+            return ", ".join(r.sites) + (f" +{more}" if more > 0 else "")
+        if col == COL_TAGS:
+            return ", ".join(t.name + ("" if t.state == "all" else "*") for t in r.tags)
+        return CODED_LABELS.get(r.coded, r.coded)
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        if (column, order) == self._sort:
+            return
+        self._sort = (column, order)
+        self.reload(keep_rows=len(self._rows))
+
+    # ------------------------------------------------------------ helpers
+    def row_of(self, index: int) -> ClusterRow:
+        return self._rows[index]
+
+    @property
+    def rows(self) -> list[ClusterRow]:
+        return self._rows
+
+    @property
+    def total(self) -> int:
+        return self._total
+
+    def find_row(self, cluster_id: int) -> int:
+        """Row of a cluster, fetching more pages if needed (-1: not in the list)."""
+        while True:
+            for i, r in enumerate(self._rows):
+                if r.id == cluster_id:
+                    return i
+            if not self.canFetchMore():
+                return -1
+            self.fetchMore()
+
+    def refresh_clusters(self, cluster_ids: set[int]) -> None:
+        """Re-read the given rows in place (after tagging: sizes and order unchanged)."""
+        if self.project is None:
+            return
+        for i, r in enumerate(self._rows):
+            if r.id in cluster_ids:
+                fresh = self.project.cluster(r.id)
+                if fresh is not None:
+                    self._rows[i] = fresh
+                    self.dataChanged.emit(self.index(i, 0), self.index(i, len(COLUMNS) - 1))

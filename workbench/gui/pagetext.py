@@ -1,0 +1,181 @@
+"""Reading one page again for display, and which of its words to highlight.
+
+No Qt here: the side-by-side view turns these spans into text formats. A page's
+bytes are re-read from the archive by its source path (and record offset), its
+visible text extracted exactly as detection did, and its spot signatures found
+with the run's parameters, so every span indexes into the text the pane shows.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter, OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+
+from workbench.archive import scan
+from workbench.core.records import RawPage
+from workbench.detect.extract import extract_text
+from workbench.detect.params import AntecedentSpec, SpotSigsParams
+from workbench.detect.signatures import Spot, page_spots
+from workbench.text.tokenize import Tokens
+
+SHARED = "shared"
+OWN = "own"
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Characters ``[start, end)`` of the extracted text: one token of a signature."""
+
+    start: int
+    end: int
+    kind: str  # SHARED (the signature is on both pages) or OWN (only on this page)
+    antecedent: bool
+
+
+@dataclass(slots=True)
+class PageText:
+    """A page as the side-by-side view shows it."""
+
+    text: str
+    title: str
+    tokens: Tokens
+    spots: list[Spot]
+    source_html: str = ""
+    error: str | None = None
+
+    @property
+    def signature_counts(self) -> Counter[str]:
+        return Counter(s.text for s in self.spots)
+
+
+def params_from_dict(values: dict | None) -> SpotSigsParams:
+    """The parameters a run recorded (``SpotSigsParams.to_dict``) as an object again."""
+    if not values:
+        return SpotSigsParams()
+    names = {f.name for f in dataclasses.fields(SpotSigsParams)}
+    kw = {k: v for k, v in values.items() if k in names}
+    if "specs" in kw:
+        kw["specs"] = tuple(
+            AntecedentSpec.parse(s) if isinstance(s, str) else AntecedentSpec(**s) for s in kw["specs"]
+        )
+    try:
+        return SpotSigsParams(**kw)
+    except (TypeError, ValueError):
+        return SpotSigsParams()
+
+
+def _archive_file(root: Path, source: str) -> Path | None:
+    """The file under ``root`` that holds ``source`` (a WACZ member path ends inside one)."""
+    parts = Path(source).parts
+    for n in range(len(parts), 0, -1):
+        candidate = root.joinpath(*parts[:n])
+        if candidate.is_file():
+            return candidate
+    if root.is_file():  # a single opened file
+        return root
+    return None
+
+
+def read_raw(root: Path | str, source: str, offset: int | None) -> RawPage | None:
+    """Read one page's bytes again from the archive (None: it is no longer there)."""
+    path = _archive_file(Path(root), source)
+    if path is None:
+        return None
+    for item in scan(path):
+        if not isinstance(item, RawPage):
+            continue
+        if offset is None or item.offset == offset:
+            return item
+    return None
+
+
+def load_page(root: Path | str, source: str, offset: int | None, params: SpotSigsParams) -> PageText:
+    """The page's extracted text and spots; an error text instead when it cannot be read."""
+    try:
+        raw = read_raw(root, source, offset)
+    except Exception as exc:  # noqa: BLE001 - shown to the coder, never fatal
+        return PageText("", "", Tokens([], [], []), [], error=f"Cannot read {source}: {exc}")
+    if raw is None:
+        return PageText("", "", Tokens([], [], []), [],
+                        error=f"{source} is no longer in the archive folder {root}.")
+    extracted, encoding = extract_text(raw)
+    spots = page_spots(extracted, params)
+    try:
+        source_html = raw.data.decode(encoding or "utf-8", errors="replace")
+    except LookupError:
+        source_html = raw.data.decode("utf-8", errors="replace")
+    return PageText(extracted.text, extracted.title, spots.tokens, spots.spots, source_html)
+
+
+class PageCache:
+    """The last few pages read, by (source, offset): stepping back and forth is instant."""
+
+    def __init__(self, size: int = 48) -> None:
+        self._size = size
+        self._items: OrderedDict[tuple, PageText] = OrderedDict()
+
+    def get(self, root: str, source: str, offset: int | None, params: SpotSigsParams) -> PageText:
+        key = (root, source, offset, params)
+        hit = self._items.get(key)
+        if hit is not None:
+            self._items.move_to_end(key)
+            return hit
+        page = load_page(root, source, offset, params)
+        self._items[key] = page
+        while len(self._items) > self._size:
+            self._items.popitem(last=False)
+        return page
+
+    def clear(self) -> None:
+        self._items.clear()
+
+
+def shared_signatures(a: PageText, b: PageText) -> dict[str, tuple[int, int]]:
+    """Signatures found on both pages, with their count on each, most frequent first."""
+    ca, cb = a.signature_counts, b.signature_counts
+    common = [(t, (ca[t], cb[t])) for t in ca if t in cb]
+    common.sort(key=lambda item: (-min(item[1]), item[0]))
+    return dict(common)
+
+
+def highlight_spans(page: PageText, shared: set[str] | dict) -> list[Span]:
+    """One span per token that belongs to a signature, in text order.
+
+    A token in any shared signature is SHARED, else OWN; antecedent tokens are marked.
+    """
+    kind: dict[int, str] = {}
+    antecedents: set[int] = set()
+    for spot in page.spots:
+        k = SHARED if spot.text in shared else OWN
+        for t in (spot.antecedent, *spot.chain):
+            if kind.get(t) != SHARED:
+                kind[t] = k
+        antecedents.add(spot.antecedent)
+    starts, ends = page.tokens.starts, page.tokens.ends
+    return [Span(starts[t], ends[t], kind[t], t in antecedents) for t in sorted(kind)]
+
+
+def spot_span(page: PageText, spot: Spot) -> tuple[int, int]:
+    """Characters from the antecedent to the last chain word of one occurrence."""
+    last = spot.chain[-1] if spot.chain else spot.antecedent
+    return page.tokens.starts[spot.antecedent], page.tokens.ends[last]
+
+
+def occurrences(page: PageText, signature: str) -> list[tuple[int, int]]:
+    return [spot_span(page, s) for s in page.spots if s.text == signature]
+
+
+def utf16_positions(text: str):
+    """A function from Python string index to Qt (UTF-16) document position."""
+    if text.isascii() or max(map(ord, text), default=0) <= 0xFFFF:
+        return lambda i: i
+    extra = [0] * (len(text) + 1)
+    acc = 0
+    for i, ch in enumerate(text):
+        extra[i] = acc
+        if ord(ch) > 0xFFFF:
+            acc += 1
+    extra[len(text)] = acc
+    return lambda i: i + extra[i]
