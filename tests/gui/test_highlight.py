@@ -1,0 +1,111 @@
+"""Spot signature highlighting in the side-by-side panes."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont
+
+from tests.conftest import DEMO_ARCHIVE
+from workbench.archive import scan
+from workbench.detect.extract import extract_text
+from workbench.detect.signatures import Spot, page_spots
+from workbench.gui.compare import OWN_COLOUR, SHARED_COLOUR, PagePane
+from workbench.gui.pagetext import PageText, highlight_spans, utf16_positions
+from workbench.text.tokenize import tokenize
+
+
+def spots_of(path, params):
+    raw = next(scan(path))
+    return page_spots(extract_text(raw)[0], params)
+
+
+def formatted(pane, colour):
+    out = set()
+    for sel in pane.text.extraSelections():
+        if sel.format.background().color().name() == colour:
+            out.add((sel.cursor.selectionStart(), sel.cursor.selectionEnd()))
+    return out
+
+
+def bold(pane):
+    return {(s.cursor.selectionStart(), s.cursor.selectionEnd()) for s in pane.text.extraSelections()
+            if s.format.fontWeight() == QFont.Weight.Bold and s.format.fontUnderline()}
+
+
+def open_harbour_strike(w):
+    row = next(i for i, r in enumerate(w.model.rows) if "Dock workers" in r.reference_title)
+    w.select_row(row)
+    return w.compare
+
+
+def test_shared_signature_formats_cover_exactly_their_token_spans(demo_window):
+    w = demo_window
+    view = open_harbour_strike(w)
+    ref, member = view.reference(), view.current_member()
+    assert member is not None and member.page_id != ref.page_id
+    params = view.params
+    # Independently of the view: re-read both files and find their signatures.
+    a = spots_of(DEMO_ARCHIVE / w.project.page(ref.page_id).source, params)
+    b = spots_of(DEMO_ARCHIVE / w.project.page(member.page_id).source, params)
+    shared = {s.text for s in a.spots} & {s.text for s in b.spots}
+    assert len(shared) >= 5, "the demo's harbour-strike pair shares many signatures"
+
+    for pane, page in ((view.left, a), (view.right, b)):
+        expected = {(page.tokens.starts[t], page.tokens.ends[t])
+                    for s in page.spots if s.text in shared for t in (s.antecedent, *s.chain)}
+        assert formatted(pane, SHARED_COLOUR) == expected
+        # Unshared signatures get the other colour, on tokens not already shared.
+        own = {(page.tokens.starts[t], page.tokens.ends[t])
+               for s in page.spots if s.text not in shared for t in (s.antecedent, *s.chain)}
+        assert formatted(pane, OWN_COLOUR) == own - expected
+        # Antecedents are bold and underlined.
+        antecedents = {(page.tokens.starts[s.antecedent], page.tokens.ends[s.antecedent]) for s in page.spots}
+        assert bold(pane) == antecedents
+        # Every formatted span is the very word it claims to be.
+        text = pane.text.toPlainText()
+        for start, end in expected:
+            word = text[start:end].lower()
+            assert word in page.tokens.words
+    assert set(view.shared) == shared
+    assert f"shared <b>{sum(1 for s in b.spots if s.text in shared)}</b> of {len(b.spots)}" \
+        in view.right.header.text()
+
+
+def test_why_these_match_scrolls_both_panes(qtbot, demo_window):
+    view = open_harbour_strike(demo_window)
+    assert view.why.count() == len(view.shared)
+    item = view.why.item(0)
+    signature = item.data(Qt.ItemDataRole.UserRole + 2)
+    qtbot.mouseClick(view.why.viewport(), Qt.MouseButton.LeftButton,
+                     pos=view.why.visualItemRect(item).center())
+    words = signature.split(":")
+    for pane in (view.left, view.right):
+        chosen = pane.text.textCursor().selectedText().lower()
+        assert chosen.startswith(words[0]) and chosen.endswith(words[-1])
+
+
+def test_source_toggle_shows_html_as_text_without_highlights(demo_window):
+    view = open_harbour_strike(demo_window)
+    view.show_source.setChecked(True)
+    assert "<html" in view.left.text.toPlainText().lower()
+    assert view.left.text.extraSelections() == []
+    view.show_source.setChecked(False)
+    assert view.left.text.extraSelections()
+
+
+def test_spans_use_utf16_positions_after_astral_characters(qtbot):
+    text = "😀 the harbour strike 😀 the harbour"
+    tokens = tokenize(text)
+    the = [i for i, w in enumerate(tokens.words) if w == "the"]
+    spots = [Spot("the:harbour:strike", the[0], (the[0] + 1, the[0] + 2)),
+             Spot("the:harbour", the[1], (the[1] + 1,))]
+    page = PageText(text, "", tokens, spots)
+    pane = PagePane("reference")
+    qtbot.addWidget(pane)
+    pane.show_page(page, {"the:harbour": (1, 1)})
+    selected = [s.cursor.selectedText() for s in pane.text.extraSelections()]
+    assert selected == ["the", "harbour", "strike", "the", "harbour"]
+    kinds = [s.kind for s in highlight_spans(page, {"the:harbour"})]
+    assert kinds == ["own", "own", "own", "shared", "shared"]
+    pos = utf16_positions(text)
+    assert pos(2) == 3 and pos(len(text)) == len(text) + 2

@@ -1,0 +1,112 @@
+"""Background runs: cancelling leaves the project consistent; the window stays responsive."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from PySide6.QtCore import QElapsedTimer, Qt, QTimer
+
+from tests.conftest import DEMO_ARCHIVE, shared_path
+from tests.gui.conftest import RUN_TIMEOUT_MS
+
+
+@pytest.fixture
+def big_archive(tmp_path):
+    """480 small pages: long enough (a second or more) to cancel a run in the middle."""
+    root = tmp_path / "big-crawl"
+    pages = sorted(DEMO_ARCHIVE.glob("*/*.html"))
+    for copy in range(40):
+        folder = root / f"site{copy:02d}"
+        folder.mkdir(parents=True)
+        for p in pages:
+            data = p.read_text(encoding="utf-8").replace("</body>", f"<p>Copy {copy}.</p></body>")
+            (folder / f"{p.parent.name}-{p.name}").write_text(data, encoding="utf-8")
+    return root
+
+
+def cancel_at_first_progress(qtbot, w):
+    with qtbot.waitSignal(w.job.signals.progress, timeout=RUN_TIMEOUT_MS):
+        pass
+    assert w.run_panel.isVisible()
+    started = time.monotonic()
+    with qtbot.waitSignal(w.run_cancelled, timeout=5000):
+        qtbot.mouseClick(w.run_panel.cancel, Qt.MouseButton.LeftButton)
+    return time.monotonic() - started
+
+
+def test_cancel_first_run_leaves_an_empty_consistent_project(qtbot, window, big_archive):
+    w = window
+    with qtbot.waitSignal(w.run_started, timeout=2000):
+        assert w.open_archive(big_archive)
+    # While the run is going, coding actions are off (the worker owns the write lane).
+    assert not w.actions_by_name["undo"].isEnabled() and not w.actions_by_name["export"].isEnabled()
+    spent = cancel_at_first_progress(qtbot, w)
+    assert spent < 1.5, f"cancel took {spent:.2f} s"
+    assert w.job is None and not w.run_panel.isVisible()
+    assert w.project.current_run() is None
+    assert w.project.integrity_problems() == []
+    assert w.model.rowCount() == 0
+    assert w.counts_label.text() == "No detection run yet"
+    assert "cancelled" in w.statusBar().currentMessage()
+    # Running again after a cancel works.
+    with qtbot.waitSignal(w.run_finished, timeout=RUN_TIMEOUT_MS):
+        w.actions_by_name["rerun"].trigger()
+    assert w.project.count_clusters() > 0
+
+
+def test_cancel_rerun_keeps_the_previous_run_and_tags(qtbot, window, prompter, big_archive):
+    w = window
+    with qtbot.waitSignal(w.run_finished, timeout=RUN_TIMEOUT_MS):
+        w.open_archive(big_archive)
+    run_id = w.project.current_run().id
+    clusters = w.project.count_clusters()
+    prompter.texts.append("unions")
+    w.add_tag()
+    tag = w.project.tag_by_name("unions")
+    w.select_row(0)
+    cid = w.selected_ids()[0]
+    w.toggle_tag(tag.id)
+    w.actions_by_name["rerun"].trigger()
+    cancel_at_first_progress(qtbot, w)
+    assert w.project.current_run().id == run_id
+    assert w.project.count_clusters() == clusters
+    assert [t.name for t in w.project.cluster(cid).tags] == ["unions"]
+    assert w.project.integrity_problems() == []
+    assert w.selected_ids() == [cid]
+
+
+def test_close_during_run_cancels_it(qtbot, window, big_archive):
+    w = window
+    w.open_archive(big_archive)
+    with qtbot.waitSignal(w.job.signals.progress, timeout=RUN_TIMEOUT_MS):
+        pass
+    job = w.job
+    w.close()
+    assert job.done.is_set() and w.project is None
+
+
+def test_window_stays_responsive_during_goldset_run(qtbot, window):
+    """A 10 ms timer on the GUI thread keeps firing while the Gold Set is detected."""
+    gold = shared_path("goldset-dev")
+    w = window
+    w.workers = None  # the app's default: worker processes for parsing
+    gaps: list[float] = []
+    clock = QElapsedTimer()
+    timer = QTimer()
+    timer.setInterval(10)
+    timer.setTimerType(Qt.TimerType.PreciseTimer)
+
+    def tick():
+        gaps.append(clock.restart())
+
+    timer.timeout.connect(tick)
+    clock.start()
+    timer.start()
+    with qtbot.waitSignal(w.run_finished, timeout=120_000):
+        w.open_archive(gold)
+    timer.stop()
+    assert w.project.count_clusters() > 30
+    longest = max(gaps)
+    print(f"longest gap {longest} ms over {len(gaps)} ticks")
+    assert longest < 250, f"the event loop stalled for {longest} ms"
