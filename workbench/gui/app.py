@@ -10,6 +10,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
 import workbench
+from workbench.gui.compat import protect_none
 from workbench.gui.locations import APP_NAME, ORG_NAME, PROJECT_SUFFIX
 from workbench.gui.mainwindow import MainWindow
 from workbench.gui.prompter import Prompter
@@ -39,6 +40,7 @@ def ask_coder(window: MainWindow) -> str:
 def make_window(settings: QSettings | None = None, prompter: Prompter | None = None,
                 projects_folder: Path | None = None, workers: int | None = None) -> MainWindow:
     """The main window with its coder set (the app and the tests both start here)."""
+    protect_none()
     settings = settings or QSettings(ORG_NAME, APP_NAME)
     window = MainWindow(settings, prompter, projects_folder, workers)
     if prompter is None:
@@ -56,6 +58,7 @@ def open_target(window: MainWindow, target: str | Path | None) -> bool:
 
 
 def run_app(argv: list[str]) -> int:
+    protect_none()
     app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "workbench"])
     app.setOrganizationName(ORG_NAME)
     app.setApplicationName(APP_NAME)

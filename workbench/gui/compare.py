@@ -39,12 +39,20 @@ MemberRole = Qt.ItemDataRole.UserRole + 1
 SignatureRole = Qt.ItemDataRole.UserRole + 2
 
 
+_FORMATS: dict[tuple[str, bool], QTextCharFormat] = {}
+
+
 def span_format(span: Span) -> QTextCharFormat:
-    fmt = QTextCharFormat()
-    fmt.setBackground(QColor(SHARED_COLOUR if span.kind == SHARED else OWN_COLOUR))
-    if span.antecedent:
-        fmt.setFontWeight(QFont.Weight.Bold)
-        fmt.setFontUnderline(True)
+    """The text format of a highlighted token (four kinds, made once)."""
+    key = (span.kind, span.antecedent)
+    fmt = _FORMATS.get(key)
+    if fmt is None:
+        fmt = QTextCharFormat()
+        fmt.setBackground(QColor(SHARED_COLOUR if span.kind == SHARED else OWN_COLOUR))
+        if span.antecedent:
+            fmt.setFontWeight(QFont.Weight.Bold)
+            fmt.setFontUnderline(True)
+        _FORMATS[key] = fmt
     return fmt
 
 
