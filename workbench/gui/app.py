@@ -57,7 +57,8 @@ def open_target(window: MainWindow, target: str | Path | None) -> bool:
     return window.open_archive(path)
 
 
-def run_app(argv: list[str]) -> int:
+def make_app() -> QApplication:
+    """The QApplication with names, a readable font size and the workbench style."""
     protect_none()
     app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "workbench"])
     app.setOrganizationName(ORG_NAME)
@@ -69,10 +70,15 @@ def run_app(argv: list[str]) -> int:
         app.setFont(font)
     if STYLE.is_file():
         app.setStyleSheet(STYLE.read_text(encoding="utf-8"))
+    return app  # type: ignore[return-value]
+
+
+def run_app(argv: list[str]) -> int:
+    app = make_app()
     window = make_window()
     window.show()
     open_target(window, argv[0] if argv else None)
     return app.exec()
 
 
-__all__ = ["make_window", "open_target", "run_app"]
+__all__ = ["make_app", "make_window", "open_target", "run_app"]

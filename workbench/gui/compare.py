@@ -200,7 +200,7 @@ class CompareView(QWidget):
         self.splitter.addWidget(side)
         self.splitter.addWidget(self.panes)
         self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([230, 900])
+        self.splitter.setSizes([210, 900])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(top)

@@ -8,7 +8,15 @@ import time
 from pathlib import Path
 
 from PySide6.QtCore import QItemSelectionModel, QSettings, Qt, QThreadPool, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShortcut
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDropEvent,
+    QIcon,
+    QKeySequence,
+    QShortcut,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -39,10 +47,16 @@ from workbench.gui.prompter import Prompter
 from workbench.gui.runpanel import RunPanel
 from workbench.store import ClusterRow, Project, ProjectError
 
+ICONS = Path(__file__).resolve().parents[2] / "resources" / "icons"
 MAX_RECENT = 8
 TAG_PALETTE = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6",
                "#9a6324", "#469990"]
 CODED_CHOICES = [("All clusters", None), ("Uncoded", "none"), ("Partly coded", "some"), ("Coded", "all")]
+
+
+def icon(name: str) -> QIcon:
+    path = ICONS / f"{name}.svg"
+    return QIcon(str(path)) if path.is_file() else QIcon()
 
 
 def format_progress(clusters_coded: int, clusters: int, pages_coded: int, pages: int) -> str:
@@ -69,6 +83,7 @@ class MainWindow(QMainWindow):
         self.pool = QThreadPool.globalInstance()
         self.skipped: list[tuple[str, str]] = []
         self.setWindowTitle(APP_NAME)
+        self.setWindowIcon(icon("app"))
         self.setAcceptDrops(True)
         self._build_widgets()
         self._build_actions()
@@ -91,7 +106,7 @@ class MainWindow(QMainWindow):
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.horizontalHeader().setSectionResizeMode(COL_TITLE, QHeaderView.ResizeMode.Stretch)
         self.table.setAlternatingRowColors(True)
-        for col, width in enumerate([44, 40, 56, 64, 0, 120, 110, 56]):
+        for col, width in enumerate([42, 44, 46, 50, 0, 110, 100, 54]):
             if width:
                 self.table.setColumnWidth(col, width)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
@@ -148,7 +163,7 @@ class MainWindow(QMainWindow):
         self.main_splitter.addWidget(self.left_splitter)
         self.main_splitter.addWidget(self.compare)
         self.main_splitter.setStretchFactor(1, 1)
-        self.main_splitter.setSizes([520, 1000])
+        self.main_splitter.setSizes([660, 940])
         self.setCentralWidget(self.main_splitter)
 
         self.run_panel = RunPanel()
@@ -236,6 +251,25 @@ class MainWindow(QMainWindow):
         help_.addAction(act["shortcuts"])
         help_.addAction(act["about"])
         self._fill_recent()
+        bar = self.addToolBar("Main")
+        bar.setObjectName("mainToolBar")
+        bar.setMovable(False)
+        bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        for item in (("open_archive", "open"), ("open_project", "project"), ("export", "export"), None,
+                     ("undo", "undo"), ("redo", "redo"), None, ("next_uncoded", "next"),
+                     ("split", "split"), ("merge", "merge"), None, ("settings", "settings"),
+                     ("skipped", "skipped")):
+            if item is None:
+                bar.addSeparator()
+                continue
+            name, pic = item
+            act[name].setIcon(icon(pic))
+            bar.addAction(act[name])
+        for name, short in (("open_archive", "Open Folder"), ("open_project", "Open Project"),
+                            ("export", "Export"), ("undo", "Undo"), ("redo", "Redo"),
+                            ("next_uncoded", "Next Uncoded"), ("split", "Split"), ("merge", "Merge"),
+                            ("settings", "Settings"), ("skipped", "Skipped")):
+            act[name].setIconText(short)
 
     # ========================================================= layout memory
     def _restore_layout(self) -> None:
@@ -372,6 +406,8 @@ class MainWindow(QMainWindow):
         sig.failed.connect(self._run_failed)
         sig.cancelled.connect(self._run_cancelled)
         self.run_panel.start(f"Opening {Path(root).name}…")
+        if self.model.rowCount() == 0:
+            self.compare.clear("Detection is running; its clusters appear here when it is done.")
         self._run_started_at = time.monotonic()
         self._update_actions()
         self.pool.start(self.job)
@@ -407,7 +443,7 @@ class MainWindow(QMainWindow):
         self.refresh(select_ids=[])
         self.statusBar().showMessage(
             f"Detection done in {spent:.1f} s: {summary.pages:,} pages, {summary.pairs:,} pairs, "
-            f"{summary.clusters:,} clusters; {len(self.skipped):,} skipped", 15000)
+            f"{summary.clusters:,} clusters of 2 or more pages; {len(self.skipped):,} skipped", 15000)
         self.run_finished.emit(summary)
         if self.model.rowCount():
             self.select_row(0)

@@ -9,7 +9,10 @@ from workbench.store import ClusterRow, Project
 
 PAGE_SIZE = 200
 
-COLUMNS = ["ID", "Size", "Min sim.", "Mean sim.", "Reference title", "Sites", "Tags", "Coded"]
+COLUMNS = ["ID", "Size", "Min", "Mean", "Reference title", "Sites", "Tags", "Coded"]
+HEADER_TIPS = ["Cluster id", "Pages in the cluster", "Lowest similarity of a member to the reference",
+               "Mean similarity of the members to the reference", "Title of the reference page",
+               "Sites the pages come from", "Tags (* on some pages only)", "Do the pages carry a tag?"]
 COL_ID, COL_SIZE, COL_MIN, COL_MEAN, COL_TITLE, COL_SITES, COL_TAGS, COL_CODED = range(len(COLUMNS))
 # Columns the store can order by itself (ascending in that order), so paging stays lazy.
 _STORE_ORDERS = {(COL_ID, Qt.SortOrder.AscendingOrder): "id",
@@ -139,6 +142,8 @@ class ClusterTableModel(QAbstractTableModel):
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return COLUMNS[section]
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
+            return HEADER_TIPS[section]
         return None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole):
