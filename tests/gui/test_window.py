@@ -345,3 +345,23 @@ def test_project_file_path_is_named_after_archive(tmp_path):
     assert (other.name, exists) == ("demo-archive-2.wbproj", False)
     Project.create(other, str(DEMO_ARCHIVE.resolve())).close()
     assert project_for_archive(DEMO_ARCHIVE, folder) == (other, True)
+
+
+def test_markup_in_a_page_is_shown_as_text_never_rendered(qtbot, window, tmp_path):
+    archive = tmp_path / "hostile"
+    archive.mkdir()
+    body = " ".join(f"The council said the harbour strike was over and the workers went back {i}."
+                    for i in range(30))
+    for name in ("a", "b"):
+        (archive / f"{name}.html").write_text(
+            "<html><head><title>&lt;img src=&quot;http://example.invalid/x.png&quot;&gt; Strike"
+            f"</title></head><body><p>{body}</p></body></html>", encoding="utf-8")
+    with qtbot.waitSignal(window.run_finished, timeout=RUN_TIMEOUT_MS):
+        window.open_archive(archive)
+    window.select_row(0)
+    title = window.model.rows[0].reference_title
+    assert title.startswith('<img src="http://example.invalid')
+    tip = window.model.data(window.model.index(0, 4), Qt.ItemDataRole.ToolTipRole)
+    assert tip.startswith("<qt>&lt;img src=&quot;http://example.invalid")
+    assert "&lt;img src=" in window.compare.left.header.text()
+    assert "<img" not in window.compare.left.header.text()

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.gui.pagetext import plain_tip
 from workbench.store import ClusterRow, Tag
 
 TagIdRole = Qt.ItemDataRole.UserRole + 1
@@ -99,7 +100,7 @@ class CodebookPanel(QWidget):
             item.setIcon(1, swatch(tag.colour))
             item.setData(0, TagIdRole, tag.id)
             item.setData(2, Qt.ItemDataRole.UserRole, state)
-            item.setToolTip(1, tag.description or tag.name)
+            item.setToolTip(1, plain_tip(tag.description or tag.name))
             self.tree.addTopLevelItem(item)
             if tag.id == current:
                 self.tree.setCurrentItem(item)

@@ -28,6 +28,7 @@ from workbench.gui.pagetext import (
     Span,
     highlight_spans,
     occurrences,
+    plain_tip,
     shared_signatures,
     utf16_positions,
 )
@@ -254,7 +255,7 @@ class CompareView(QWidget):
             for m in members:
                 sim = "ref" if m.is_reference else ("—" if m.similarity is None else f"{m.similarity:.2f}")
                 item = QListWidgetItem(f"{sim}  {m.title or m.key}")
-                item.setToolTip(f"{m.title}\n{m.url or m.key}\nsite: {m.site}")
+                item.setToolTip(plain_tip(f"{m.title}\n{m.url or m.key}\nsite: {m.site}"))
                 item.setData(MemberRole, m.page_id)
                 self.members.addItem(item)
         row = 1 if len(members) > 1 else 0
@@ -340,7 +341,7 @@ class CompareView(QWidget):
         for sig, (ca, cb) in self.shared.items():
             item = QListWidgetItem(f"{sig.replace(':', ' ')}    {ca} | {cb}")
             item.setData(SignatureRole, sig)
-            item.setToolTip(f"{sig}: {ca}× in the reference, {cb}× in this member")
+            item.setToolTip(plain_tip(f"{sig}: {ca}× in the reference, {cb}× in this member"))
             self.why.addItem(item)
         self._occurrence = 0
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
+from workbench.gui.pagetext import plain_tip
 from workbench.store import ClusterRow, Project
 
 PAGE_SIZE = 200
@@ -159,12 +160,12 @@ class ClusterTableModel(QAbstractTableModel):
             return r
         if role == Qt.ItemDataRole.ToolTipRole:
             if col == COL_TITLE:
-                return r.reference_title
+                return plain_tip(r.reference_title)
             if col == COL_SITES:
                 more = f"\n… {r.site_count} sites" if r.site_count > len(r.sites) else ""
-                return "\n".join(r.sites) + more
-            if col == COL_TAGS:
-                return "\n".join(f"{t.name}: {t.state} ({t.pages} pages)" for t in r.tags)
+                return plain_tip("\n".join(r.sites) + more)
+            if col == COL_TAGS and r.tags:
+                return plain_tip("\n".join(f"{t.name}: {t.state} ({t.pages} pages)" for t in r.tags))
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (COL_ID, COL_SIZE, COL_MIN, COL_MEAN):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ForegroundRole and col == COL_CODED and r.coded == "none":

@@ -50,6 +50,14 @@ class PageText:
         return Counter(s.text for s in self.spots)
 
 
+def plain_tip(text: str) -> str:
+    """Text from an archive as a tooltip: escaped inside <qt>, so markup in a page title
+    shows as the characters it is instead of being interpreted as rich text."""
+    import html
+
+    return "<qt>" + html.escape(text).replace("\n", "<br>") + "</qt>"
+
+
 def params_from_dict(values: dict | None) -> SpotSigsParams:
     """The parameters a run recorded (``SpotSigsParams.to_dict``) as an object again."""
     if not values:

@@ -1,0 +1,89 @@
+"""The entry point, dialogs and the PySide6 work-around, outside the main flows."""
+
+from __future__ import annotations
+
+import sys
+
+from PySide6.QtCore import QSettings, QTimer
+from PySide6.QtWidgets import QApplication
+
+from workbench.detect.params import SpotSigsParams
+from workbench.gui.compat import protect_none
+from workbench.gui.dialogs import ExportDialog, SettingsDialog
+from workbench.gui.locations import APP_NAME, ORG_NAME
+
+
+def test_run_app_opens_the_demo_archive_without_arguments(qtbot, tmp_path, monkeypatch):
+    from workbench.gui.app import run_app
+    from workbench.gui.mainwindow import MainWindow
+
+    QSettings.setPath(QSettings.Format.NativeFormat, QSettings.Scope.UserScope, str(tmp_path / "cfg"))
+    QSettings(ORG_NAME, APP_NAME).setValue("coder", "Entry Point")
+    monkeypatch.setenv("WORKBENCH_DATA_DIR", str(tmp_path / "data"))
+    seen: dict = {}
+    app = QApplication.instance()
+    # Keep the test suite's look: run_app sets the workbench style sheet on the app.
+    old_style = app.styleSheet()
+
+    def poll():
+        win = next((w for w in app.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()), None)
+        if win is not None and win.job is None and win.model.rowCount():
+            seen.update(window=win, clusters=win.model.rowCount(), coder=win.coder, project=win.project.path)
+            app.exit(0)
+        else:
+            poller.start(50)
+
+    poller = QTimer()
+    poller.setSingleShot(True)
+    poller.timeout.connect(poll)
+    failsafe = QTimer()
+    failsafe.setSingleShot(True)
+    failsafe.timeout.connect(lambda: app.exit(3))
+    poller.start(50)
+    failsafe.start(30_000)
+    quit_on_close = app.quitOnLastWindowClosed()
+    app.setQuitOnLastWindowClosed(False)
+    try:
+        assert run_app([]) == 0
+    finally:
+        failsafe.stop()
+        poller.stop()
+        app.setStyleSheet(old_style)
+        if "window" in seen:
+            seen["window"].close()
+        app.processEvents()
+        app.setQuitOnLastWindowClosed(quit_on_close)
+    assert seen["clusters"] == 5 and seen["coder"] == "Entry Point"
+    assert seen["project"].parent == tmp_path / "data" / "projects"
+
+
+def test_settings_dialog_paper_defaults_and_validation(qtbot):
+    dialog = SettingsDialog(SpotSigsParams())
+    qtbot.addWidget(dialog)
+    assert dialog.params() == SpotSigsParams()
+    dialog.paper_defaults()
+    p = dialog.params()
+    assert p.tau == 0.44 and {(s.distance, s.chain) for s in p.specs} == {(2, 3)}
+    assert (p.idf_low, p.idf_high, p.min_sigs) == (0.2, 0.85, 5)
+    dialog.specs.item(0, 1).setText("0")
+    dialog._accept()
+    assert "Row 1" in dialog.error.text() and dialog.result() == 0
+
+
+def test_export_dialog_options(qtbot, tmp_path):
+    dialog = ExportDialog(tmp_path / "x.csv")
+    qtbot.addWidget(dialog)
+    dialog.every.setChecked(True)
+    dialog.excel.setChecked(True)
+    opts = dialog.options()
+    assert (opts.path, opts.coded_only, opts.wide, opts.excel) == (tmp_path / "x.csv", False, False, True)
+
+
+def test_none_stays_alive_through_many_void_calls():
+    from PySide6.QtCore import QObject
+
+    protect_none()
+    probe = QObject()
+    for _ in range(100_000):
+        probe.setObjectName("x")
+    assert sys.getrefcount(None) > 100_000
