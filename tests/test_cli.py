@@ -13,7 +13,7 @@ def test_dedup_writes_pairs_and_clusters(tmp_path: Path, capsys):
     pairs, clusters = tmp_path / "pairs.csv", tmp_path / "clusters.csv"
     assert main(["dedup", str(DEMO_ARCHIVE), "--pairs", str(pairs), "--clusters", str(clusters)]) == 0
     out = capsys.readouterr().out
-    for label in ("pages read:", "files skipped:", "signatures:", "pairs >=", "clusters:", "wall time:"):
+    for label in ("pages read:", "inputs skipped:", "signatures:", "pairs >=", "clusters:", "wall time:"):
         assert label in out
     with pairs.open() as fh:
         rows = list(csv.DictReader(fh))

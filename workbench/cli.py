@@ -126,7 +126,7 @@ def print_summary(result: DedupResult, out=None) -> None:
     m = result.matrix
     usable = len(pages) - len(result.too_little_text)
     print(f"pages read:        {len(pages):,}", file=out)
-    print(f"files skipped:     {len(result.skipped):,}", file=out)
+    print(f"inputs skipped:    {len(result.skipped):,}", file=out)
     for reason, n in Counter(s.reason for s in result.skipped).most_common(10):
         print(f"  {n:>6,} x {reason}", file=out)
     print(f"too little text:   {len(result.too_little_text):,} (kept in the list, never clustered)",
