@@ -365,3 +365,32 @@ def test_markup_in_a_page_is_shown_as_text_never_rendered(qtbot, window, tmp_pat
     assert tip.startswith("<qt>&lt;img src=&quot;http://example.invalid")
     assert "&lt;img src=" in window.compare.left.header.text()
     assert "<img" not in window.compare.left.header.text()
+
+
+def test_keys_work_with_focus_in_a_page_pane(qtbot, demo_window, prompter):
+    w = demo_window
+    add_tag(qtbot, w, prompter, "unions")
+    w.select_row(row_of_size(w, 3))
+    cid = w.selected_ids()[0]
+    w.activateWindow()
+    w.compare.right.text.setFocus()
+    qtbot.waitUntil(lambda: w.compare.right.text.hasFocus(), timeout=2000)
+    qtbot.keyClick(w.compare.right.text, Qt.Key.Key_1)
+    assert [t.name for t in w.project.cluster(cid).tags] == ["unions"]
+    qtbot.keyClick(w.compare.right.text, Qt.Key.Key_PageDown)
+    assert w.compare.members.currentRow() == 2
+    qtbot.keyClick(w.compare.right.text, Qt.Key.Key_S)
+    assert w.project.cluster(cid).size == 2
+
+
+def test_save_project_as_copies_and_switches(qtbot, demo_window, prompter, tmp_path):
+    w = demo_window
+    add_tag(qtbot, w, prompter, "unions")
+    old = w.project.path
+    target = tmp_path / "elsewhere" / "study"
+    target.parent.mkdir()
+    prompter.folders.append(str(target))
+    w.actions_by_name["save_as"].trigger()
+    assert w.project.path == target.with_suffix(".wbproj")
+    assert w.project.tag_by_name("unions") is not None and w.project.count_clusters() == 5
+    assert old.exists()
