@@ -87,3 +87,21 @@ def test_none_stays_alive_through_many_void_calls():
     for _ in range(100_000):
         probe.setObjectName("x")
     assert sys.getrefcount(None) > 100_000
+
+
+def test_pages_are_read_again_from_warc_records():
+    from tests.conftest import shared_path
+    from workbench.archive import scan
+    from workbench.core.records import RawPage
+    from workbench.gui.pagetext import read_raw
+
+    root = shared_path("warc")
+    checked = 0
+    for item in scan(root):
+        if isinstance(item, RawPage) and item.offset is not None and item.revisit_of is None:
+            again = read_raw(root, item.source, item.offset)
+            assert again is not None and again.data == item.data, item.key
+            checked += 1
+            if checked == 8:
+                break
+    assert checked == 8
