@@ -82,11 +82,13 @@ def test_export_dialog_options(qtbot, tmp_path):
 def test_none_stays_alive_through_many_void_calls():
     from PySide6.QtCore import QObject
 
+    # With a binding that drops None references (PySide6 6.12.0 on 3.11) and no
+    # protection, 100,000 calls take None's count (about 50,000) to zero and abort.
     protect_none()
     probe = QObject()
     for _ in range(100_000):
         probe.setObjectName("x")
-    assert sys.getrefcount(None) > 100_000
+    assert sys.getrefcount(None) > 1_000
 
 
 def test_pages_are_read_again_from_warc_records():
