@@ -99,6 +99,8 @@ def _extract_all(
 
     # forkserver: never fork a process that may hold Qt or other threads.
     ctx = multiprocessing.get_context("forkserver")
+    # Workers fork from a server that has already imported lxml and numpy.
+    ctx.set_forkserver_preload(["workbench.detect.extract"])
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
     window: list[tuple[list[RawPage], Future]] = []
     try:

@@ -85,8 +85,8 @@ _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ue000-\ue002]")
 
 
 def _count_words(text: str) -> int:
-    """Words for the block filter: whitespace-separated runs that contain a word character."""
-    return len(_WORD.findall(text))
+    """Words for the block filter: whitespace-separated runs (a cheap, C-speed count)."""
+    return len(text.split())
 
 
 def _link_words(chunk: str, in_link: bool) -> tuple[int, bool]:
@@ -137,14 +137,13 @@ def extract(markup: str) -> Extracted:
     blocks: list[Block] = []
     length = 0
     if title:
-        parts += [title, "\n"]
+        parts.append(title)
         blocks.append(Block(0, len(title), len(_WORD.findall(title)), 0, "title"))
         length = len(title) + 1
     in_link = False  # a link may wrap block elements, so its span can cross breaks
     # str.split() collapses the same Unicode whitespace as \s+, several times faster.
-    for chunk in " ".join(flat.split()).split(_BREAK):
-        if len(chunk) < 2 and (not chunk or chunk == " "):
-            continue
+    chunks = [c for c in " ".join(flat.split()).split(_BREAK) if len(c) > 1 or (c and c != " ")]
+    for chunk in chunks:
         link_words = 0
         if in_link or _LINK_OPEN in chunk or _LINK_CLOSE in chunk:
             link_words, in_link = _link_words(chunk, in_link)
@@ -156,12 +155,12 @@ def extract(markup: str) -> Extracted:
             continue
         words = _count_words(text)
         blocks.append(Block(length, length + len(text), words, min(link_words, words), "block"))
-        parts += [text, "\n"]
+        parts.append(text)
         length += len(text) + 1
     if not title and blocks:  # no title, no heading: the first words of the page
         first = parts[0]
         title = first if len(first) <= 80 else first[:80].rsplit(" ", 1)[0] + "…"
-    return Extracted("".join(parts), title, blocks)
+    return Extracted("\n".join(parts) + "\n" if parts else "", title, blocks)
 
 
 def extract_plain(text: str) -> Extracted:
