@@ -184,6 +184,27 @@ def test_next_uncoded_and_filters(qtbot, demo_window, prompter):
     assert sorted(r.size for r in w.model.rows) == [2, 3, 3, 3]
 
 
+def test_tag_filter_and_single_pages_view(qtbot, demo_window, prompter):
+    w = demo_window
+    add_tag(qtbot, w, prompter, "unions")
+    add_tag(qtbot, w, prompter, "schools")
+    assert [w.filter_tag.itemText(i) for i in range(w.filter_tag.count())] == [
+        "Any tag", "unions", "schools"]
+    w.select_row(1)
+    focus_table(qtbot, w)
+    qtbot.keyClick(w.table, Qt.Key.Key_2)
+    tagged = w.selected_ids()
+    w.filter_tag.setCurrentIndex(2)  # "schools"
+    assert [r.id for r in w.model.rows] == tagged
+    w.filter_tag.setCurrentIndex(1)  # "unions": nothing carries it yet
+    assert w.model.rowCount() == 0
+    w.filter_tag.setCurrentIndex(0)
+    w.filter_singles.setChecked(True)
+    assert [r.size for r in w.model.rows] == [1]  # the demo's one story with no copy
+    w.filter_singles.setChecked(False)
+    assert w.model.rowCount() == 5
+
+
 def test_sorting_by_columns(qtbot, demo_window):
     w = demo_window
     w.table.sortByColumn(4, Qt.SortOrder.AscendingOrder)  # reference title

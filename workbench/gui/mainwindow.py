@@ -19,6 +19,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QComboBox,
     QHBoxLayout,
     QHeaderView,
@@ -121,6 +122,11 @@ class MainWindow(QMainWindow):
         self.filter_size.setRange(1, 100000)
         self.filter_size.setPrefix("size ≥ ")
         self.filter_size.setToolTip("Smallest cluster size to list (1 lists single pages too)")
+        self.filter_tag = QComboBox()
+        self.filter_tag.setToolTip("Only clusters where some page carries this tag")
+        self.filter_tag.addItem("Any tag", None)
+        self.filter_singles = QCheckBox("Single pages")
+        self.filter_singles.setToolTip("Only pages that have no near duplicate")
         self._filter_timer = QTimer(self)
         self._filter_timer.setSingleShot(True)
         self._filter_timer.setInterval(250)
@@ -128,10 +134,14 @@ class MainWindow(QMainWindow):
         self.filter_text.textChanged.connect(lambda _t: self._filter_timer.start())
         self.filter_coded.currentIndexChanged.connect(lambda _i: self._apply_filters())
         self.filter_size.valueChanged.connect(lambda _v: self._filter_timer.start())
+        self.filter_tag.currentIndexChanged.connect(lambda _i: self._apply_filters())
+        self.filter_singles.toggled.connect(lambda _b: self._apply_filters())
         filters = QHBoxLayout()
         filters.addWidget(self.filter_text, 1)
         filters.addWidget(self.filter_coded)
         filters.addWidget(self.filter_size)
+        filters.addWidget(self.filter_tag)
+        filters.addWidget(self.filter_singles)
 
         list_box = QWidget()
         lay = QVBoxLayout(list_box)
@@ -553,10 +563,28 @@ class MainWindow(QMainWindow):
         self.coder_label.setText(f"Coder: {self.coder}" if self.coder else "")
 
     def _refresh_codebook(self) -> None:
-        if self.project is None:
-            self.codebook.set_tags([], [])
+        tags = self.project.codebook() if self.project is not None else []
+        self.codebook.set_tags(tags, self.selected_rows() if self.project is not None else [])
+        self._refresh_tag_filter(tags)
+
+    def _refresh_tag_filter(self, tags) -> None:
+        """Keep the tag filter's choices equal to the codebook, keeping the chosen tag."""
+        wanted = [(t.name, t.id) for t in tags]
+        have = [(self.filter_tag.itemText(i), self.filter_tag.itemData(i))
+                for i in range(1, self.filter_tag.count())]
+        if wanted == have:
             return
-        self.codebook.set_tags(self.project.codebook(), self.selected_rows())
+        chosen = self.filter_tag.currentData()
+        blocked = self.filter_tag.blockSignals(True)
+        while self.filter_tag.count() > 1:
+            self.filter_tag.removeItem(1)
+        for name, tag_id in wanted:
+            self.filter_tag.addItem(name, tag_id)
+        index = self.filter_tag.findData(chosen) if chosen is not None else 0
+        self.filter_tag.setCurrentIndex(max(index, 0))
+        self.filter_tag.blockSignals(blocked)
+        if chosen is not None and index < 0:  # the chosen tag was deleted
+            self._apply_filters()
 
     # ============================================================= selection
     def selected_rows(self) -> list[ClusterRow]:
@@ -596,7 +624,8 @@ class MainWindow(QMainWindow):
     def _apply_filters(self) -> None:
         keep = self.selected_ids()
         self.model.set_filters(text=self.filter_text.text(), coded=self.filter_coded.currentData(),
-                               min_size=self.filter_size.value())
+                               min_size=self.filter_size.value(), tag_id=self.filter_tag.currentData(),
+                               singles_only=self.filter_singles.isChecked())
         self._reselect(keep)
         self._selection_changed()
 

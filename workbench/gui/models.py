@@ -70,6 +70,8 @@ class ClusterTableModel(QAbstractTableModel):
         self.coded_filter: str | None = None
         self.text_filter = ""
         self.min_size = 1
+        self.tag_filter: int | None = None  # only clusters with some page carrying this tag
+        self.singles_only = False  # only one-page "clusters" (pages with no near duplicate)
 
     # ------------------------------------------------------------ setup
     def set_project(self, project: Project | None) -> None:
@@ -77,7 +79,13 @@ class ClusterTableModel(QAbstractTableModel):
         self.reload()
 
     def set_filters(self, *, text: str | None = None, coded: str | None | bool = False,
-                    min_size: int | None = None) -> None:
+                    min_size: int | None = None, tag_id: int | None | bool = False,
+                    singles_only: bool | None = None) -> None:
+        """Change some filters (arguments left out keep their value) and reload."""
+        if tag_id is not False:
+            self.tag_filter = tag_id  # type: ignore[assignment]
+        if singles_only is not None:
+            self.singles_only = singles_only
         if text is not None:
             self.text_filter = text.strip()
         if coded is not False:
@@ -93,7 +101,8 @@ class ClusterTableModel(QAbstractTableModel):
         self._total = 0
         if self.project is not None and self.project.current_run() is not None:
             store_order = _STORE_ORDERS.get(self._sort)
-            self._lazy = store_order is not None and not self.text_filter and self.min_size <= 1
+            self._lazy = (store_order is not None and not self.text_filter and self.min_size <= 1
+                          and self.tag_filter is None and not self.singles_only)
             self._order = store_order or "size"
             self._total = self.project.count_clusters(coded=self.coded_filter)
             if self._lazy:
@@ -111,7 +120,9 @@ class ClusterTableModel(QAbstractTableModel):
         return self.project.list_clusters(offset, limit, order=self._order, coded=self.coded_filter)
 
     def _accept(self, r: ClusterRow) -> bool:
-        if r.size < self.min_size:
+        if r.size < self.min_size or (self.singles_only and r.size > 1):
+            return False
+        if self.tag_filter is not None and all(t.tag_id != self.tag_filter for t in r.tags):
             return False
         if self.text_filter:
             needle = self.text_filter.casefold()
