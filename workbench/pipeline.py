@@ -21,8 +21,8 @@ import numpy as np
 from workbench.archive import scan
 from workbench.core.clustering import cluster_pairs
 from workbench.core.progress import Cancelled, ProgressFn, no_progress
-from workbench.core.records import Cluster, PageInfo, Pair, RawPage, SkipRecord
-from workbench.detect.boilerplate import repeated_blocks
+from workbench.core.records import Cluster, PageInfo, Pair, RawPage, RunFilters, SkipRecord
+from workbench.detect.boilerplate import boilerplate_masks, site_boilerplate
 from workbench.detect.extract import ExtractedPage, extract_batch
 from workbench.detect.matcher import PairResult, SignatureMatrix, _intersections, find_pairs
 from workbench.detect.params import SpotSigsParams
@@ -45,6 +45,7 @@ class DedupResult:
     timings: dict[str, float] = field(default_factory=dict)
     idf_applied: bool = True
     distinct_signatures: int = 0
+    filters: RunFilters = field(default_factory=RunFilters)
 
     @property
     def too_little_text(self) -> list[PageInfo]:
@@ -125,6 +126,15 @@ def _chain(first: list[list[RawPage]], rest: Iterator[list[RawPage]]) -> Iterato
     yield from rest
 
 
+def too_common(matrix: SignatureMatrix, keep: np.ndarray) -> frozenset[int]:
+    """The 64-bit ids of signatures the IDF filter dropped although several pages share them."""
+    if matrix.raw_ids is None or keep.all():
+        return frozenset()
+    df = np.bincount(matrix.sig, minlength=len(matrix.raw_ids))
+    dropped = np.unique(matrix.sig[~keep])
+    return frozenset(matrix.raw_ids[dropped[df[dropped] >= 2]].tolist())
+
+
 def idf_keep(matrix: SignatureMatrix, params: SpotSigsParams) -> tuple[np.ndarray, bool]:
     """Which entries survive the normalised-IDF range filter, and whether it was applied.
 
@@ -178,6 +188,7 @@ class Corpus:
     checksum_group: np.ndarray
     idf_applied: bool
     timings: dict[str, float]
+    filters: RunFilters = field(default_factory=RunFilters)
 
 
 def load_corpus(
@@ -204,23 +215,25 @@ def load_corpus(
     t1 = time.perf_counter()
     progress("filter", 0, None)
     infos = [e.info for e in extracted]
-    if params.site_boilerplate:
-        masks = repeated_blocks(infos, [e.block_hashes for e in extracted],
-                                params.site_min_pages, params.site_block_share)
-    else:
-        masks = [None] * len(extracted)
+    hashes = [e.block_hashes for e in extracted]
+    boiler = (site_boilerplate(infos, hashes, params.site_min_pages, params.site_block_share)
+              if params.site_boilerplate else {})
+    masks = boilerplate_masks(infos, hashes, boiler)
     raw_matrix = SignatureMatrix.from_vectors([e.vector(m) for e, m in zip(extracted, masks, strict=True)])
     keep, idf_applied = idf_keep(raw_matrix, params)
+    filters = RunFilters(too_common(raw_matrix, keep),
+                         {site: frozenset(ids.tolist()) for site, ids in boiler.items()})
     matrix = raw_matrix.select_entries(keep)
     lengths = matrix.lengths()
-    del extracted, masks
+    del extracted, masks, hashes
     for info, length in zip(infos, lengths, strict=True):
+        before = info.signature_count
+        info.signature_count = int(length)  # what matching counts, after every filter
         if length < max(params.min_sigs, 1):
-            had = info.signature_count
             info.skip_reason = (
-                f"too little text: {int(length)} signatures after the IDF filter "
-                f"({had} before; minimum {params.min_sigs})"
-                if had
+                f"too little text: {int(length)} signatures after the filters "
+                f"({before} before; minimum {params.min_sigs})"
+                if before
                 else "too little text: no spot signatures"
             )
     usable = np.array([info.skip_reason is None for info in infos], dtype=bool)
@@ -231,7 +244,7 @@ def load_corpus(
     else:
         checksums = np.empty(0, dtype=np.int64)
     timings["filter"] = time.perf_counter() - t1
-    return Corpus(str(root), params, infos, skipped, matrix, checksums, idf_applied, timings)
+    return Corpus(str(root), params, infos, skipped, matrix, checksums, idf_applied, timings, filters)
 
 
 def detect(
@@ -271,6 +284,7 @@ def detect(
         timings=timings,
         idf_applied=corpus.idf_applied,
         distinct_signatures=int(len(np.unique(m.sig))) if len(m.sig) else 0,
+        filters=corpus.filters,
     )
 
 
@@ -296,7 +310,7 @@ def save_result(project, result: DedupResult, progress: ProgressFn = no_progress
     pairs = [Pair(int(a), int(b), float(s)) for a, b, s in
              zip(result.pairs.a, result.pairs.b, result.pairs.similarity, strict=True)]
     return project.save_run(result.params.to_dict(), "spotsigs", result.timings, result.pages,
-                            pairs, result.clusters, progress=progress)
+                            pairs, result.clusters, progress=progress, filters=result.filters)
 
 
 __all__ = ["Corpus", "DedupResult", "detect", "load_corpus", "run_dedup", "save_result", "Cancelled"]

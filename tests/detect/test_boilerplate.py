@@ -59,3 +59,6 @@ def test_same_template_different_stories_do_not_match_once_the_template_is_known
                         pages=pages)
     assert len(without.pairs) > 0  # the teasers alone make the pages look alike
     assert len(with_filter.pairs) == 0
+    # The run records what it left out, for the side-by-side view.
+    assert len(with_filter.filters.boilerplate["site.com"]) == 6  # the six teaser paragraphs
+    assert not without.filters.boilerplate

@@ -109,3 +109,26 @@ def test_spans_use_utf16_positions_after_astral_characters(qtbot):
     assert kinds == ["own", "own", "own", "shared", "shared"]
     pos = utf16_positions(text)
     assert pos(2) == 3 and pos(len(text)) == len(text) + 2
+
+
+def test_signatures_the_run_left_out_are_grey_and_do_not_count(demo_window):
+    from workbench.core.records import RunFilters
+    from workbench.detect.hashing import signature_id
+    from workbench.gui.compare import NOT_COUNTED_COLOUR
+
+    w = demo_window
+    view = open_harbour_strike(w)
+    before = dict(view.shared)
+    dropped = sorted(before)[:2]  # pretend the run found these two on too many pages
+    view.set_context(view.root, view.params, RunFilters(frozenset(signature_id(s) for s in dropped)))
+    view.show_cluster(w.project, view.cluster_id)
+    assert set(view.shared) == set(before) - set(dropped)
+    ref = view.reference()
+    a = spots_of(DEMO_ARCHIVE / w.project.page(ref.page_id).source, view.params)
+    grey = {(a.tokens.starts[t], a.tokens.ends[t])
+            for s in a.spots if s.text in dropped for t in (s.antecedent, *s.chain)}
+    counted = {(a.tokens.starts[t], a.tokens.ends[t])
+               for s in a.spots if s.text not in dropped for t in (s.antecedent, *s.chain)}
+    assert grey and formatted(view.left, NOT_COUNTED_COLOUR) == grey - counted
+    kept = sum(1 for s in a.spots if s.text not in dropped)
+    assert f"of {kept} signatures" in view.left.header.text()

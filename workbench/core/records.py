@@ -80,3 +80,22 @@ class Cluster:
 
     def __len__(self) -> int:
         return len(self.members)
+
+
+@dataclass(frozen=True, slots=True)
+class RunFilters:
+    """Signatures and blocks a run did not count.
+
+    ``common``: signature ids dropped because too many pages have them (IDF below the
+    range). ``boilerplate``: per site, ids of blocks the site repeats on many pages.
+    Signatures found on one page only are dropped too, but they can never be shared,
+    so a pair view needs no list of them.
+    """
+
+    common: frozenset[int] = frozenset()
+    boilerplate: dict[str, frozenset[int]] = field(default_factory=dict)
+
+    def counted(self, signature: int, block: int, site: str | None) -> bool:
+        if signature in self.common:
+            return False
+        return not (site is not None and block in self.boilerplate.get(site, ()))

@@ -36,20 +36,20 @@ def site_of(info: PageInfo) -> str | None:
     return None
 
 
-def repeated_blocks(
+def site_boilerplate(
     infos: Sequence[PageInfo],
     block_hashes: Sequence[np.ndarray],
     min_pages: int,
     share: float,
-) -> list[np.ndarray | None]:
-    """For every page, a mask over its blocks: True where the block is site boilerplate."""
+) -> dict[str, np.ndarray]:
+    """For every site with at least ``min_pages`` pages, the ids of its boilerplate blocks."""
     by_site: dict[str, list[int]] = {}
     for i, info in enumerate(infos):
         site = site_of(info)
         if site is not None:
             by_site.setdefault(site, []).append(i)
-    masks: list[np.ndarray | None] = [None] * len(infos)
-    for members in by_site.values():
+    out: dict[str, np.ndarray] = {}
+    for site, members in by_site.items():
         if len(members) < min_pages:
             continue
         per_page = [np.unique(block_hashes[i]) for i in members]
@@ -57,8 +57,27 @@ def repeated_blocks(
             continue
         hashes, counts = np.unique(np.concatenate(per_page), return_counts=True)
         boiler = hashes[counts >= max(3, share * len(members))]
-        if not len(boiler):
-            continue
-        for i in members:
-            masks[i] = np.isin(block_hashes[i], boiler)
+        if len(boiler):
+            out[site] = boiler
+    return out
+
+
+def repeated_blocks(
+    infos: Sequence[PageInfo],
+    block_hashes: Sequence[np.ndarray],
+    min_pages: int,
+    share: float,
+) -> list[np.ndarray | None]:
+    """For every page, a mask over its blocks: True where the block is site boilerplate."""
+    return boilerplate_masks(infos, block_hashes, site_boilerplate(infos, block_hashes, min_pages, share))
+
+
+def boilerplate_masks(
+    infos: Sequence[PageInfo], block_hashes: Sequence[np.ndarray], boiler: dict[str, np.ndarray]
+) -> list[np.ndarray | None]:
+    masks: list[np.ndarray | None] = [None] * len(infos)
+    for i, info in enumerate(infos):
+        site = site_of(info)
+        if site in boiler:
+            masks[i] = np.isin(block_hashes[i], boiler[site])
     return masks

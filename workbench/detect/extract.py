@@ -11,7 +11,7 @@ import numpy as np
 from workbench.core.records import PageInfo, RawPage
 from workbench.detect.hashing import signature_id
 from workbench.detect.params import SpotSigsParams
-from workbench.detect.signatures import block_signatures
+from workbench.detect.signatures import block_id, block_signatures
 from workbench.text.decode import decode_bytes
 from workbench.text.html import Extracted, extract, extract_plain
 
@@ -64,9 +64,7 @@ def extract_page(raw: RawPage, params: SpotSigsParams) -> ExtractedPage:
     spots, where, blocks = block_signatures(extracted, params)
     spot_ids = np.fromiter((signature_id(sp.text) for sp in spots), dtype=np.int64, count=len(spots))
     text = extracted.text
-    block_hashes = np.fromiter(
-        (signature_id(text[b.start : b.end].lower()) for b in blocks), dtype=np.int64, count=len(blocks)
-    )
+    block_hashes = np.fromiter((block_id(text, b) for b in blocks), dtype=np.int64, count=len(blocks))
     checksum = hashlib.sha1(extracted.text.encode("utf-8", "surrogatepass")).hexdigest()
     info = PageInfo(
         key=raw.key,

@@ -46,6 +46,7 @@ class SignatureMatrix:
     ptr: np.ndarray  # int64, n + 1
     sig: np.ndarray  # int64
     cnt: np.ndarray  # int64
+    raw_ids: np.ndarray | None = None  # dense id -> the signature's 64-bit id, when known
 
     @property
     def n(self) -> int:
@@ -75,7 +76,7 @@ class SignatureMatrix:
         raw = np.concatenate([v[0] for v in vectors if len(v[0])]).astype(np.int64, copy=False)
         cnt = np.concatenate([v[1] for v in vectors if len(v[1])]).astype(np.int64)
         uniq, dense = np.unique(raw, return_inverse=True)
-        matrix = cls(ptr, dense.astype(np.int64), cnt)
+        matrix = cls(ptr, dense.astype(np.int64), cnt, uniq)
         return matrix.sorted_rows()
 
     def sorted_rows(self) -> SignatureMatrix:
@@ -92,14 +93,14 @@ class SignatureMatrix:
                 rows, sig = rows[starts], sig[starts]
         ptr = np.zeros(self.n + 1, dtype=np.int64)
         np.cumsum(np.bincount(rows, minlength=self.n), out=ptr[1:])
-        return SignatureMatrix(ptr, sig, cnt)
+        return SignatureMatrix(ptr, sig, cnt, self.raw_ids)
 
     def select_entries(self, keep: np.ndarray) -> SignatureMatrix:
         """Keep only the entries where ``keep`` is true (e.g. after the IDF filter)."""
         rows = self.row_of_entries()[keep]
         ptr = np.zeros(self.n + 1, dtype=np.int64)
         np.cumsum(np.bincount(rows, minlength=self.n), out=ptr[1:])
-        return SignatureMatrix(ptr, self.sig[keep], self.cnt[keep])
+        return SignatureMatrix(ptr, self.sig[keep], self.cnt[keep], self.raw_ids)
 
 
 @dataclass(slots=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -79,10 +79,16 @@ def kept_blocks(extracted: Extracted, params: SpotSigsParams) -> list[Block]:
 
 @dataclass(slots=True)
 class PageSpots:
-    """Tokens of the whole text and the spots found in it (for display)."""
+    """Tokens of the whole text and the spots found in it (for display).
+
+    ``spot_block[i]`` indexes ``block_ids``: the id of the kept block where spot i's
+    antecedent stands (the same id the site boilerplate filter uses).
+    """
 
     tokens: Tokens
     spots: list[Spot]
+    spot_block: list[int] = field(default_factory=list)
+    block_ids: list[int] = field(default_factory=list)
 
 
 def page_spots(extracted: Extracted, params: SpotSigsParams) -> PageSpots:
@@ -91,13 +97,23 @@ def page_spots(extracted: Extracted, params: SpotSigsParams) -> PageSpots:
     starts: list[int] = []
     ends: list[int] = []
     ranges: list[tuple[int, int]] = []
-    for b in kept_blocks(extracted, params):
+    blocks = kept_blocks(extracted, params)
+    for b in blocks:
         t = tokenize(extracted.text, b.start, b.end)
         ranges.append((len(words), len(words) + len(t)))
         words += t.words
         starts += t.starts
         ends += t.ends
-    return PageSpots(Tokens(words, starts, ends), _spots_over(words, ranges, params))
+    spots = _spots_over(words, ranges, params)
+    firsts = [lo for lo, _ in ranges]
+    where = [bisect_right(firsts, sp.antecedent) - 1 for sp in spots]
+    ids = [block_id(extracted.text, b) for b in blocks]
+    return PageSpots(Tokens(words, starts, ends), spots, where, ids)
+
+
+def block_id(text: str, block: Block) -> int:
+    """A block's id for the site boilerplate filter: the hash of its lower-cased text."""
+    return signature_id(text[block.start : block.end].lower())
 
 
 def page_signatures(extracted: Extracted, params: SpotSigsParams) -> list[Spot]:

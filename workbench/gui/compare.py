@@ -20,8 +20,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.core.records import RunFilters
+from workbench.detect.boilerplate import site_of
 from workbench.detect.params import SpotSigsParams
 from workbench.gui.pagetext import (
+    NOT_COUNTED,
+    OWN,
     SHARED,
     PageCache,
     PageText,
@@ -36,6 +40,8 @@ from workbench.store import MemberRow, PageDetail, Project
 
 SHARED_COLOUR = "#b9dcff"  # blue: found on both pages
 OWN_COLOUR = "#ffe0a8"  # amber: only on this page
+NOT_COUNTED_COLOUR = "#e4e4e4"  # grey: left out by the run (too common, site template)
+_COLOURS = {SHARED: SHARED_COLOUR, OWN: OWN_COLOUR, NOT_COUNTED: NOT_COUNTED_COLOUR}
 MemberRole = Qt.ItemDataRole.UserRole + 1
 SignatureRole = Qt.ItemDataRole.UserRole + 2
 
@@ -44,12 +50,12 @@ _FORMATS: dict[tuple[str, bool], QTextCharFormat] = {}
 
 
 def span_format(span: Span) -> QTextCharFormat:
-    """The text format of a highlighted token (four kinds, made once)."""
+    """The text format of a highlighted token (six kinds, made once)."""
     key = (span.kind, span.antecedent)
     fmt = _FORMATS.get(key)
     if fmt is None:
         fmt = QTextCharFormat()
-        fmt.setBackground(QColor(SHARED_COLOUR if span.kind == SHARED else OWN_COLOUR))
+        fmt.setBackground(QColor(_COLOURS[span.kind]))
         if span.antecedent:
             fmt.setFontWeight(QFont.Weight.Bold)
             fmt.setFontUnderline(True)
@@ -158,6 +164,7 @@ class CompareView(QWidget):
         self.cache = PageCache()
         self.params = SpotSigsParams()
         self.root = ""
+        self.filters = RunFilters()
         self._shown: _Shown | None = None
         self.shared: dict[str, tuple[int, int]] = {}
         self._occurrence = 0
@@ -179,10 +186,12 @@ class CompareView(QWidget):
         legend = QLabel(
             f"<span style='background:{SHARED_COLOUR}'>&nbsp;on both pages&nbsp;</span> "
             f"<span style='background:{OWN_COLOUR}'>&nbsp;only on this page&nbsp;</span> "
+            f"<span style='background:{NOT_COUNTED_COLOUR}'>&nbsp;not counted&nbsp;</span> "
             "<b><u>antecedent</u></b>")
         legend.setToolTip("Spot signatures: an antecedent word and the chain of words after it. "
-                          "Highlights show every signature of the page text, before the IDF and "
-                          "site-boilerplate filters that the similarity figure uses.")
+                          "Grey ones were left out by the run (shared by too many pages, or in a "
+                          "block the site repeats on many pages), so they do not count towards "
+                          "the similarity.")
         top = QHBoxLayout()
         top.addWidget(legend)
         top.addStretch(1)
@@ -226,10 +235,12 @@ class CompareView(QWidget):
         return box
 
     # -------------------------------------------------------------- API
-    def set_context(self, root: str, params: SpotSigsParams) -> None:
+    def set_context(self, root: str, params: SpotSigsParams,
+                    filters: RunFilters | None = None) -> None:
         if (root, params) != (self.root, self.params):
             self.cache.clear()
         self.root, self.params = root, params
+        self.filters = filters or RunFilters()
 
     def clear(self, message: str = "Choose a cluster to see its pages side by side.") -> None:
         self._shown = None
@@ -308,7 +319,10 @@ class CompareView(QWidget):
         if detail is None:
             from workbench.text.tokenize import Tokens
             return None, PageText("", "", Tokens([], [], []), [], error="This page is not in the project.")
-        return detail, self.cache.get(self.root, detail.source, detail.offset, self.params)
+        page = self.cache.get(self.root, detail.source, detail.offset, self.params)
+        if not page.error:
+            page.apply_filters(self.filters, site_of(detail))
+        return detail, page
 
     def _render(self) -> None:
         if not self._shown:
@@ -321,7 +335,7 @@ class CompareView(QWidget):
         if member is None or member.page_id == ref.page_id:
             self.shared = {}
             self.left.show_page(ref_page, {}, source=source)
-            n = len(ref_page.spots)
+            n = len(ref_page.counted_spots())
             self.left.set_header(ref_detail, None, 0, n, "a single page" if len(self._shown.members) == 1
                                  else "the reference itself")
             self.right.clear("Only the reference page is chosen." if len(self._shown.members) > 1
@@ -333,10 +347,10 @@ class CompareView(QWidget):
         self.left.show_page(ref_page, self.shared, source=source)
         self.right.show_page(m_page, self.shared, source=source)
         self.left.set_header(ref_detail, None, sum(c for t, c in ref_page.signature_counts.items()
-                                                   if t in self.shared), len(ref_page.spots))
+                                                   if t in self.shared), len(ref_page.counted_spots()))
         self.right.set_header(m_detail, member.similarity,
                               sum(c for t, c in m_page.signature_counts.items() if t in self.shared),
-                              len(m_page.spots))
+                              len(m_page.counted_spots()))
         self.why.clear()
         for sig, (ca, cb) in self.shared.items():
             item = QListWidgetItem(f"{sig.replace(':', ' ')}    {ca} | {cb}")

@@ -513,7 +513,8 @@ class MainWindow(QMainWindow):
         if self.project is not None:
             run = self.project.current_run()
             self.compare.set_context(self.project.archive_root,
-                                     params_from_dict(run.params) if run else SpotSigsParams())
+                                     params_from_dict(run.params) if run else SpotSigsParams(),
+                                     self.project.run_filters(run.id) if run else None)
         loaded = self.model.rowCount()
         self.model.project = self.project
         self.model.reload(keep_rows=loaded)

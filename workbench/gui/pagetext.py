@@ -10,18 +10,20 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter, OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from workbench.archive import scan
-from workbench.core.records import RawPage
+from workbench.core.records import RawPage, RunFilters
 from workbench.detect.extract import extract_text
+from workbench.detect.hashing import signature_id
 from workbench.detect.params import AntecedentSpec, SpotSigsParams
 from workbench.detect.signatures import Spot, page_spots
 from workbench.text.tokenize import Tokens
 
 SHARED = "shared"
 OWN = "own"
+NOT_COUNTED = "not counted"  # left out by the run: too common, or the site's template
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,10 +46,27 @@ class PageText:
     spots: list[Spot]
     source_html: str = ""
     error: str | None = None
+    spot_block: list[int] = field(default_factory=list)
+    block_ids: list[int] = field(default_factory=list)
+    # Per spot: did the run count it? None until filters are applied (then all count).
+    counted: list[bool] | None = None
+
+    def apply_filters(self, filters: RunFilters, site: str | None) -> None:
+        """Mark the spots the run left out (too common, or in a block the site repeats)."""
+        self.counted = [
+            filters.counted(signature_id(sp.text), self.block_ids[self.spot_block[i]], site)
+            for i, sp in enumerate(self.spots)
+        ]
+
+    def counted_spots(self) -> list[Spot]:
+        if self.counted is None:
+            return self.spots
+        return [sp for sp, ok in zip(self.spots, self.counted, strict=True) if ok]
 
     @property
     def signature_counts(self) -> Counter[str]:
-        return Counter(s.text for s in self.spots)
+        """Counts of the signatures the run counted (all of them before filters are applied)."""
+        return Counter(s.text for s in self.counted_spots())
 
 
 def plain_tip(text: str) -> str:
@@ -114,7 +133,8 @@ def load_page(root: Path | str, source: str, offset: int | None, params: SpotSig
         source_html = raw.data.decode(encoding or "utf-8", errors="replace")
     except LookupError:
         source_html = raw.data.decode("utf-8", errors="replace")
-    return PageText(extracted.text, extracted.title, spots.tokens, spots.spots, source_html)
+    return PageText(extracted.text, extracted.title, spots.tokens, spots.spots, source_html,
+                    spot_block=spots.spot_block, block_ids=spots.block_ids)
 
 
 class PageCache:
@@ -151,14 +171,17 @@ def shared_signatures(a: PageText, b: PageText) -> dict[str, tuple[int, int]]:
 def highlight_spans(page: PageText, shared: set[str] | dict) -> list[Span]:
     """One span per token that belongs to a signature, in text order.
 
-    A token in any shared signature is SHARED, else OWN; antecedent tokens are marked.
+    A token in any shared signature is SHARED, else OWN, else (only in signatures the run
+    left out) NOT_COUNTED; antecedent tokens are marked.
     """
     kind: dict[int, str] = {}
     antecedents: set[int] = set()
-    for spot in page.spots:
-        k = SHARED if spot.text in shared else OWN
+    rank = {NOT_COUNTED: 0, OWN: 1, SHARED: 2}  # a token shows its strongest role
+    counted = page.counted or [True] * len(page.spots)
+    for spot, ok in zip(page.spots, counted, strict=True):
+        k = NOT_COUNTED if not ok else SHARED if spot.text in shared else OWN
         for t in (spot.antecedent, *spot.chain):
-            if kind.get(t) != SHARED:
+            if rank[k] > rank.get(kind.get(t, NOT_COUNTED), -1) or t not in kind:
                 kind[t] = k
         antecedents.add(spot.antecedent)
     starts, ends = page.tokens.starts, page.tokens.ends

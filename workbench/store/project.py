@@ -16,7 +16,7 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 from workbench.core.progress import ProgressFn, no_progress
-from workbench.core.records import Cluster, PageInfo, Pair
+from workbench.core.records import Cluster, PageInfo, Pair, RunFilters
 from workbench.store import backup, codebook, memos, queries, recorder, runs, schema, tagging
 from workbench.store.actions import ActionInfo, ActionLog, history, next_redo, next_undo
 from workbench.store.clock import utc_now
@@ -216,11 +216,21 @@ class Project:
 
     def save_run(self, params: dict, method: str, timings: dict[str, float],
                  pages: Sequence[PageInfo], pairs: Sequence[Pair], clusters: Sequence[Cluster],
-                 *, singletons: bool = True, progress: ProgressFn = no_progress) -> int:
+                 *, singletons: bool = True, progress: ProgressFn = no_progress,
+                 filters: RunFilters | None = None) -> int:
         """Store a detection run in one transaction and make it the current run."""
         with self._write() as conn:
             return runs.save_run(conn, params, method, timings, pages, pairs, clusters,
-                                 singletons=singletons, progress=progress)
+                                 singletons=singletons, progress=progress, filters=filters)
+
+    def run_filters(self, run_id: int | None = None) -> RunFilters:
+        """What a run (default: the current one) left out before matching."""
+        if run_id is None:
+            run = self.current_run()
+            if run is None:
+                return RunFilters()
+            run_id = run.id
+        return runs.run_filters(self._read(), run_id)
 
     # ------------------------------------------------------- tag actions
     def tag_clusters(self, cluster_ids: Sequence[int], tag_ids: Sequence[int]) -> ActionResult:

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 
 from workbench import __version__
 from workbench.core.progress import ProgressFn, no_progress
-from workbench.core.records import Cluster, PageInfo, Pair
+from workbench.core.records import Cluster, PageInfo, Pair, RunFilters
 from workbench.store import summary
 from workbench.store.clock import utc_now
 
@@ -96,6 +96,7 @@ def save_run(
     conn: sqlite3.Connection, params: dict, method: str, timings: dict[str, float],
     pages: Sequence[PageInfo], pairs: Sequence[Pair], clusters: Sequence[Cluster],
     *, singletons: bool = True, progress: ProgressFn = no_progress,
+    filters: RunFilters | None = None,
 ) -> int:
     """Store a detection run and make it current; return its id.
 
@@ -151,6 +152,8 @@ def save_run(
             member_rows,
         )
         progress("save", len(pages) + len(pairs) + min(start + _BATCH, len(clusters)), total)
+    if filters is not None:
+        _save_filters(conn, run_id, filters)
     _fill_missing_similarities(conn, run_id)
     _flag_mixed_tags(conn, run_id)
     conn.execute(
@@ -161,6 +164,27 @@ def save_run(
     summary.rebuild(conn)
     progress("save", total, total)
     return run_id
+
+
+def _save_filters(conn: sqlite3.Connection, run_id: int, filters: RunFilters) -> None:
+    rows = [(run_id, "common", None, v) for v in sorted(filters.common)]
+    rows += [(run_id, "boilerplate", site, v) for site, ids in sorted(filters.boilerplate.items())
+             for v in sorted(ids)]
+    conn.executemany("INSERT INTO run_filters (run_id, kind, site, value) VALUES (?, ?, ?, ?)", rows)
+
+
+def run_filters(conn: sqlite3.Connection, run_id: int) -> RunFilters:
+    """What the run left out (empty for runs saved before filters were recorded)."""
+    common: set[int] = set()
+    boiler: dict[str, set[int]] = {}
+    for kind, site, value in conn.execute(
+        "SELECT kind, site, value FROM run_filters WHERE run_id = ?", (run_id,)
+    ):
+        if kind == "common":
+            common.add(value)
+        else:
+            boiler.setdefault(site, set()).add(value)
+    return RunFilters(frozenset(common), {k: frozenset(v) for k, v in boiler.items()})
 
 
 def _fill_missing_similarities(conn: sqlite3.Connection, run_id: int) -> None:

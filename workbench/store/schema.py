@@ -188,6 +188,21 @@ CREATE INDEX cluster_summary_by_state
 """
 
 
+# What a run left out before matching (workbench.detect.filters.RunFilters), so the
+# side-by-side view can mark exactly the signatures that counted. kind 'common': a
+# signature id too many pages share (site NULL); kind 'boilerplate': a block id the
+# site repeats. Runs from before this step simply have no rows.
+_V3 = """
+CREATE TABLE run_filters (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL CHECK (kind IN ('common', 'boilerplate')),
+    site TEXT,
+    value INTEGER NOT NULL
+);
+CREATE INDEX run_filters_by_run ON run_filters(run_id, kind, site);
+"""
+
+
 def _v2_backfill(conn: sqlite3.Connection) -> None:
     # Imported here: summary.py needs the v2 table, and the migration must
     # fill it for files that already hold a run.
@@ -200,6 +215,7 @@ def _v2_backfill(conn: sqlite3.Connection) -> None:
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None] | None]] = [
     (_V1, None),
     (_V2, _v2_backfill),
+    (_V3, None),
 ]
 CURRENT_VERSION = len(MIGRATIONS)
 
