@@ -18,6 +18,8 @@ def test_site_comes_from_url_or_host_named_folder():
     assert site_of(info("Lion/l10.htm")) is None  # a Gold Set style folder: no site
     assert site_of(info("page.html")) is None
     assert site_of(info("2019.11/page.html")) is None  # digits only are not a host
+    saved = PageInfo(key="Lion/l3.htm", source="Lion/l3.htm", link_host="kgo.example.com")
+    assert site_of(saved) == "kgo.example.com"  # a "Save As" page: where its links point
 
 
 def test_blocks_repeated_on_a_share_of_a_sites_pages_are_masked():

@@ -80,3 +80,11 @@ def test_title_falls_back_to_first_heading_then_first_words():
     title = extract(f"<html><body><p>{long}</p></body></html>").title
     assert title.endswith("…") and len(title) <= 81 and title.startswith("word word")
     assert extract("<html><body></body></html>").title == ""
+
+
+def test_link_host_names_the_site_a_saved_page_came_from():
+    own = "".join(f'<a href="http://www.Daily.example.com/s/{i}">story {i}</a>' for i in range(4))
+    ads = '<a href="https://ads.example.net/x">ad</a><a href="/relative">r</a>'
+    assert extract(f"<html><body>{own}{ads}</body></html>").link_host == "daily.example.com"
+    spread = "".join(f'<a href="http://h{i}.example.org/">x</a>' for i in range(6))
+    assert extract(f"<html><body>{spread}</body></html>").link_host is None

@@ -55,6 +55,7 @@ class PageInfo:
     checksum: str = ""
     signature_count: int = 0
     skip_reason: str | None = None  # e.g. "too little text: 2 signatures (minimum 5)"
+    link_host: str | None = None  # host most of the page's links point to (site guess)
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,8 +4,8 @@ Modern templates carry teaser paragraphs, newsletters pitches and legal notices 
 enough to look like prose; the per-block filter keeps them, and two different stories
 in one template then share most of their signatures. A block whose exact text recurs
 on a large share of one site's pages is the site's, not the story's, so its spots are
-left out. Pages whose site cannot be told (no URL, no host-named folder, as in a
-browser "Save As" collection) are never touched.
+left out. Pages whose site cannot be told (no URL, no host-named folder, no clear
+host among their links) are never touched.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ _HOST = re.compile(r"^(?=.*[a-z])[a-z0-9-]+(\.[a-z0-9-]+)+(:\d+)?$", re.I)
 
 
 def site_of(info: PageInfo) -> str | None:
-    """The page's site: the URL's host, or a first folder named like a host (wget, HTTrack)."""
+    """The page's site: the URL's host, a first folder named like a host (wget, HTTrack),
+    or else the host most of its links point to (pages saved with "Save As")."""
     if info.url:
         try:
             host = urlsplit(info.url).hostname
@@ -33,7 +34,7 @@ def site_of(info: PageInfo) -> str | None:
     first, sep, _ = info.source.partition("/")
     if sep and _HOST.match(first):
         return first.lower()
-    return None
+    return getattr(info, "link_host", None)
 
 
 def site_boilerplate(

@@ -78,6 +78,7 @@ def extract_page(raw: RawPage, params: SpotSigsParams) -> ExtractedPage:
         title=extracted.title[:500],
         checksum=checksum,
         signature_count=len(spots),
+        link_host=extracted.link_host,
     )
     return ExtractedPage(info, spot_ids, np.asarray(where, dtype=np.int32), block_hashes)
 

@@ -60,10 +60,10 @@ class SpotSigsParams:
     # Chains stop at the end of their layout block instead of spilling into the next.
     chains_within_blocks: bool = True
     # Blocks one site repeats on >= this share of its pages (sites of >= min pages) are
-    # left out; the site comes from the URL or a host-named top folder.
+    # left out; the site comes from the URL, a host-named top folder or the links' host.
     site_boilerplate: bool = True
     site_min_pages: int = 8
-    site_block_share: float = 0.25
+    site_block_share: float = 0.5
     cluster_method: str = "star"
 
     def __post_init__(self) -> None:

@@ -9,6 +9,7 @@ layout block into the next and navigation-like blocks can be filtered out.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 import lxml.etree as etree
@@ -57,6 +58,9 @@ class Extracted:
     text: str
     title: str
     blocks: list[Block] = field(default_factory=list)
+    # The host most of the page's absolute links point to: for a page saved without its
+    # URL (a browser "Save As" copy), the best guess at the site it came from.
+    link_host: str | None = None
 
 
 def parse_html(markup: str) -> etree._Element | None:
@@ -78,6 +82,7 @@ def parse_html(markup: str) -> etree._Element | None:
 # Private-use characters as markers: lxml refuses control characters in text.
 _LINK_OPEN, _LINK_CLOSE, _BREAK = "\ue000", "\ue001", "\ue002"
 _MARKERS = re.compile("[\ue000\ue001]")
+_HOST = re.compile(r"https?://([^/:?#\s]+)", re.I)
 _MARKER_SPLIT = re.compile("([\ue000\ue001])")
 # Characters lxml refuses in text nodes, and our own markers if a page contains them.
 _CONTROL_BYTES = bytes(c for c in range(32) if c not in (9, 10, 13))
@@ -128,9 +133,15 @@ def extract(markup: str) -> Extracted:
         el.tail = _BREAK + el.tail if el.tail else _BREAK
     for el in root.iter("br", "img"):
         el.tail = " " + el.tail if el.tail else " "
+    hosts: Counter[str] = Counter()
     for el in root.iter("a"):
         el.text = _LINK_OPEN + el.text if el.text else _LINK_OPEN
         el.tail = _LINK_CLOSE + el.tail if el.tail else _LINK_CLOSE
+        href = el.get("href")
+        if href and href[:4].lower() == "http":
+            match = _HOST.match(href)
+            if match:
+                hosts[match.group(1).lower().removeprefix("www.")] += 1
     flat = etree.tostring(root, method="text", encoding="unicode", with_tail=False)
 
     parts: list[str] = []
@@ -160,7 +171,16 @@ def extract(markup: str) -> Extracted:
     if not title and blocks:  # no title, no heading: the first words of the page
         first = parts[0]
         title = first if len(first) <= 80 else first[:80].rsplit(" ", 1)[0] + "…"
-    return Extracted("\n".join(parts) + "\n" if parts else "", title, blocks)
+    return Extracted("\n".join(parts) + "\n" if parts else "", title, blocks, _dominant(hosts))
+
+
+def _dominant(hosts: Counter[str]) -> str | None:
+    """The host of most absolute links, if it is clearly the page's own (a third of them
+    and at least three): ad and share links spread over many hosts."""
+    if not hosts:
+        return None
+    host, n = hosts.most_common(1)[0]
+    return host if n >= 3 and n * 3 >= sum(hosts.values()) else None
 
 
 def extract_plain(text: str) -> Extracted:
