@@ -107,11 +107,11 @@ def test_idf_filter_drops_common_and_single_page_signatures_but_keeps_shared_one
     for i in range(1000):
         ids = [0, 2 + i] + ([1] if i < 2 else [])
         vectors.append((np.array(sorted(ids), dtype=np.int64), np.ones(len(ids), dtype=np.int64)))
+    dense = {raw: d for d, raw in enumerate(sorted({x for v in vectors for x in v[0].tolist()}))}
     m = SignatureMatrix.from_vectors(vectors)
     keep, applied = idf_keep(m, SpotSigsParams())
     assert applied
     kept = set(m.sig[keep].tolist())
-    dense = {raw: d for d, raw in enumerate(sorted({x for v in vectors for x in v[0].tolist()}))}
     assert dense[0] not in kept
     assert dense[1] in kept
     assert not any(dense[2 + i] in kept for i in range(1000))

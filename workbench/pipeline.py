@@ -219,13 +219,17 @@ def load_corpus(
     boiler = (site_boilerplate(infos, hashes, params.site_min_pages, params.site_block_share)
               if params.site_boilerplate else {})
     masks = boilerplate_masks(infos, hashes, boiler)
-    raw_matrix = SignatureMatrix.from_vectors([e.vector(m) for e, m in zip(extracted, masks, strict=True)])
+    vectors = []
+    for i, mask in enumerate(masks):
+        vectors.append(extracted[i].vector(mask))
+        extracted[i] = None  # type: ignore[call-overload]  # let the spot arrays go early
+    del extracted, masks, hashes
+    raw_matrix = SignatureMatrix.from_vectors(vectors)
     keep, idf_applied = idf_keep(raw_matrix, params)
     filters = RunFilters(too_common(raw_matrix, keep),
                          {site: frozenset(ids.tolist()) for site, ids in boiler.items()})
     matrix = raw_matrix.select_entries(keep)
     lengths = matrix.lengths()
-    del extracted, masks, hashes
     for info, length in zip(infos, lengths, strict=True):
         before = info.signature_count
         info.signature_count = int(length)  # what matching counts, after every filter

@@ -107,3 +107,14 @@ def test_empty_and_tiny_inputs():
 def test_bad_tau_is_refused(tau):
     with pytest.raises(ValueError, match="tau"):
         find_pairs(_matrix([{1: 1}]), tau)
+
+
+def test_unsorted_or_repeated_ids_are_merged_into_the_same_multiset():
+    tidy = SignatureMatrix.from_vectors([(np.array([3, 9], np.int64), np.array([2, 1], np.int64)),
+                                         (np.array([9], np.int64), np.array([4], np.int64))])
+    messy = SignatureMatrix.from_vectors([(np.array([9, 3, 3], np.int64), np.array([1, 1, 1], np.int64)),
+                                          (np.array([9], np.int64), np.array([4], np.int64))])
+    for m in (tidy, messy):
+        assert m.ptr.tolist() == [0, 2, 3]
+        assert m.raw_ids[m.sig].tolist() == [3, 9, 9]
+        assert m.cnt.tolist() == [2, 1, 4]

@@ -66,17 +66,34 @@ class SignatureMatrix:
 
     @classmethod
     def from_vectors(cls, vectors: list[tuple[np.ndarray, np.ndarray]]) -> SignatureMatrix:
-        """From per-page (signature ids, counts), ids in any 64-bit space."""
+        """From per-page (signature ids, counts), ids in any 64-bit space.
+
+        The list is emptied as it is read (its arrays are let go early to keep the
+        peak memory of a 100,000-page run down).
+        """
         sizes = np.fromiter((len(v[0]) for v in vectors), dtype=np.int64, count=len(vectors))
         ptr = np.zeros(len(vectors) + 1, dtype=np.int64)
         np.cumsum(sizes, out=ptr[1:])
-        if ptr[-1] == 0:
-            empty = np.empty(0, dtype=np.int64)
-            return cls(ptr, empty, empty.copy())
-        raw = np.concatenate([v[0] for v in vectors if len(v[0])]).astype(np.int64, copy=False)
-        cnt = np.concatenate([v[1] for v in vectors if len(v[1])]).astype(np.int64)
+        total = int(ptr[-1])
+        raw = np.empty(total, dtype=np.int64)
+        cnt = np.empty(total, dtype=np.int64)
+        for i in range(len(vectors)):
+            ids, counts = vectors[i]
+            raw[ptr[i] : ptr[i + 1]] = ids
+            cnt[ptr[i] : ptr[i + 1]] = counts
+            vectors[i] = None  # type: ignore[call-overload]
+        vectors.clear()
+        if total == 0:
+            return cls(ptr, raw, cnt)
         uniq, dense = np.unique(raw, return_inverse=True)
-        matrix = cls(ptr, dense.astype(np.int64), cnt, uniq)
+        del raw
+        matrix = cls(ptr, dense.astype(np.int64, copy=False), cnt, uniq)
+        # Ids sorted and unique within each page stay so under the order-keeping dense
+        # map; only when they are not is the (memory-hungry) full sort needed.
+        rows = matrix.row_of_entries()
+        same_row = rows[1:] == rows[:-1]
+        if np.all(matrix.sig[1:][same_row] > matrix.sig[:-1][same_row]):
+            return matrix
         return matrix.sorted_rows()
 
     def sorted_rows(self) -> SignatureMatrix:
