@@ -32,8 +32,8 @@ from workbench.core.progress import ProgressFn, no_progress
 from workbench.detect.partitions import partition_of, partition_starts
 
 _EPS = 1e-9
-_CANDIDATE_CHUNK = 4_000_000  # candidate postings expanded at once (memory bound)
-_VERIFY_CHUNK = 8_000_000  # signature entries compared at once
+_CANDIDATE_CHUNK = 2_000_000  # candidate postings expanded at once (memory bound)
+_VERIFY_CHUNK = 2_000_000  # signature entries compared at once
 
 
 @dataclass(slots=True)
@@ -189,10 +189,14 @@ def find_pairs(
     if not active.any():
         return _with_duplicates(empty, rep, lengths)
 
+    # Intermediate arrays are deleted as soon as they are used: on 100,000 pages each
+    # is tens of MB, and together they set the run's peak memory.
     rows = m.row_of_entries()
     keep = active[rows]
     e_doc, e_sig, e_cnt = rows[keep], m.sig[keep], m.cnt[keep]
     n_sig = np.int64(m.n_signatures)
+    keys = rows * n_sig + m.sig  # ascending: rows, then ids within a row (for verifying)
+    del rows, keep
     max_len = int(lengths.max())
     starts = partition_starts(tau, max_len)
     part = partition_of(np.maximum(lengths, 1), starts)
@@ -205,6 +209,7 @@ def find_pairs(
     post_doc = e_doc[post_order]
     shift = np.int64(1) << np.int64(32)
     post_key = e_list[post_order] * shift + (max_len - lengths[post_doc])
+    del list_key, post_order
 
     # Each page's signatures by ascending df in its partition; delta1 before each list.
     visit = np.lexsort((e_sig, df[e_list], e_doc))
@@ -217,6 +222,7 @@ def find_pairs(
     hi = np.floor((L - (1.0 + tau) * delta1) / tau + _EPS * L)
     useful = hi >= lo
     v_doc, v_sig, v_list, lo, hi = v_doc[useful], v_sig[useful], v_list[useful], lo[useful], hi[useful]
+    del visit, v_cnt, cum, first_of_doc, delta1, L, useful, e_doc, e_sig, e_cnt, e_list, df
 
     # Queries: own partition always; next partition when a page there can be close enough.
     nxt = part[v_doc] + 1
@@ -234,17 +240,18 @@ def find_pairs(
     q_hi = np.concatenate([hi, hi[found]])
     order = np.argsort(q_doc, kind="stable")
     q_doc, q_list, q_own, q_lo, q_hi = (x[order] for x in (q_doc, q_list, q_own, q_lo, q_hi))
+    del order, v_doc, v_sig, v_list, lo, hi, nxt, can_reach, reach_len, next_key, next_pos, found
 
     q_hi = np.minimum(q_hi, max_len).astype(np.int64)
     q_lo = np.maximum(q_lo, 0).astype(np.int64)
     begin = np.searchsorted(post_key, q_list * shift + (max_len - q_hi), side="left")
     end = np.searchsorted(post_key, q_list * shift + (max_len - q_lo), side="right")
     count = np.maximum(end - begin, 0)
+    del q_list, q_lo, q_hi, end
 
     # Work through the queries in chunks that end at page boundaries.
     doc_end = np.flatnonzero(np.append(q_doc[1:] != q_doc[:-1], True)) + 1
     cum_per_doc = np.cumsum(count)[doc_end - 1]
-    keys = rows * n_sig + m.sig  # ascending: rows, then ids within a row
     out_a, out_b, out_s = [], [], []
     candidates = 0
     k = 0
