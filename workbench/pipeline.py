@@ -314,7 +314,8 @@ def save_result(project, result: DedupResult, progress: ProgressFn = no_progress
     pairs = [Pair(int(a), int(b), float(s)) for a, b, s in
              zip(result.pairs.a, result.pairs.b, result.pairs.similarity, strict=True)]
     return project.save_run(result.params.to_dict(), "spotsigs", result.timings, result.pages,
-                            pairs, result.clusters, progress=progress, filters=result.filters)
+                            pairs, result.clusters, progress=progress, filters=result.filters,
+                            skipped=result.skipped)
 
 
 __all__ = ["Corpus", "DedupResult", "detect", "load_corpus", "run_dedup", "save_result", "Cancelled"]

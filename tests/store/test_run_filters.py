@@ -28,3 +28,20 @@ def test_counted_signature_logic():
     assert not f.counted(8, 100, "a.com")  # in a block the site repeats
     assert f.counted(8, 100, "b.org")  # the same block on another site counts
     assert f.counted(8, 100, None)
+
+
+def test_skipped_inputs_are_kept_with_the_run(tmp_path):
+    from workbench.core.records import SkipRecord
+
+    project = Project.create(tmp_path / "p.wbproj", "/crawl", coder="ann")
+    pages, pairs, clusters = groups_run([2], skipped=1)
+    skips = [SkipRecord("bad.warc.gz", "truncated gzip member at byte 0", 0),
+             SkipRecord("empty.html", "empty file")]
+    project.save_run({"tau": 0.5}, "spotsigs", {}, pages, pairs, clusters, skipped=skips)
+    project.close()
+    reopened = Project.open(tmp_path / "p.wbproj")
+    listed = reopened.skipped_pages()
+    assert listed[:2] == [("bad.warc.gz#0", "truncated gzip member at byte 0"),
+                          ("empty.html", "empty file")]
+    assert len(listed) == 3 and listed[2][1].startswith("too little text")
+    reopened.close()

@@ -447,8 +447,7 @@ class MainWindow(QMainWindow):
         if not self._from_current_job():
             return
         self._end_job()
-        self.skipped = [(s.source + (f"#{s.offset}" if s.offset is not None else ""), s.reason)
-                        for s in summary.skipped] + list(summary.too_little_text)
+        self.skipped = self.project.skipped_pages() if self.project is not None else []
         spent = time.monotonic() - self._run_started_at
         self.refresh(select_ids=[])
         self.statusBar().showMessage(

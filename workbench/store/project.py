@@ -16,7 +16,7 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 from workbench.core.progress import ProgressFn, no_progress
-from workbench.core.records import Cluster, PageInfo, Pair, RunFilters
+from workbench.core.records import Cluster, PageInfo, Pair, RunFilters, SkipRecord
 from workbench.store import backup, codebook, memos, queries, recorder, runs, schema, tagging
 from workbench.store.actions import ActionInfo, ActionLog, history, next_redo, next_undo
 from workbench.store.clock import utc_now
@@ -217,11 +217,15 @@ class Project:
     def save_run(self, params: dict, method: str, timings: dict[str, float],
                  pages: Sequence[PageInfo], pairs: Sequence[Pair], clusters: Sequence[Cluster],
                  *, singletons: bool = True, progress: ProgressFn = no_progress,
-                 filters: RunFilters | None = None) -> int:
-        """Store a detection run in one transaction and make it the current run."""
+                 filters: RunFilters | None = None, skipped: Sequence[SkipRecord] = ()) -> int:
+        """Store a detection run in one transaction and make it the current run.
+
+        ``skipped``: inputs that gave no page (kept so the list survives reopening).
+        """
         with self._write() as conn:
             return runs.save_run(conn, params, method, timings, pages, pairs, clusters,
-                                 singletons=singletons, progress=progress, filters=filters)
+                                 singletons=singletons, progress=progress, filters=filters,
+                                 skipped=skipped)
 
     def run_filters(self, run_id: int | None = None) -> RunFilters:
         """What a run (default: the current one) left out before matching."""

@@ -258,9 +258,16 @@ def current_run(conn: sqlite3.Connection) -> RunInfo | None:
 
 
 def skipped_pages(conn: sqlite3.Connection) -> list[tuple[str, str]]:
-    """(key, reason) of the current run's pages that were left out, by key."""
+    """(name, reason) of what the current run left out: inputs that gave no page
+    (file path, or path#offset for an archive record), then pages with too little text."""
     run_id = summary.current_run(conn)
-    return conn.execute(
+    inputs = [
+        (source if offset is None else f"{source}#{offset}", reason)
+        for source, offset, reason in conn.execute(
+            "SELECT source, offset, reason FROM run_skips WHERE run_id = ? ORDER BY rowid", (run_id,)
+        )
+    ]
+    return inputs + conn.execute(
         "SELECT p.key, p.skip_reason FROM run_pages r JOIN pages p ON p.id = r.page_id "
         "WHERE r.run_id = ? AND p.skip_reason IS NOT NULL ORDER BY p.key", (run_id,)
     ).fetchall()

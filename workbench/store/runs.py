@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 
 from workbench import __version__
 from workbench.core.progress import ProgressFn, no_progress
-from workbench.core.records import Cluster, PageInfo, Pair, RunFilters
+from workbench.core.records import Cluster, PageInfo, Pair, RunFilters, SkipRecord
 from workbench.store import summary
 from workbench.store.clock import utc_now
 
@@ -96,7 +96,7 @@ def save_run(
     conn: sqlite3.Connection, params: dict, method: str, timings: dict[str, float],
     pages: Sequence[PageInfo], pairs: Sequence[Pair], clusters: Sequence[Cluster],
     *, singletons: bool = True, progress: ProgressFn = no_progress,
-    filters: RunFilters | None = None,
+    filters: RunFilters | None = None, skipped: Sequence[SkipRecord] = (),
 ) -> int:
     """Store a detection run and make it current; return its id.
 
@@ -154,6 +154,8 @@ def save_run(
         progress("save", len(pages) + len(pairs) + min(start + _BATCH, len(clusters)), total)
     if filters is not None:
         _save_filters(conn, run_id, filters)
+    conn.executemany("INSERT INTO run_skips (run_id, source, offset, reason) VALUES (?, ?, ?, ?)",
+                     [(run_id, sk.source, sk.offset, sk.reason) for sk in skipped])
     _fill_missing_similarities(conn, run_id)
     _flag_mixed_tags(conn, run_id)
     conn.execute(

@@ -203,6 +203,19 @@ CREATE INDEX run_filters_by_run ON run_filters(run_id, kind, site);
 """
 
 
+# Inputs a run could not use (unreadable files, damaged or non-page WARC records), with
+# the reason, so the Skipped Files list survives closing the project.
+_V4 = """
+CREATE TABLE run_skips (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    source TEXT NOT NULL,
+    offset INTEGER,
+    reason TEXT NOT NULL
+);
+CREATE INDEX run_skips_by_run ON run_skips(run_id);
+"""
+
+
 def _v2_backfill(conn: sqlite3.Connection) -> None:
     # Imported here: summary.py needs the v2 table, and the migration must
     # fill it for files that already hold a run.
@@ -216,6 +229,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None] | None]] = [
     (_V1, None),
     (_V2, _v2_backfill),
     (_V3, None),
+    (_V4, None),
 ]
 CURRENT_VERSION = len(MIGRATIONS)
 
