@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from PySide6.QtCore import QObject, QRunnable, Signal
 
 from workbench.core.progress import Cancelled
-from workbench.core.records import SkipRecord
 from workbench.detect.params import SpotSigsParams
 from workbench.pipeline import detect, load_corpus, save_result
 from workbench.store import Project
@@ -30,8 +29,6 @@ class RunSummary:
 
     run_id: int
     pages: int
-    too_little_text: list[tuple[str, str]]
-    skipped: list[SkipRecord]
     pairs: int
     clusters: int
     signatures: int
@@ -99,8 +96,6 @@ class DetectJob(QRunnable):
             summary = RunSummary(
                 run_id=run_id,
                 pages=len(result.pages),
-                too_little_text=[(p.key, p.skip_reason or "") for p in result.too_little_text],
-                skipped=list(result.skipped),
                 pairs=int(len(result.pairs.a)),
                 clusters=len(result.clusters),
                 signatures=result.distinct_signatures,
