@@ -135,11 +135,15 @@ def inner(args: argparse.Namespace) -> int:
         if i < len(rows):
             project.tag_clusters([rows[i].id], [project.tag_by_name(tag).id])
     window.refresh(select_ids=[])
-    # A cluster whose first member shares a good part, not all, of its signatures.
+    # A cluster whose first member shares a good part, not all, of its signatures, and
+    # (on the Gold Set, one folder per true cluster) is a true near duplicate.
     best, best_score = 0, -1.0
     for i, r in enumerate(window.model.rows[:25]):
         members = project.members(r.id)
         if len(members) < 3 or members[1].similarity is None:
+            continue
+        folders = {project.page(m.page_id).source.split("/")[0] for m in members[:2]}
+        if len(folders) > 1:
             continue
         score = -abs(members[1].similarity - 0.55)
         if score > best_score:

@@ -88,3 +88,4 @@ def test_link_host_names_the_site_a_saved_page_came_from():
     assert extract(f"<html><body>{own}{ads}</body></html>").link_host == "daily.example.com"
     spread = "".join(f'<a href="http://h{i}.example.org/">x</a>' for i in range(6))
     assert extract(f"<html><body>{spread}</body></html>").link_host is None
+

@@ -50,6 +50,8 @@ from workbench.store import ClusterRow, Project, ProjectError
 
 ICONS = Path(__file__).resolve().parents[2] / "resources" / "icons"
 MAX_RECENT = 8
+# How long after its worker is done an ended detection job is kept alive (see _retire).
+JOB_GRACE_SECONDS = 2.0
 TAG_PALETTE = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6",
                "#9a6324", "#469990"]
 CODED_CHOICES = [("All clusters", None), ("Uncoded", "none"), ("Partly coded", "some"), ("Coded", "all")]
@@ -82,6 +84,7 @@ class MainWindow(QMainWindow):
         self.coder = ""
         self.job: DetectJob | None = None
         self.pool = QThreadPool.globalInstance()
+        self._retired_jobs: list[tuple[DetectJob, float]] = []
         self.skipped: list[tuple[str, str]] = []
         self.setWindowTitle(APP_NAME)
         self.setWindowIcon(icon("app"))
@@ -435,9 +438,24 @@ class MainWindow(QMainWindow):
             self._end_job()
 
     def _end_job(self) -> None:
+        if self.job is not None:
+            self._retire(self.job)
         self.job = None
         self.run_panel.stop()
         self._update_actions()
+
+    def _retire(self, job: DetectJob) -> None:
+        """Keep an ended job alive until its worker has surely left ``run()``.
+
+        Dropping the last reference while the worker still unwinds would delete the
+        job's signal object on the worker thread, racing this thread's event loop over
+        its queued signals (a crash seen about once in eight test-suite runs). Jobs are
+        let go here, on the GUI thread, a while after their worker said it was done.
+        """
+        now = time.monotonic()
+        self._retired_jobs = [(j, t) for j, t in self._retired_jobs
+                              if not (j.done.is_set() and now - t > JOB_GRACE_SECONDS)]
+        self._retired_jobs.append((job, now))
 
     def _from_current_job(self) -> bool:
         """Signals of a job given up on (cancelled while closing) arrive late: ignore them."""
@@ -822,6 +840,7 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ close
     def closeEvent(self, event: QCloseEvent) -> None:
         self.cancel_run(wait=True)
+        self.pool.waitForDone(5000)
         self.save_layout()
         if self.project is not None:
             self.project.close()

@@ -9,6 +9,7 @@ layout block into the next and navigation-like blocks can be filtered out.
 from __future__ import annotations
 
 import re
+import threading
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -31,11 +32,26 @@ _SPACE = re.compile(r"\s+")
 _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
 _WORD = re.compile(r"\w+")
 
-# A plain etree parser: lxml.html's element classes cost a Python call per element.
-_PARSER = etree.HTMLParser(
-    encoding="utf-8",
-    remove_comments=True, remove_pis=True, no_network=True, recover=True, huge_tree=False
-)
+_PARSER_OPTIONS = {
+    "encoding": "utf-8",
+    "remove_comments": True,
+    "remove_pis": True,
+    "no_network": True,
+    "recover": True,
+    "huge_tree": False,
+}
+# lxml parser objects must not be shared between threads (the GUI reads pages on its own
+# thread while a detection job extracts on another: a shared parser crashed the process),
+# so every thread gets its own. A plain etree parser: lxml.html's element classes cost a
+# Python call per element.
+_LOCAL = threading.local()
+
+
+def _parser() -> etree.HTMLParser:
+    parser = getattr(_LOCAL, "parser", None)
+    if parser is None:
+        parser = _LOCAL.parser = etree.HTMLParser(**_PARSER_OPTIONS)
+    return parser
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +89,7 @@ def parse_html(markup: str) -> etree._Element | None:
         # (which lxml refuses in text nodes) never occur inside a UTF-8 sequence, so
         # deleting them at C speed is safe.
         data = markup.encode("utf-8", "replace").translate(None, _CONTROL_BYTES)
-        root = etree.fromstring(data, parser=_PARSER)
+        root = etree.fromstring(data, parser=_parser())
     except (etree.ParserError, etree.XMLSyntaxError, ValueError):
         return None
     return root
