@@ -359,11 +359,14 @@ def read_archive(
     """
     st = _State(source, opener, fmt, gzipped, report, index)
     mode, start, skip_first, resyncs, first_pass = "raw", 0, 0, 0, True
+    # Resyncing after damage (and switching to reading one whole gzip stream) can meet
+    # a record again; every (file, offset) is yielded once, so page keys stay unique.
+    seen: set[tuple[str, int | None]] = set()
     while True:
         before = st.records
         try:
             with opener.open() as fh:
-                damage = yield from _one_pass(st, fh, mode, start, skip_first)
+                damage = yield from _unseen(_one_pass(st, fh, mode, start, skip_first), seen)
         except OSError as exc:
             damage = _Damage(start, f"cannot read: {exc.strerror or _describe(exc)}")
         if damage is None:
@@ -373,7 +376,9 @@ def read_archive(
             mode, start, skip_first = "gunzip", 0, st.records
             first_pass = False
             continue
-        if first_pass or st.records > before or not damage.what.startswith("unreadable"):
+        if (first_pass or st.records > before or not damage.what.startswith("unreadable")) and (
+                mode, damage.pos) not in seen:
+            seen.add((mode, damage.pos))
             st.outputs += 1
             yield SkipRecord(
                 source,
@@ -390,6 +395,20 @@ def read_archive(
     if st.outputs == 0:
         seen = ", ".join(plural(n, f"{kind} record") for kind, n in sorted(st.ignored.items()))
         yield SkipRecord(source, f"no web pages in this archive ({seen or 'no records'})")
+
+
+def _unseen(pass_, seen: set[tuple[str, int | None]]):
+    """Pass on a pass's output, dropping records already yielded; return its damage."""
+    while True:
+        try:
+            item = next(pass_)
+        except StopIteration as stop:
+            return stop.value
+        key = ("record", item.offset)
+        if item.offset is not None and key in seen:
+            continue
+        seen.add(key)
+        yield item
 
 
 def _one_pass(st: _State, fh: BinaryIO, mode: str, start: int, skip_first: int):
