@@ -27,10 +27,10 @@ from workbench.detect.extract import ExtractedPage, extract_batch
 from workbench.detect.matcher import PairResult, SignatureMatrix, _intersections, find_pairs
 from workbench.detect.params import SpotSigsParams
 
+# Pages handed to a worker at once. An archive that fits in one batch is extracted in
+# this process: starting worker processes would cost more than it saves.
 _BATCH_PAGES = 24
 _BATCH_BYTES = 8 * 2**20
-# Below this many pages, starting worker processes costs more than it saves.
-_MIN_PAGES_FOR_WORKERS = 64
 
 
 @dataclass(slots=True)
@@ -91,7 +91,7 @@ def _extract_all(
     if first is None:
         return out
     second = next(batches, None)
-    if workers <= 1 or second is None and len(first) < _MIN_PAGES_FOR_WORKERS:
+    if workers <= 1 or second is None:
         for batch in (first, second) if second else (first,):
             take(batch, extract_batch(batch, params))
         for batch in batches:
