@@ -415,3 +415,32 @@ def test_save_project_as_copies_and_switches(qtbot, demo_window, prompter, tmp_p
     assert w.project.path == target.with_suffix(".wbproj")
     assert w.project.tag_by_name("unions") is not None and w.project.count_clusters() == 5
     assert old.exists()
+
+
+def _drop(window, path):
+    from PySide6.QtCore import QMimeData, QPointF, QUrl
+    from PySide6.QtGui import QDragEnterEvent, QDropEvent
+
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(path))])
+    enter = QDragEnterEvent(window.rect().center(), Qt.DropAction.CopyAction, mime,
+                            Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    window.dragEnterEvent(enter)
+    assert enter.isAccepted()
+    drop = QDropEvent(QPointF(window.rect().center()), Qt.DropAction.CopyAction, mime,
+                      Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    window.dropEvent(drop)
+
+
+def test_dropping_a_folder_opens_it_and_dropping_the_project_reopens_it(qtbot, window):
+    with qtbot.waitSignal(window.run_finished, timeout=RUN_TIMEOUT_MS):
+        _drop(window, DEMO_ARCHIVE)
+    assert window.project.archive_root == str(DEMO_ARCHIVE)
+    assert window.model.rowCount() == 5
+    project_file = window.project.path
+    window.project.close()
+    window.project = None
+    window.refresh()
+    _drop(window, project_file)
+    assert window.project is not None and window.project.path == project_file
+    assert window.model.rowCount() == 5
