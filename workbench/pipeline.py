@@ -7,10 +7,12 @@ knows about Qt.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 import multiprocessing
 import os
 import time
+from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -24,7 +26,7 @@ from workbench.core.progress import Cancelled, ProgressFn, no_progress
 from workbench.core.records import Cluster, PageInfo, Pair, RawPage, RunFilters, SkipRecord
 from workbench.detect.boilerplate import boilerplate_masks, site_boilerplate
 from workbench.detect.extract import ExtractedPage, extract_batch
-from workbench.detect.matcher import PairResult, SignatureMatrix, _intersections, find_pairs
+from workbench.detect.matcher import PairResult, SignatureMatrix, find_pairs, intersections
 from workbench.detect.params import SpotSigsParams
 
 # Pages handed to a worker at once. An archive that fits in one batch is extracted in
@@ -87,14 +89,9 @@ def _extract_all(
         progress("extract", len(out), None)
 
     batches = _batches(items, skipped)
-    first = next(batches, None)
-    if first is None:
-        return out
-    second = next(batches, None)
-    if workers <= 1 or second is None:
-        for batch in (first, second) if second else (first,):
-            take(batch, extract_batch(batch, params))
-        for batch in batches:
+    head = list(itertools.islice(batches, 2))
+    if workers <= 1 or len(head) < 2:
+        for batch in itertools.chain(head, batches):
             take(batch, extract_batch(batch, params))
         return out
 
@@ -103,27 +100,21 @@ def _extract_all(
     # Workers fork from a server that has already imported lxml and numpy.
     ctx.set_forkserver_preload(["workbench.detect.extract"])
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
-    window: list[tuple[list[RawPage], Future]] = []
+    window: deque[tuple[list[RawPage], Future]] = deque()  # bounded: memory stays flat
     try:
-        pending = [first] + ([second] if second else [])
-        for batch in _chain(pending, batches):
+        for batch in itertools.chain(head, batches):
             window.append((batch, pool.submit(extract_batch, batch, params)))
             if len(window) >= 3 * workers:
-                done_batch, fut = window.pop(0)
+                done_batch, fut = window.popleft()
                 take(done_batch, fut.result())
-        for done_batch, fut in window:
+        while window:
+            done_batch, fut = window.popleft()
             take(done_batch, fut.result())
-        window.clear()
     except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown(wait=True)
     return out
-
-
-def _chain(first: list[list[RawPage]], rest: Iterator[list[RawPage]]) -> Iterator[list[RawPage]]:
-    yield from first
-    yield from rest
 
 
 def too_common(matrix: SignatureMatrix, keep: np.ndarray) -> frozenset[int]:
@@ -168,7 +159,7 @@ def reference_similarities(matrix: SignatureMatrix, clusters: list[Cluster]) -> 
     i = np.asarray(need_i, dtype=np.int64)
     j = np.asarray(need_j, dtype=np.int64)
     keys = matrix.row_of_entries() * np.int64(max(matrix.n_signatures, 1)) + matrix.sig
-    inter = _intersections(matrix, keys, i, j)
+    inter = intersections(matrix, keys, i, j)
     lengths = matrix.lengths()
     union = lengths[i] + lengths[j] - inter
     sims = np.divide(inter, union, out=np.zeros_like(inter), where=union > 0)

@@ -7,6 +7,8 @@ import re
 import zlib
 from dataclasses import dataclass
 
+from workbench.text.decode import looks_utf16
+
 SNIFF_BYTES = 16 * 1024
 
 GZIP_MAGIC = b"\x1f\x8b"
@@ -104,25 +106,14 @@ def _head_text(head: bytes) -> str:
     for bom, enc in _BOM_CODECS:
         if head.startswith(bom):
             return head[len(bom) :].decode(enc, errors="replace")
-    if _looks_utf16(head):
+    if looks_utf16(head):
         le = head[1::2].count(0) > head[0::2].count(0)
         return head.decode("utf-16-le" if le else "utf-16-be", errors="replace")
     return head.decode("latin-1")
 
 
-def _looks_utf16(head: bytes) -> bool:
-    """UTF-16 without a BOM: ASCII-heavy text has every other byte NUL."""
-    sample = head[:2048]
-    if len(sample) < 16:
-        return False
-    even, odd = sample[0::2], sample[1::2]
-    return (odd.count(0) > 0.8 * len(odd) and even.count(0) < 0.1 * len(even)) or (
-        even.count(0) > 0.8 * len(even) and odd.count(0) < 0.1 * len(odd)
-    )
-
-
 def _is_textual(head: bytes) -> bool:
-    if any(head.startswith(bom) for bom, _ in _BOM_CODECS) or _looks_utf16(head):
+    if any(head.startswith(bom) for bom, _ in _BOM_CODECS) or looks_utf16(head):
         return True
     if b"\x00" in head:
         return False

@@ -141,7 +141,7 @@ def _expand_ranges(start: np.ndarray, count: np.ndarray) -> np.ndarray:
     return np.repeat(start, count) + (np.arange(total, dtype=np.int64) - offsets)
 
 
-def _intersections(m: SignatureMatrix, keys: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+def intersections(m: SignatureMatrix, keys: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
     """sum of min(f_i, f_j) for every pair, looking up the shorter row in the longer."""
     width = np.diff(m.ptr)
     swap = width[i] > width[j]
@@ -269,7 +269,7 @@ def find_pairs(
         pi, pj = pair_key // n, pair_key % n
         candidates += len(pi)
         if len(pi):
-            inter = _intersections(m, keys, pi, pj)
+            inter = intersections(m, keys, pi, pj)
             sim = inter / (lengths[pi] + lengths[pj] - inter)
             hit = sim >= tau
             out_a.append(np.minimum(pi[hit], pj[hit]))

@@ -9,11 +9,8 @@ past the end of its text is cut, and kept if it found at least one word.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-
-import numpy as np
 
 from workbench.detect.hashing import signature_id
 from workbench.detect.params import AntecedentSpec, SpotSigsParams
@@ -147,14 +144,3 @@ def _spots_over(words: list[str], ranges: list[tuple[int, int]], params: SpotSig
     for lo, hi in ranges:
         spots += spots_in(words, table, start=lo, end=hi)
     return spots
-
-
-def signature_vector(spots: Iterable[Spot]) -> tuple[np.ndarray, np.ndarray]:
-    """The page as a multiset: sorted unique signature ids and their counts."""
-    counts = Counter(signature_id(s.text) for s in spots)
-    if not counts:
-        return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int32)
-    ids = np.fromiter(counts.keys(), dtype=np.int64, count=len(counts))
-    cnt = np.fromiter(counts.values(), dtype=np.int32, count=len(counts))
-    order = np.argsort(ids)
-    return ids[order], cnt[order]

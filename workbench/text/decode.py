@@ -188,7 +188,7 @@ def decode_bytes(data: bytes, http_charset: str | None = None) -> Decoded:
     for enc, how in declared:
         if enc == "utf-8" and (text := _mostly_utf8(data)) is not None:
             return Decoded(text, enc, how)
-    if _looks_utf16(data):
+    if looks_utf16(data):
         enc = "utf-16-le" if data[1::2].count(0) > data[0::2].count(0) else "utf-16-be"
         return Decoded(data.decode(enc, errors="replace"), enc, "detected")
     text = _strict(data, "utf-8")
@@ -204,7 +204,8 @@ def decode_bytes(data: bytes, http_charset: str | None = None) -> Decoded:
     return Decoded(data.decode(enc, errors="replace"), enc, "fallback")
 
 
-def _looks_utf16(data: bytes) -> bool:
+def looks_utf16(data: bytes) -> bool:
+    """UTF-16 without a BOM: ASCII-heavy text has every other byte NUL."""
     sample = data[:4096]
     if len(sample) < 16:
         return False
