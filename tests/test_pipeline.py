@@ -85,9 +85,9 @@ def test_worker_processes_give_the_same_result_as_one_process():
 def test_idf_filter_is_off_for_tiny_corpora_and_on_for_larger_ones():
     small = load_corpus(DEMO_ARCHIVE)
     assert not small.idf_applied
-    big = load_corpus(DEMO_ARCHIVE, SpotSigsParams(idf_min_pages=2))
+    big = load_corpus(DEMO_ARCHIVE, SpotSigsParams(idf_min_pages=2, idf_low=0.8, idf_high=0.9))
     assert big.idf_applied
-    assert big.matrix.cnt.sum() < small.matrix.cnt.sum()
+    assert big.matrix.lengths().sum() < small.matrix.lengths().sum()
 
 
 def test_missing_root_is_a_clear_error(tmp_path: Path):
@@ -95,7 +95,7 @@ def test_missing_root_is_a_clear_error(tmp_path: Path):
         run_dedup(tmp_path / "nope")
 
 
-def test_idf_filter_drops_common_and_single_page_signatures_but_keeps_shared_ones():
+def test_idf_filter_drops_common_signatures_and_keeps_single_page_ones_out_of_the_index_only():
     import numpy as np
 
     from workbench.detect.matcher import SignatureMatrix
@@ -109,9 +109,14 @@ def test_idf_filter_drops_common_and_single_page_signatures_but_keeps_shared_one
         vectors.append((np.array(sorted(ids), dtype=np.int64), np.ones(len(ids), dtype=np.int64)))
     dense = {raw: d for d, raw in enumerate(sorted({x for v in vectors for x in v[0].tolist()}))}
     m = SignatureMatrix.from_vectors(vectors)
-    keep, applied = idf_keep(m, SpotSigsParams())
+    counted, indexed, applied = idf_keep(m, SpotSigsParams())
     assert applied
-    kept = set(m.sig[keep].tolist())
-    assert dense[0] not in kept
-    assert dense[1] in kept
-    assert not any(dense[2 + i] in kept for i in range(1000))
+    in_pages = set(m.sig[counted].tolist())
+    in_index = set(m.sig[indexed].tolist())
+    assert dense[0] not in in_pages and dense[0] not in in_index
+    assert dense[1] in in_index
+    # A page's own signatures stay in its length but are never listed.
+    assert all(dense[2 + i] in in_pages for i in range(1000))
+    assert not any(dense[2 + i] in in_index for i in range(1000))
+    honest = m.select_entries(counted).index_only(indexed[counted])
+    assert honest.lengths().tolist() == [2] * 2 + [1] * 998

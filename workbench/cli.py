@@ -132,8 +132,8 @@ def print_summary(result: DedupResult, out=None) -> None:
     print(f"too little text:   {len(result.too_little_text):,} (kept in the list, never clustered)",
           file=out)
     idf_note = "" if result.idf_applied else " (IDF filter off: corpus too small)"
-    print(f"signatures:        {int(m.cnt.sum()):,} in {usable:,} pages, "
-          f"{result.distinct_signatures:,} distinct{idf_note}", file=out)
+    print(f"signatures:        {int(m.lengths().sum()):,} in {usable:,} pages, "
+          f"{result.distinct_signatures:,} distinct shared by two or more pages{idf_note}", file=out)
     print(f"{'pairs >= ' + format(result.params.tau, 'g') + ':':<19}{len(result.pairs):,} "
           f"({result.pairs.candidates:,} compared, {result.pairs.partitions} partitions)", file=out)
     in_clusters = sum(len(c) for c in result.clusters)

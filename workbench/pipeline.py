@@ -117,32 +117,40 @@ def _extract_all(
     return out
 
 
-def too_common(matrix: SignatureMatrix, keep: np.ndarray) -> frozenset[int]:
-    """The 64-bit ids of signatures the IDF filter dropped although several pages share them."""
-    if matrix.raw_ids is None or keep.all():
+def too_common(matrix: SignatureMatrix, counted: np.ndarray) -> frozenset[int]:
+    """The 64-bit ids of signatures the IDF filter dropped from the pages (too common)."""
+    if matrix.raw_ids is None or counted.all():
         return frozenset()
-    df = np.bincount(matrix.sig, minlength=len(matrix.raw_ids))
-    dropped = np.unique(matrix.sig[~keep])
-    return frozenset(matrix.raw_ids[dropped[df[dropped] >= 2]].tolist())
+    return frozenset(matrix.raw_ids[np.unique(matrix.sig[~counted])].tolist())
 
 
-def idf_keep(matrix: SignatureMatrix, params: SpotSigsParams) -> tuple[np.ndarray, bool]:
-    """Which entries survive the normalised-IDF range filter, and whether it was applied.
+def idf_keep(matrix: SignatureMatrix, params: SpotSigsParams) -> tuple[np.ndarray, np.ndarray, bool]:
+    """Per entry: does it count in its page, is it indexed; and whether the IDF filter ran.
 
-    idf_j = log(N / df_j) / log(N) with N the pages that have any signature. On a
-    corpus smaller than ``params.idf_min_pages`` frequencies mean little (in a
-    two-page corpus every shared signature has idf 0), so nothing is dropped.
-    The upper bound only drops signatures found on a single page: the paper's 0.85
-    would also drop every signature that 2 or 3 pages share (df < N^0.15), which is
-    exactly the evidence that small clusters are near duplicates.
+    idf_j = log(N / df_j) / log(N) with N the pages that have any signature. Signatures
+    below ``idf_low`` are too common to say anything (like stopwords) and leave the pages.
+    Everything else counts in its page's length, so similarity is measured against the
+    whole page; only signatures that can be shared are indexed. A signature found on one
+    page only is therefore never indexed (that is all the upper bound can still mean): the
+    paper's 0.85 would also take away signatures that 2 or 3 pages share (df < N^0.15),
+    exactly the evidence that small clusters are near duplicates, and dropping single-page
+    signatures from the pages (not just the index) shrank every page to the part it shares
+    with others - for a different story its boilerplate - so unrelated pages looked alike.
+    On a corpus smaller than ``params.idf_min_pages`` frequencies mean little (in a
+    two-page corpus every shared signature has idf 0), so nothing is dropped there.
     """
-    rows_with_sigs = int((np.diff(matrix.ptr) > 0).sum())
-    if rows_with_sigs < max(params.idf_min_pages, 2) or not len(matrix.sig):
-        return np.ones(len(matrix.sig), dtype=bool), False
+    if not len(matrix.sig):
+        empty = np.ones(0, dtype=bool)
+        return empty, empty, False
     df = np.bincount(matrix.sig)
+    shareable = (df >= 2)[matrix.sig]
+    rows_with_sigs = int((np.diff(matrix.ptr) > 0).sum())
+    if rows_with_sigs < max(params.idf_min_pages, 2):
+        return np.ones(len(matrix.sig), dtype=bool), shareable, False
     idf = np.log(rows_with_sigs / np.maximum(df, 1)) / math.log(rows_with_sigs)
-    ok = (idf >= params.idf_low - 1e-12) & ((idf <= params.idf_high + 1e-12) | (df >= 2))
-    return ok[matrix.sig], True
+    counted = (idf >= params.idf_low - 1e-12)[matrix.sig]
+    indexed = counted & shareable & ((idf <= params.idf_high + 1e-12) | (df >= 2))[matrix.sig]
+    return counted, indexed, True
 
 
 def reference_similarities(matrix: SignatureMatrix, clusters: list[Cluster]) -> None:
@@ -216,10 +224,11 @@ def load_corpus(
         extracted[i] = None  # type: ignore[call-overload]  # let the spot arrays go early
     del extracted, masks, hashes
     raw_matrix = SignatureMatrix.from_vectors(vectors)
-    keep, idf_applied = idf_keep(raw_matrix, params)
-    filters = RunFilters(too_common(raw_matrix, keep),
+    counted, indexed, idf_applied = idf_keep(raw_matrix, params)
+    filters = RunFilters(too_common(raw_matrix, counted),
                          {site: frozenset(ids.tolist()) for site, ids in boiler.items()})
-    matrix = raw_matrix.select_entries(keep)
+    matrix = raw_matrix.select_entries(counted).index_only(indexed[counted])
+    del raw_matrix
     lengths = matrix.lengths()
     for info, length in zip(infos, lengths, strict=True):
         before = info.signature_count
@@ -232,8 +241,7 @@ def load_corpus(
                 else "too little text: no spot signatures"
             )
     usable = np.array([info.skip_reason is None for info in infos], dtype=bool)
-    if len(matrix.sig):
-        matrix = matrix.select_entries(usable[matrix.row_of_entries()])
+    matrix = matrix.select_rows(usable)
     if infos:
         checksums = np.unique(np.array([i.checksum for i in infos]), return_inverse=True)[1]
     else:

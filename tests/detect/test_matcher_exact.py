@@ -118,3 +118,40 @@ def test_unsorted_or_repeated_ids_are_merged_into_the_same_multiset():
         assert m.ptr.tolist() == [0, 2, 3]
         assert m.raw_ids[m.sig].tolist() == [3, 9, 9]
         assert m.cnt.tolist() == [2, 1, 4]
+
+
+def _honest_matrix(docs: list[dict[int, int]]) -> SignatureMatrix:
+    """Signatures on one page only stay in the page's length but leave the index."""
+    m = _matrix(docs)
+    df = np.bincount(m.sig) if len(m.sig) else np.zeros(0, np.int64)
+    return m.index_only((df >= 2)[m.sig]) if len(m.sig) else m
+
+
+# Many ids on few pages: most signatures are on one page only, as on real crawls.
+wide_multiset = st.dictionaries(st.integers(0, 60), st.integers(1, 5), max_size=14)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(docs=st.lists(wide_multiset, max_size=14),
+       tau=st.one_of(st.floats(0.01, 1.0), st.sampled_from([1.0, 0.5, 0.2, 0.8])),
+       with_checksums=st.booleans())
+def test_unindexed_signatures_count_in_lengths_exactly_as_brute_force(docs, tau, with_checksums):
+    groups = _checksums(docs) if with_checksums else None
+    got = _as_dict(find_pairs(_honest_matrix(docs), tau, groups))
+    want = brute_force_pairs(docs, tau)  # over the whole pages, own signatures included
+    assert set(got) == set(want)
+    for key, sim in want.items():
+        assert got[key] == pytest.approx(sim, abs=1e-9)
+
+
+def test_a_pages_own_signatures_keep_two_same_frame_pages_apart():
+    # Two different stories in one frame share 4 frame signatures; each has 12 of its own.
+    frame = {1: 1, 2: 1, 3: 1, 4: 1}
+    a = frame | {100 + k: 1 for k in range(12)}
+    b = frame | {200 + k: 1 for k in range(12)}
+    m = _honest_matrix([a, b])
+    assert m.lengths().tolist() == [16, 16]
+    assert len(find_pairs(m, 0.2)) == 0  # 4 / 28 = 0.14
+    # Measured without the own signatures (the old behaviour) they were identical.
+    shrunk = _matrix([frame, frame])
+    assert _as_dict(find_pairs(shrunk, 0.2)) == {(0, 1): 1.0}

@@ -51,16 +51,16 @@ def is_html(raw: RawPage) -> bool:
     return _LOOKS_LIKE_HTML.search(raw.data[:8192]) is not None
 
 
-def extract_text(raw: RawPage) -> tuple[Extracted, str]:
-    """The page's visible text and blocks, and the encoding used to read it."""
+def extract_text(raw: RawPage, main_content: bool = True) -> tuple[Extracted, str]:
+    """The page's visible text and blocks (main content marked), and the encoding used."""
     decoded = decode_bytes(raw.data, raw.charset_hint)
     text = decoded.text.replace("\x00", "")
-    extracted = extract(text) if is_html(raw) else extract_plain(text)
+    extracted = extract(text, main_content) if is_html(raw) else extract_plain(text)
     return extracted, decoded.encoding
 
 
 def extract_page(raw: RawPage, params: SpotSigsParams) -> ExtractedPage:
-    extracted, encoding = extract_text(raw)
+    extracted, encoding = extract_text(raw, params.main_content)
     spots, where, blocks = block_signatures(extracted, params)
     spot_ids = np.fromiter((signature_id(sp.text) for sp in spots), dtype=np.int64, count=len(spots))
     text = extracted.text

@@ -41,12 +41,17 @@ class SignatureMatrix:
     """Pages as sparse multisets (CSR): page i owns entries ptr[i]:ptr[i+1].
 
     ``sig`` holds dense signature ids, ascending within each page; ``cnt`` their counts.
+    ``unindexed[i]`` counts page i's signatures that are part of the page but left out of
+    the index because no other page has them (they can never be shared): they add to the
+    page's length, so similarity is measured against the whole page, and cost nothing in
+    the inverted lists.
     """
 
     ptr: np.ndarray  # int64, n + 1
     sig: np.ndarray  # int64
     cnt: np.ndarray  # int64
     raw_ids: np.ndarray | None = None  # dense id -> the signature's 64-bit id, when known
+    unindexed: np.ndarray | None = None  # int64 per page, or None for all zero
 
     @property
     def n(self) -> int:
@@ -57,9 +62,12 @@ class SignatureMatrix:
         return int(self.sig.max()) + 1 if len(self.sig) else 0
 
     def lengths(self) -> np.ndarray:
-        """|d| of every page: the total of its signature counts."""
-        sums = np.bincount(self.row_of_entries(), weights=self.cnt, minlength=self.n)
-        return sums.astype(np.int64)
+        """|d| of every page: the total of its signature counts, indexed or not."""
+        sums = np.bincount(self.row_of_entries(), weights=self.cnt, minlength=self.n).astype(np.int64)
+        return sums if self.unindexed is None else sums + self.unindexed
+
+    def unindexed_counts(self) -> np.ndarray:
+        return np.zeros(self.n, np.int64) if self.unindexed is None else self.unindexed
 
     def row_of_entries(self) -> np.ndarray:
         return np.repeat(np.arange(self.n, dtype=np.int64), np.diff(self.ptr))
@@ -110,14 +118,31 @@ class SignatureMatrix:
                 rows, sig = rows[starts], sig[starts]
         ptr = np.zeros(self.n + 1, dtype=np.int64)
         np.cumsum(np.bincount(rows, minlength=self.n), out=ptr[1:])
-        return SignatureMatrix(ptr, sig, cnt, self.raw_ids)
+        return SignatureMatrix(ptr, sig, cnt, self.raw_ids, self.unindexed)
 
     def select_entries(self, keep: np.ndarray) -> SignatureMatrix:
-        """Keep only the entries where ``keep`` is true (e.g. after the IDF filter)."""
+        """Keep only the entries where ``keep`` is true (e.g. after the IDF filter); the
+        others leave the page altogether."""
         rows = self.row_of_entries()[keep]
         ptr = np.zeros(self.n + 1, dtype=np.int64)
         np.cumsum(np.bincount(rows, minlength=self.n), out=ptr[1:])
-        return SignatureMatrix(ptr, self.sig[keep], self.cnt[keep], self.raw_ids)
+        return SignatureMatrix(ptr, self.sig[keep], self.cnt[keep], self.raw_ids, self.unindexed)
+
+    def index_only(self, indexed: np.ndarray) -> SignatureMatrix:
+        """Keep the entries where ``indexed`` is true in the index; the others stay in the
+        pages' lengths (``unindexed``) but are never listed or compared."""
+        rows = self.row_of_entries()
+        left_out = np.bincount(rows[~indexed], weights=self.cnt[~indexed], minlength=self.n)
+        m = self.select_entries(indexed)
+        m.unindexed = self.unindexed_counts() + left_out.astype(np.int64)
+        return m
+
+    def select_rows(self, keep_rows: np.ndarray) -> SignatureMatrix:
+        """Empty the rows where ``keep_rows`` is false (pages set aside), lengths included."""
+        m = self.select_entries(keep_rows[self.row_of_entries()])
+        if m.unindexed is not None:
+            m.unindexed = np.where(keep_rows, m.unindexed, 0)
+        return m
 
 
 @dataclass(slots=True)
@@ -216,7 +241,9 @@ def find_pairs(
     v_doc, v_sig, v_cnt, v_list = e_doc[visit], e_sig[visit], e_cnt[visit], e_list[visit]
     cum = np.cumsum(v_cnt)
     first_of_doc = np.searchsorted(v_doc, v_doc, side="left")
-    delta1 = cum - v_cnt - (cum[first_of_doc] - v_cnt[first_of_doc])
+    # Signatures no other page has come first in ascending df order: they are finished
+    # before any list is read, so delta1 starts at their total.
+    delta1 = cum - v_cnt - (cum[first_of_doc] - v_cnt[first_of_doc]) + m.unindexed_counts()[v_doc]
     L = lengths[v_doc].astype(np.float64)
     lo = np.ceil(tau * L - _EPS * L)
     hi = np.floor((L - (1.0 + tau) * delta1) / tau + _EPS * L)
@@ -242,6 +269,8 @@ def find_pairs(
     q_doc, q_list, q_own, q_lo, q_hi = (x[order] for x in (q_doc, q_list, q_own, q_lo, q_hi))
     del order, v_doc, v_sig, v_list, lo, hi, nxt, can_reach, reach_len, next_key, next_pos, found
 
+    if not len(q_doc):  # nothing indexed can be shared (every signature on one page)
+        return _with_duplicates(empty, rep, lengths)
     q_hi = np.minimum(q_hi, max_len).astype(np.int64)
     q_lo = np.maximum(q_lo, 0).astype(np.int64)
     begin = np.searchsorted(post_key, q_list * shift + (max_len - q_hi), side="left")

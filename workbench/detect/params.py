@@ -53,12 +53,22 @@ class SpotSigsParams:
     # Below this many pages document frequencies say nothing, so the IDF filter is off.
     idf_min_pages: int = 50
     min_sigs: int = 5
+    # Signatures come from the page's main content (the article) when it can be found.
+    main_content: bool = True
     # Layout blocks that look like navigation are left out before extraction.
     block_filter: bool = True
     min_block_words: int = 12
     max_link_ratio: float = 0.35
     # Chains stop at the end of their layout block instead of spilling into the next.
     chains_within_blocks: bool = True
+    # Each page gets the antecedents and stopwords of its language (detected on the kept
+    # text), and pages in different languages never share a signature; a page in a
+    # language without lists gets punctuation signatures (workbench/detect/punctuation.py).
+    # English always uses ``specs``; the other languages use their own antecedents with the
+    # distance and chain most of ``specs`` have (d = 1, c = 2 by default: the setting the
+    # English Gold Set measured best, with no non-English benchmark to tune on). Off: every
+    # page gets ``specs`` with English stopwords, as before languages were told apart.
+    languages: bool = True
     # Blocks one site repeats on >= this share of its pages (sites of >= min pages) are
     # left out; the site comes from the URL, a host-named top folder or the links' host.
     site_boilerplate: bool = True
@@ -79,6 +89,12 @@ class SpotSigsParams:
             raise ValueError("at least one antecedent spec is needed")
         if self.cluster_method not in CLUSTER_METHODS:
             raise ValueError(f"cluster method must be one of {', '.join(CLUSTER_METHODS)}")
+
+    def language_shape(self) -> tuple[int, int]:
+        """(distance, chain) for the antecedents of languages other than English: the pair
+        most of ``specs`` have (the first spec's on a tie)."""
+        shapes = [(s.distance, s.chain) for s in self.specs]
+        return max(shapes, key=shapes.count)
 
     def to_dict(self) -> dict:
         d = asdict(self)

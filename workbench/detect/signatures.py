@@ -64,14 +64,14 @@ def spots_in(
 
 
 def kept_blocks(extracted: Extracted, params: SpotSigsParams) -> list[Block]:
-    """The blocks signatures are taken from: all, or those that read like prose."""
+    """The blocks signatures are taken from: the main content when it was found (else the
+    whole page), without those that read like navigation (short, or mostly links)."""
+    blocks = extracted.blocks
+    if params.main_content and extracted.main_found:
+        blocks = [b for b in blocks if b.main]
     if not params.block_filter:
-        return list(extracted.blocks)
-    return [
-        b
-        for b in extracted.blocks
-        if b.words >= params.min_block_words and b.link_ratio <= params.max_link_ratio
-    ]
+        return list(blocks)
+    return [b for b in blocks if b.words >= params.min_block_words and b.link_ratio <= params.max_link_ratio]
 
 
 @dataclass(slots=True)

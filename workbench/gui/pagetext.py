@@ -127,7 +127,7 @@ def load_page(root: Path | str, source: str, offset: int | None, params: SpotSig
     if raw is None:
         return PageText("", "", Tokens([], [], []), [],
                         error=f"{source} is no longer in the archive folder {root}.")
-    extracted, encoding = extract_text(raw)
+    extracted, encoding = extract_text(raw, params.main_content)
     spots = page_spots(extracted, params)
     try:
         source_html = raw.data.decode(encoding or "utf-8", errors="replace")

@@ -8,12 +8,15 @@ layout block into the next and navigation-like blocks can be filtered out.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import threading
 from collections import Counter
 from dataclasses import dataclass, field
 
 import lxml.etree as etree
+
+from workbench.text.maincontent import main_blocks, main_content_text
 
 # Elements whose content a reader never sees.
 _INVISIBLE = frozenset(
@@ -63,6 +66,7 @@ class Block:
     words: int
     link_words: int
     tag: str
+    main: bool = False  # part of the page's main content (the article), when that is known
 
     @property
     def link_ratio(self) -> float:
@@ -77,6 +81,8 @@ class Extracted:
     # The host most of the page's absolute links point to: for a page saved without its
     # URL (a browser "Save As" copy), the best guess at the site it came from.
     link_host: str | None = None
+    # Whether main content was found: then ``Block.main`` marks the article's blocks.
+    main_found: bool = False
 
 
 def parse_html(markup: str) -> etree._Element | None:
@@ -124,8 +130,11 @@ def _link_words(chunk: str, in_link: bool) -> tuple[int, bool]:
     return count, depth > 0
 
 
-def extract(markup: str) -> Extracted:
+def extract(markup: str, main_content: bool = False) -> Extracted:
     """Visible text of an HTML page (or plain text) with its blocks and title.
+
+    With ``main_content``, the blocks that make up the page's article are marked
+    (:mod:`workbench.text.maincontent`).
 
     Work is pushed into lxml's C code: invisible elements are stripped, block elements
     get a break marker before and after, links get open/close markers, and the tree
@@ -187,7 +196,16 @@ def extract(markup: str) -> Extracted:
     if not title and blocks:  # no title, no heading: the first words of the page
         first = parts[0]
         title = first if len(first) <= 80 else first[:80].rsplit(" ", 1)[0] + "…"
-    return Extracted("\n".join(parts) + "\n" if parts else "", title, blocks, _dominant(hosts))
+    text = "\n".join(parts) + "\n" if parts else ""
+    main_found = False
+    if main_content and blocks:
+        body = [b for b in blocks if b.tag != "title"]
+        flags = main_blocks(main_content_text(markup), [text[b.start : b.end] for b in body])
+        if flags is not None:
+            main_found = True
+            marked = iter(flags)
+            blocks = [b if b.tag == "title" else dataclasses.replace(b, main=next(marked)) for b in blocks]
+    return Extracted(text, title, blocks, _dominant(hosts), main_found)
 
 
 def _dominant(hosts: Counter[str]) -> str | None:
