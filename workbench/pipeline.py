@@ -24,7 +24,7 @@ from workbench.archive import scan
 from workbench.core.clustering import cluster_pairs
 from workbench.core.progress import Cancelled, ProgressFn, no_progress
 from workbench.core.records import Cluster, PageInfo, Pair, RawPage, RunFilters, SkipRecord
-from workbench.detect.boilerplate import boilerplate_masks, site_boilerplate
+from workbench.detect.boilerplate import ANY_SITE, boilerplate_masks, corpus_boilerplate, site_boilerplate
 from workbench.detect.extract import ExtractedPage, extract_batch
 from workbench.detect.matcher import PairResult, SignatureMatrix, find_pairs, intersections
 from workbench.detect.params import SpotSigsParams
@@ -217,6 +217,12 @@ def load_corpus(
     hashes = [e.block_hashes for e in extracted]
     boiler = (site_boilerplate(infos, hashes, params.site_min_pages, params.site_block_share)
               if params.site_boilerplate else {})
+    if params.corpus_boilerplate:
+        weights = [np.bincount(e.spot_block, minlength=len(e.block_hashes)) for e in extracted]
+        everywhere = corpus_boilerplate(hashes, weights, params.corpus_min_pages, params.corpus_core_share)
+        if len(everywhere):
+            boiler[ANY_SITE] = everywhere
+        del weights
     masks = boilerplate_masks(infos, hashes, boiler)
     vectors = []
     for i, mask in enumerate(masks):
@@ -272,7 +278,8 @@ def detect(
     t3 = time.perf_counter()
     progress("cluster", 0, None)
     n = len(corpus.pages)
-    clusters = cluster_pairs(params.cluster_method, n, pairs.a, pairs.b, pairs.similarity)
+    clusters = cluster_pairs(params.cluster_method, n, pairs.a, pairs.b, pairs.similarity,
+                             params.corroborate_below)
     reference_similarities(corpus.matrix, clusters)
     timings["cluster"] = time.perf_counter() - t3
     m = corpus.matrix

@@ -77,3 +77,17 @@ def test_pair_scores():
     assert s.precision == 0.5 and s.recall == 0.25
     assert s.f1 == pytest.approx(2 * 0.5 * 0.25 / 0.75)
     assert score_pairs([], truth).precision == 1.0
+
+
+def test_a_lone_weak_link_is_no_cluster_but_a_corroborated_one_is():
+    lone = [(0, 1, 0.22)]  # two rewrites of one event, nothing else
+    assert cluster_pairs("star", 2, *zip(*lone, strict=True), corroborate_below=0.3) == []
+    assert len(cluster_pairs("star", 2, *zip(*lone, strict=True))) == 1
+    # Page 3 is weak to the reference 0 but linked to member 1 as well: it stays.
+    group = [(0, 1, 0.8), (0, 2, 0.7), (1, 2, 0.75), (0, 3, 0.22), (1, 3, 0.4)]
+    clusters = cluster_pairs("star", 4, *zip(*group, strict=True), corroborate_below=0.3)
+    assert [sorted(c.members) for c in clusters] == [[0, 1, 2, 3]]
+    # Without the link from 1 it is dropped, and the rest stays a cluster.
+    weak = [p for p in group if p[:2] != (1, 3)]
+    clusters = cluster_pairs("star", 4, *zip(*weak, strict=True), corroborate_below=0.3)
+    assert [sorted(c.members) for c in clusters] == [[0, 1, 2]]

@@ -64,3 +64,84 @@ def test_same_template_different_stories_do_not_match_once_the_template_is_known
     # The run records what it left out, for the side-by-side view.
     assert len(with_filter.filters.boilerplate["site.com"]) == 6  # the six teaser paragraphs
     assert not without.filters.boilerplate
+
+
+def _weights(hashes):
+    return [np.full(len(h), 10.0) for h in hashes]
+
+
+def test_a_block_on_many_pages_of_different_stories_is_corpus_boilerplate():
+    from workbench.detect.boilerplate import corpus_boilerplate
+
+    banner = 1
+    # Twelve pages of twelve different stories (four blocks each) share one banner block.
+    hashes = [np.array([banner, *(100 * i + k for k in range(4))], dtype=np.int64) for i in range(1, 13)]
+    assert corpus_boilerplate(hashes, _weights(hashes), min_pages=5).tolist() == [banner]
+    # Too few pages: left alone.
+    assert corpus_boilerplate(hashes[:4], _weights(hashes[:4]), min_pages=5).tolist() == []
+
+
+def test_the_shared_story_of_a_syndicated_cluster_is_never_corpus_boilerplate():
+    from workbench.detect.boilerplate import corpus_boilerplate
+
+    story = [11, 12, 13, 14]
+    # Eight syndicated copies of one story, each in its own frame (one frame block each)
+    # and each with one paragraph of its own (an editor's note), plus a banner on all.
+    hashes = [np.array([*story, 500 + i, 900 + i, 1], dtype=np.int64) for i in range(8)]
+    # ... and eight unrelated pages with the banner.
+    hashes += [np.array([1, 2000 + 10 * i, 2001 + 10 * i, 2002 + 10 * i], dtype=np.int64) for i in range(8)]
+    dropped = set(corpus_boilerplate(hashes, _weights(hashes), min_pages=5).tolist())
+    assert not dropped & set(story)
+    assert 1 in dropped
+
+
+def test_other_boilerplate_on_a_storys_pages_does_not_make_the_story_boilerplate():
+    from workbench.detect.boilerplate import corpus_boilerplate
+
+    rng = np.random.default_rng(5)
+    story = 7
+    ads = np.arange(31, 43)  # twelve ads, three random ones on every page
+
+    def three_ads() -> list[int]:
+        return rng.choice(ads, 3, replace=False).tolist()
+
+    # Six copies of one story, each with a note of its own: the story is a fifth of the
+    # page until the ads (found everywhere) are left out of it.
+    hashes = [np.array([story, 300 + i, *three_ads()], dtype=np.int64) for i in range(6)]
+    hashes += [np.array([*three_ads(), 400 + 3 * i, 401 + 3 * i, 402 + 3 * i], dtype=np.int64)
+               for i in range(40)]
+    dropped = set(corpus_boilerplate(hashes, _weights(hashes), min_pages=5, max_core_share=0.35).tolist())
+    assert story not in dropped
+    assert len(set(ads.tolist()) & dropped) >= 9  # most ads (an ad on story pages may stay)
+
+
+def test_the_corpus_filter_keeps_a_syndicated_story_and_drops_a_banner_end_to_end(tmp_path):
+    """Fourteen pages: six copies of one story in six frames, eight other stories; all with
+    the same archive-like banner paragraph. The copies cluster; the others stay alone."""
+    banner = ("These pages are part of an effort to preserve the record of the web as it was "
+              "published, and this copy was made by an automated crawler on behalf of a library.")
+    story = ["The regional council approved the new tram line on Monday after a long debate "
+             "that ended with a narrow vote of seventeen to fifteen in favour of the project.",
+             "Work on the first section will begin in the spring and the line is expected to "
+             "carry its first passengers within four years if the budget holds as planned."]
+    rng = np.random.default_rng(3)
+    vocabulary = [f"{stem}{k}" for stem in ("river", "market", "harvest", "lantern", "copper", "meadow",
+                                            "quarry", "harbour", "orchard", "signal") for k in range(30)]
+
+    def sentence() -> str:  # prose whose spots (the/is/was + the next words) are its own
+        w = rng.choice(vocabulary, 12, replace=False)
+        return (f"The {w[0]} {w[1]} was {w[2]} {w[3]} and the {w[4]} {w[5]} is {w[6]} {w[7]} "
+                f"while a {w[8]} {w[9]} has {w[10]} {w[11]}.")
+
+    others = [[" ".join(sentence() for _ in range(3)) for _ in range(2)] for _ in range(8)]
+    pages = [[*story, f"Frame {k} says hello to its readers with a note of its own number {k} "
+                      f"that is long enough to count as a paragraph of prose in the filter."]
+             for k in range(6)] + others
+    for i, paragraphs in enumerate(pages):
+        body = "".join(f"<p>{p}</p>" for p in [banner, *paragraphs])
+        (tmp_path / f"p{i:02d}.html").write_text(f"<html><body>{body}</body></html>", encoding="utf-8")
+    result = run_dedup(tmp_path, SpotSigsParams(main_content=False), workers=1)
+    keys = [p.key for p in result.pages]
+    clusters = [sorted(keys[m] for m in c.members) for c in result.clusters]
+    assert clusters == [[f"p{i:02d}.html" for i in range(6)]]
+    assert result.filters.boilerplate.get("*")  # the banner was recognised

@@ -65,8 +65,14 @@ def best_guess(n: int, a, b, sim) -> list[Cluster]:
     return _build(uf.groups(), adj)
 
 
-def star(n: int, a, b, sim) -> list[Cluster]:
-    """Greedy reference clusters; leftovers join where they match most members."""
+def star(n: int, a, b, sim, corroborate_below: float = 0.0) -> list[Cluster]:
+    """Greedy reference clusters; leftovers join where they match most members.
+
+    A member less than ``corroborate_below`` similar to its reference stays only when
+    another member besides the reference links to it too: one weak link alone (two
+    rewrites of one event sharing a fifth of their signatures) is not a cluster, while
+    a copy among many that all link to it is.
+    """
     adj = _adjacency(n, a, b, sim)
     order = sorted(range(n), key=lambda x: (-len(adj[x]), -sum(adj[x].values()), x))
     cluster_of = [-1] * n
@@ -96,15 +102,35 @@ def star(n: int, a, b, sim) -> list[Cluster]:
         if best is not None and best[1] * 2 > len(groups[best[0]]):
             groups[best[0]].append(x)
             cluster_of[x] = best[0]
+    if corroborate_below > 0:
+        groups = [_corroborated(g, c, adj, corroborate_below) for g, c in zip(groups, centres, strict=True)]
     return _build(groups, adj, centres)
+
+
+def _corroborated(group: list[int], centre: int, adj: list[dict[int, float]], below: float) -> list[int]:
+    """The group without weak members that no other member links to (until none is left)."""
+    members = list(group)
+    while True:
+        keep = [centre]
+        for y in members:
+            if y == centre:
+                continue
+            strong = adj[centre].get(y, 0.0) >= below
+            if strong or any(z in adj[y] for z in members if z not in (y, centre)):
+                keep.append(y)
+        if len(keep) == len(members):
+            return members
+        members = keep
 
 
 METHODS = {"star": star, "components": connected_components, "best-guess": best_guess}
 
 
-def cluster_pairs(method: str, n: int, a, b, sim) -> list[Cluster]:
+def cluster_pairs(method: str, n: int, a, b, sim, corroborate_below: float = 0.0) -> list[Cluster]:
     try:
         fn = METHODS[method]
     except KeyError:
         raise ValueError(f"unknown cluster method {method!r}; choose one of {', '.join(METHODS)}") from None
+    if method == "star":
+        return star(n, a, b, sim, corroborate_below)
     return fn(n, a, b, sim)

@@ -56,6 +56,8 @@ class PageInfo:
     signature_count: int = 0
     skip_reason: str | None = None  # e.g. "too little text: 2 signatures (minimum 5)"
     link_host: str | None = None  # host most of the page's links point to (site guess)
+    language: str | None = None  # detected language of the kept text (ISO 639-1), if told
+    signature_kind: str = "spots"  # "spots", or "punctuation" for a language without lists
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,11 +75,15 @@ class Cluster:
 
     ``members`` are page indexes, reference first; ``similarities[i]`` is the
     similarity of ``members[i]`` to the reference (1.0 for the reference itself).
+    ``boilerplate_share[i]``, when measured, is the share of the signatures
+    ``members[i]`` shares with the reference that lie in blocks other pages of the
+    crawl also carry (None or NaN: not measured).
     """
 
     reference: int
     members: list[int]
     similarities: list[float] = field(default_factory=list)
+    boilerplate_share: list[float | None] | None = None
 
     def __len__(self) -> int:
         return len(self.members)
@@ -88,7 +94,8 @@ class RunFilters:
     """Signatures and blocks a run did not count.
 
     ``common``: signature ids dropped because too many pages have them (IDF below the
-    range). ``boilerplate``: per site, ids of blocks the site repeats on many pages.
+    range). ``boilerplate``: per site, ids of blocks the site repeats on many pages; under
+    the key ``"*"``, blocks repeated on many pages of any site that are not a story.
     Signatures found on one page only are dropped too, but they can never be shared,
     so a pair view needs no list of them.
     """
@@ -98,5 +105,7 @@ class RunFilters:
 
     def counted(self, signature: int, block: int, site: str | None) -> bool:
         if signature in self.common:
+            return False
+        if block in self.boilerplate.get("*", ()):  # boilerplate whatever the site
             return False
         return not (site is not None and block in self.boilerplate.get(site, ()))
