@@ -2,12 +2,13 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from workbench.detect.hashing import signature_id
 from workbench.detect.params import AntecedentSpec, SpotSigsParams
-from workbench.detect.signatures import page_signatures, page_spots, spots_in
+from workbench.detect.signatures import block_signatures, page_signatures, page_spots, spots_in
 from workbench.text.html import extract
 from workbench.text.tokenize import words_of
 
@@ -62,6 +63,22 @@ def test_spans_of_display_path_match_fast_path():
     first = display.spots[0]
     span = ex.text[display.tokens.starts[first.antecedent] : display.tokens.ends[first.chain[-1]]]
     assert span == "a rally to kick"
+
+
+LANGUAGE_PAGES = sorted((Path(__file__).resolve().parent.parent / "data" / "languages").rglob("*.html"))
+SETTINGS = {"default": SpotSigsParams(), "all-blocks": SpotSigsParams(block_filter=False),
+            "across-blocks": SpotSigsParams(chains_within_blocks=False)}
+
+
+@pytest.mark.parametrize("path", LANGUAGE_PAGES, ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("params", SETTINGS.values(), ids=SETTINGS.keys())
+def test_display_path_matches_fast_path_in_every_language(path, params):
+    ex = extract(path.read_text(encoding="utf-8"))
+    display = page_spots(ex, params)
+    fast = block_signatures(ex, params)
+    assert display.spots == fast.spots  # text, token indexes and language namespace
+    assert display.spot_block == fast.where
+    assert (display.language, display.kind) == (fast.language, fast.kind)
 
 
 def test_chains_stay_inside_blocks():

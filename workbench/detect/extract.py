@@ -9,9 +9,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from workbench.core.records import PageInfo, RawPage
-from workbench.detect.hashing import signature_id
 from workbench.detect.params import SpotSigsParams
-from workbench.detect.signatures import block_id, block_signatures
+from workbench.detect.signatures import block_id, block_signatures, spot_id
 from workbench.text.decode import decode_bytes
 from workbench.text.html import Extracted, extract, extract_plain
 
@@ -61,8 +60,8 @@ def extract_text(raw: RawPage, main_content: bool = True) -> tuple[Extracted, st
 
 def extract_page(raw: RawPage, params: SpotSigsParams) -> ExtractedPage:
     extracted, encoding = extract_text(raw, params.main_content)
-    spots, where, blocks = block_signatures(extracted, params)
-    spot_ids = np.fromiter((signature_id(sp.text) for sp in spots), dtype=np.int64, count=len(spots))
+    spots, where, blocks, language, kind = block_signatures(extracted, params)
+    spot_ids = np.fromiter((spot_id(sp) for sp in spots), dtype=np.int64, count=len(spots))
     text = extracted.text
     block_hashes = np.fromiter((block_id(text, b) for b in blocks), dtype=np.int64, count=len(blocks))
     checksum = hashlib.sha1(extracted.text.encode("utf-8", "surrogatepass")).hexdigest()
@@ -79,6 +78,8 @@ def extract_page(raw: RawPage, params: SpotSigsParams) -> ExtractedPage:
         checksum=checksum,
         signature_count=len(spots),
         link_host=extracted.link_host,
+        language=language,
+        signature_kind=kind,
     )
     return ExtractedPage(info, spot_ids, np.asarray(where, dtype=np.int32), block_hashes)
 

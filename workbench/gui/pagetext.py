@@ -16,9 +16,8 @@ from pathlib import Path
 from workbench.archive import scan
 from workbench.core.records import RawPage, RunFilters
 from workbench.detect.extract import extract_text
-from workbench.detect.hashing import signature_id
 from workbench.detect.params import AntecedentSpec, SpotSigsParams
-from workbench.detect.signatures import Spot, page_spots
+from workbench.detect.signatures import Spot, page_spots, spot_id
 from workbench.text.tokenize import Tokens
 
 SHARED = "shared"
@@ -54,7 +53,7 @@ class PageText:
     def apply_filters(self, filters: RunFilters, site: str | None) -> None:
         """Mark the spots the run left out (too common, or in a block the site repeats)."""
         self.counted = [
-            filters.counted(signature_id(sp.text), self.block_ids[self.spot_block[i]], site)
+            filters.counted(spot_id(sp), self.block_ids[self.spot_block[i]], site)
             for i, sp in enumerate(self.spots)
         ]
 
@@ -83,6 +82,8 @@ def params_from_dict(values: dict | None) -> SpotSigsParams:
         return SpotSigsParams()
     names = {f.name for f in dataclasses.fields(SpotSigsParams)}
     kw = {k: v for k, v in values.items() if k in names}
+    # Runs recorded before languages were told apart gave every page English antecedents.
+    kw.setdefault("languages", False)
     if "specs" in kw:
         kw["specs"] = tuple(
             AntecedentSpec.parse(s) if isinstance(s, str) else AntecedentSpec(**s) for s in kw["specs"]
