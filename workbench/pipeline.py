@@ -41,13 +41,15 @@ class DedupResult:
     params: SpotSigsParams
     pages: list[PageInfo]
     skipped: list[SkipRecord]
-    pairs: PairResult
+    pairs: PairResult  # every pair >= tau
     clusters: list[Cluster]
     matrix: SignatureMatrix  # after the IDF filter; rows = pages
     timings: dict[str, float] = field(default_factory=dict)
     idf_applied: bool = True
     distinct_signatures: int = 0
     filters: RunFilters = field(default_factory=RunFilters)
+    # Every pair >= min(tau, pair floor): what the calibration view works from.
+    floor_pairs: PairResult | None = None
 
     @property
     def too_little_text(self) -> list[PageInfo]:
@@ -272,7 +274,9 @@ def detect(
     timings = dict(corpus.timings)
     t2 = time.perf_counter()
     progress("match", 0, None)
-    pairs = find_pairs(corpus.matrix, params.tau, corpus.checksum_group, progress)
+    floor = min(params.tau, params.pair_floor)
+    floor_pairs = find_pairs(corpus.matrix, floor, corpus.checksum_group, progress)
+    pairs = _at_least(floor_pairs, params.tau) if floor < params.tau else floor_pairs
     timings["match"] = time.perf_counter() - t2
 
     t3 = time.perf_counter()
@@ -295,7 +299,15 @@ def detect(
         idf_applied=corpus.idf_applied,
         distinct_signatures=int(len(np.unique(m.sig))) if len(m.sig) else 0,
         filters=corpus.filters,
+        floor_pairs=floor_pairs,
     )
+
+
+def _at_least(pairs: PairResult, tau: float) -> PairResult:
+    """The pairs with similarity >= tau (the same test the matcher makes)."""
+    keep = pairs.similarity >= tau
+    return PairResult(pairs.a[keep], pairs.b[keep], pairs.similarity[keep], pairs.candidates,
+                      pairs.partitions)
 
 
 def run_dedup(
@@ -316,9 +328,10 @@ def run_dedup(
 
 
 def save_result(project, result: DedupResult, progress: ProgressFn = no_progress) -> int:
-    """Store a run (pages, pairs, clusters, parameters, timings) in an open project."""
+    """Store a run (pages, pairs down to the pair floor, clusters, parameters, timings)."""
+    found = result.floor_pairs if result.floor_pairs is not None else result.pairs
     pairs = [Pair(int(a), int(b), float(s)) for a, b, s in
-             zip(result.pairs.a, result.pairs.b, result.pairs.similarity, strict=True)]
+             zip(found.a, found.b, found.similarity, strict=True)]
     return project.save_run(result.params.to_dict(), "spotsigs", result.timings, result.pages,
                             pairs, result.clusters, progress=progress, filters=result.filters,
                             skipped=result.skipped)
