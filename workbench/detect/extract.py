@@ -11,6 +11,7 @@ import numpy as np
 from workbench.core.records import PageInfo, RawPage
 from workbench.detect.params import SpotSigsParams
 from workbench.detect.signatures import block_id, block_signatures, spot_id
+from workbench.text.captures import recover_provenance, strip_replay_inserts
 from workbench.text.decode import decode_bytes
 from workbench.text.html import Extracted, extract, extract_plain
 
@@ -51,10 +52,22 @@ def is_html(raw: RawPage) -> bool:
 
 
 def extract_text(raw: RawPage, main_content: bool = True) -> tuple[Extracted, str]:
-    """The page's visible text and blocks (main content marked), and the encoding used."""
+    """The page's visible text and blocks (main content marked), and the encoding used.
+
+    Web-archive replays (Wayback, Archive-It, pywb) lose their banners and scripts before
+    anything else, and the page's original URL and capture time are recovered from
+    replay addresses, ``<link rel=canonical>``, ``og:url``, ``<base>`` or a browser's
+    "saved from url" note (``Extracted.provenance``).
+    """
     decoded = decode_bytes(raw.data, raw.charset_hint)
     text = decoded.text.replace("\x00", "")
-    extracted = extract(text, main_content) if is_html(raw) else extract_plain(text)
+    if is_html(raw):
+        cleaned, inserts = strip_replay_inserts(text)
+        extracted = extract(cleaned, main_content)
+        extracted.provenance = recover_provenance(raw.url, raw.capture_date, text, inserts=inserts)
+    else:
+        extracted = extract_plain(text)
+        extracted.provenance = recover_provenance(raw.url, raw.capture_date, "", inserts=False)
     return extracted, decoded.encoding
 
 
@@ -65,12 +78,13 @@ def extract_page(raw: RawPage, params: SpotSigsParams) -> ExtractedPage:
     text = extracted.text
     block_hashes = np.fromiter((block_id(text, b) for b in blocks), dtype=np.int64, count=len(blocks))
     checksum = hashlib.sha1(extracted.text.encode("utf-8", "surrogatepass")).hexdigest()
+    origin = extracted.provenance
     info = PageInfo(
         key=raw.key,
         source=raw.source,
         offset=raw.offset,
-        url=raw.url,
-        capture_date=raw.capture_date,
+        url=origin.url if origin else raw.url,
+        capture_date=origin.capture_date if origin else raw.capture_date,
         http_status=raw.http_status,
         content_type=raw.content_type,
         encoding=encoding,

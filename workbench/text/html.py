@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import lxml.etree as etree
 
+from workbench.text.captures import Provenance
 from workbench.text.maincontent import main_blocks, main_content_text
 
 # Elements whose content a reader never sees.
@@ -83,6 +84,9 @@ class Extracted:
     link_host: str | None = None
     # Whether main content was found: then ``Block.main`` marks the article's blocks.
     main_found: bool = False
+    # Where the page came from when the record does not say (or is a replay address):
+    # filled by workbench.detect.extract from the markup before it was cleaned.
+    provenance: Provenance | None = None
 
 
 def parse_html(markup: str) -> etree._Element | None:
