@@ -74,7 +74,8 @@ def kept_blocks(extracted: Extracted, params: SpotSigsParams) -> list[Block]:
     def prose(blocks: list[Block]) -> list[Block]:
         if not params.block_filter:
             return blocks
-        return [b for b in blocks if b.words >= params.min_block_words and b.link_ratio <= params.max_link_ratio]
+        return [b for b in blocks
+                if b.words >= params.min_block_words and b.link_ratio <= params.max_link_ratio]
 
     whole = prose(list(extracted.blocks))
     if not (params.main_content and extracted.main_found):
