@@ -12,7 +12,7 @@ import math
 import multiprocessing
 import os
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -25,6 +25,7 @@ from workbench.core.clustering import cluster_pairs
 from workbench.core.progress import Cancelled, ProgressFn, no_progress
 from workbench.core.records import Cluster, PageInfo, Pair, RawPage, RunFilters, SkipRecord
 from workbench.detect.boilerplate import ANY_SITE, boilerplate_masks, corpus_boilerplate, site_boilerplate
+from workbench.detect.doubt import boilerplate_shares, repeated_block_spots
 from workbench.detect.extract import ExtractedPage, extract_batch
 from workbench.detect.matcher import PairResult, SignatureMatrix, find_pairs, intersections
 from workbench.detect.params import SpotSigsParams
@@ -190,6 +191,16 @@ class Corpus:
     idf_applied: bool
     timings: dict[str, float]
     filters: RunFilters = field(default_factory=RunFilters)
+    # For doubtful members: per page, signatures standing in blocks other pages carry too,
+    # those blocks, and on how many pages each such block is found.
+    repeated: RepeatedBlocks | None = None
+
+
+@dataclass(slots=True)
+class RepeatedBlocks:
+    spots: list[dict[int, frozenset[int]]]
+    page_blocks: list[frozenset[int]]
+    pages_with: Counter[int]
 
 
 def load_corpus(
@@ -225,6 +236,14 @@ def load_corpus(
         if len(everywhere):
             boiler[ANY_SITE] = everywhere
         del weights
+    spots_in_repeated, pages_with = repeated_block_spots(
+        [e.spot_ids for e in extracted], [e.spot_block for e in extracted], hashes)
+    repeated = RepeatedBlocks(
+        spots_in_repeated,
+        [frozenset(b for b in h.tolist() if pages_with[b] > 1) for h in hashes],
+        Counter({b: n for b, n in pages_with.items() if n > 1}),
+    )
+    del pages_with
     masks = boilerplate_masks(infos, hashes, boiler)
     vectors = []
     for i, mask in enumerate(masks):
@@ -255,7 +274,8 @@ def load_corpus(
     else:
         checksums = np.empty(0, dtype=np.int64)
     timings["filter"] = time.perf_counter() - t1
-    return Corpus(str(root), params, infos, skipped, matrix, checksums, idf_applied, timings, filters)
+    return Corpus(str(root), params, infos, skipped, matrix, checksums, idf_applied, timings, filters,
+                  repeated)
 
 
 def detect(
@@ -285,6 +305,9 @@ def detect(
     clusters = cluster_pairs(params.cluster_method, n, pairs.a, pairs.b, pairs.similarity,
                              params.corroborate_below)
     reference_similarities(corpus.matrix, clusters)
+    if corpus.repeated is not None:
+        r = corpus.repeated
+        boilerplate_shares(corpus.matrix, clusters, r.spots, r.page_blocks, r.pages_with)
     timings["cluster"] = time.perf_counter() - t3
     m = corpus.matrix
     return DedupResult(
