@@ -302,8 +302,8 @@ def detect(
     t3 = time.perf_counter()
     progress("cluster", 0, None)
     n = len(corpus.pages)
-    clusters = cluster_pairs(params.cluster_method, n, pairs.a, pairs.b, pairs.similarity,
-                             params.corroborate_below)
+    clusters = cluster_pairs(params.cluster_method, n, floor_pairs.a, floor_pairs.b, floor_pairs.similarity,
+                             params.corroborate_below, params.tau, params.weak_join)
     reference_similarities(corpus.matrix, clusters)
     if corpus.repeated is not None:
         r = corpus.repeated

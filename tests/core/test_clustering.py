@@ -91,3 +91,29 @@ def test_a_lone_weak_link_is_no_cluster_but_a_corroborated_one_is():
     weak = [p for p in group if p[:2] != (1, 3)]
     clusters = cluster_pairs("star", 4, *zip(*weak, strict=True), corroborate_below=0.3)
     assert [sorted(c.members) for c in clusters] == [[0, 1, 2]]
+
+
+def test_weak_join_takes_a_page_the_whole_cluster_vouches_for_and_no_lone_one():
+    # Cluster 0-2 at >= tau; page 3 is only 0.2 similar, but to all three members.
+    pairs = [(0, 1, 0.8), (0, 2, 0.7), (1, 2, 0.6), (0, 3, 0.2), (1, 3, 0.2), (2, 3, 0.2)]
+    got = cluster_pairs("star", 6, *zip(*pairs, strict=True), tau=0.35, weak_join=0.15)
+    assert [sorted(c.members) for c in got] == [[0, 1, 2, 3]]
+    assert got[0].similarities[-1] == 0.2  # the weak member shows its true similarity
+    # Linked to one member only: stays out. A pair of pages never takes weak members.
+    one = pairs[:3] + [(0, 3, 0.2)] + [(4, 5, 0.9), (4, 3, 0.2)]
+    got = cluster_pairs("star", 6, *zip(*one, strict=True), tau=0.35, weak_join=0.15)
+    assert sorted(sorted(c.members) for c in got) == [[0, 1, 2], [4, 5]]
+    # Off: tau alone decides.
+    got = cluster_pairs("star", 6, *zip(*pairs, strict=True), tau=0.35)
+    assert [sorted(c.members) for c in got] == [[0, 1, 2]]
+
+
+def test_two_clusters_of_one_story_merge_when_most_cross_pairs_are_weakly_similar():
+    story = [(a, b, 0.5) for a in range(3) for b in range(a + 1, 3)]
+    story += [(a, b, 0.5) for a in range(3, 6) for b in range(a + 1, 6)]
+    cross = [(a, b, 0.2) for a in range(3) for b in range(3, 6)]
+    got = cluster_pairs("star", 6, *zip(*(story + cross), strict=True), tau=0.35, weak_join=0.15)
+    assert [sorted(c.members) for c in got] == [list(range(6))]
+    # Only a few cross links (4 of 9): two stories stay two clusters.
+    got = cluster_pairs("star", 6, *zip(*(story + cross[:4]), strict=True), tau=0.35, weak_join=0.15)
+    assert sorted(sorted(c.members) for c in got) == [[0, 1, 2], [3, 4, 5]]

@@ -65,15 +65,21 @@ def best_guess(n: int, a, b, sim) -> list[Cluster]:
     return _build(uf.groups(), adj)
 
 
-def star(n: int, a, b, sim, corroborate_below: float = 0.0) -> list[Cluster]:
+def star(n: int, a, b, sim, corroborate_below: float = 0.0, tau: float | None = None,
+         weak_join: float = 0.0) -> list[Cluster]:
     """Greedy reference clusters; leftovers join where they match most members.
 
     A member less than ``corroborate_below`` similar to its reference stays only when
     another member besides the reference links to it too: one weak link alone (two
     rewrites of one event sharing a fifth of their signatures) is not a cluster, while
     a copy among many that all link to it is.
+
+    With ``tau`` given, clusters are built from the pairs >= tau; a page left over then
+    joins a cluster of three or more when it is >= ``weak_join`` similar to more than
+    half of its members (a rewritten copy that the whole cluster vouches for).
     """
-    adj = _adjacency(n, a, b, sim)
+    adj_all = _adjacency(n, a, b, sim)
+    adj = adj_all if tau is None else [{y: s for y, s in d.items() if s >= tau} for d in adj_all]
     order = sorted(range(n), key=lambda x: (-len(adj[x]), -sum(adj[x].values()), x))
     cluster_of = [-1] * n
     groups: list[list[int]] = []
@@ -104,7 +110,58 @@ def star(n: int, a, b, sim, corroborate_below: float = 0.0) -> list[Cluster]:
             cluster_of[x] = best[0]
     if corroborate_below > 0:
         groups = [_corroborated(g, c, adj, corroborate_below) for g, c in zip(groups, centres, strict=True)]
-    return _build(groups, adj, centres)
+        cluster_of = [-1] * n
+        for k, g in enumerate(groups):
+            for y in g:
+                cluster_of[y] = k
+    if tau is not None and weak_join > 0:
+        for x in order:
+            if cluster_of[x] >= 0:
+                continue
+            votes = {}
+            for y, s in adj_all[x].items():
+                if s >= weak_join and cluster_of[y] >= 0:
+                    votes[cluster_of[y]] = votes.get(cluster_of[y], 0) + 1
+            best = max(votes.items(), key=lambda kv: (kv[1] / len(groups[kv[0]]), -kv[0]), default=None)
+            if best is not None and len(groups[best[0]]) >= 3 and best[1] * 2 > len(groups[best[0]]):
+                groups[best[0]].append(x)
+                cluster_of[x] = best[0]
+        groups, centres = _merge_vouched(groups, centres, cluster_of, adj_all, weak_join)
+    return _build(groups, adj_all, centres)
+
+
+def _merge_vouched(groups: list[list[int]], centres: list[int], cluster_of: list[int],
+                   adj_all: list[dict[int, float]], weak: float) -> tuple[list[list[int]], list[int]]:
+    """Join two clusters of 3 or more when more than half of the pairs across them are
+    >= ``weak`` similar: one story's copies that the greedy pass split around two
+    references (rewrites share less with each other than with the wire original)."""
+    cross: dict[tuple[int, int], int] = {}
+    for x, neighbours in enumerate(adj_all):
+        cx = cluster_of[x]
+        if cx < 0 or len(groups[cx]) < 3:
+            continue
+        for y, s in neighbours.items():
+            cy = cluster_of[y]
+            if s >= weak and cy > cx and len(groups[cy]) >= 3:
+                cross[(cx, cy)] = cross.get((cx, cy), 0) + 1
+    parent = list(range(len(groups)))
+
+    def root(k: int) -> int:
+        while parent[k] != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
+
+    for (cx, cy), links in sorted(cross.items(), key=lambda kv: -kv[1]):
+        if 2 * links > len(groups[cx]) * len(groups[cy]):
+            rx, ry = root(cx), root(cy)
+            if rx != ry:
+                parent[max(rx, ry)] = min(rx, ry)
+    merged: dict[int, list[int]] = {}
+    for k, g in enumerate(groups):
+        merged.setdefault(root(k), []).extend(g)
+    keys = sorted(merged)
+    return [merged[k] for k in keys], [centres[k] for k in keys]
 
 
 def _corroborated(group: list[int], centre: int, adj: list[dict[int, float]], below: float) -> list[int]:
@@ -126,11 +183,17 @@ def _corroborated(group: list[int], centre: int, adj: list[dict[int, float]], be
 METHODS = {"star": star, "components": connected_components, "best-guess": best_guess}
 
 
-def cluster_pairs(method: str, n: int, a, b, sim, corroborate_below: float = 0.0) -> list[Cluster]:
+def cluster_pairs(method: str, n: int, a, b, sim, corroborate_below: float = 0.0,
+                  tau: float | None = None, weak_join: float = 0.0) -> list[Cluster]:
+    """Clusters from pairs. With ``tau``, the pairs may reach below it (down to the run's
+    pair floor): only star clustering uses those (``weak_join``); the others see >= tau."""
     try:
         fn = METHODS[method]
     except KeyError:
         raise ValueError(f"unknown cluster method {method!r}; choose one of {', '.join(METHODS)}") from None
     if method == "star":
-        return star(n, a, b, sim, corroborate_below)
+        return star(n, a, b, sim, corroborate_below, tau, weak_join)
+    if tau is not None:
+        keep = [i for i, s in enumerate(sim) if s >= tau]
+        a, b, sim = [a[i] for i in keep], [b[i] for i in keep], [sim[i] for i in keep]
     return fn(n, a, b, sim)
