@@ -232,7 +232,8 @@ def load_corpus(
               if params.site_boilerplate else {})
     if params.corpus_boilerplate:
         weights = [np.bincount(e.spot_block, minlength=len(e.block_hashes)) for e in extracted]
-        everywhere = corpus_boilerplate(hashes, weights, params.corpus_min_pages, params.corpus_core_share)
+        everywhere = corpus_boilerplate(hashes, weights, params.corpus_min_pages, params.corpus_core_share,
+                                        min_own_share=params.corpus_own_share)
         if len(everywhere):
             boiler[ANY_SITE] = everywhere
         del weights

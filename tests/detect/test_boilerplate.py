@@ -145,3 +145,20 @@ def test_the_corpus_filter_keeps_a_syndicated_story_and_drops_a_banner_end_to_en
     clusters = [sorted(keys[m] for m in c.members) for c in result.clusters]
     assert clusters == [[f"p{i:02d}.html" for i in range(6)]]
     assert result.filters.boilerplate.get("*")  # the banner was recognised
+
+
+def test_a_short_story_in_shared_frames_stays_although_the_frames_outweigh_it():
+    from workbench.detect.boilerplate import corpus_boilerplate
+
+    story = 5
+    # Twelve copies of a one-paragraph story, each in one of three frames (a frame is four
+    # blocks that other pages of that template carry too); nothing of the page is its own.
+    frames = [[100 * f + k for k in range(4)] for f in range(3)]
+    hashes = [np.array([story, *frames[i % 3]], dtype=np.int64) for i in range(12)]
+    # Other pages in the same frames with stories of their own.
+    hashes += [np.array([*frames[i % 3], 1000 + 4 * i, 1001 + 4 * i, 1002 + 4 * i, 1003 + 4 * i],
+                        dtype=np.int64) for i in range(12)]
+    weights = _weights(hashes)
+    assert story in corpus_boilerplate(hashes, weights, min_pages=5, max_core_share=0.35).tolist()
+    kept = corpus_boilerplate(hashes, weights, min_pages=5, max_core_share=0.35, min_own_share=0.25)
+    assert story not in kept.tolist()

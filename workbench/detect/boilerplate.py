@@ -100,6 +100,7 @@ def corpus_boilerplate(
     min_pages: int,
     max_core_share: float = 0.5,
     sample: int = 200,
+    min_own_share: float = 0.0,
 ) -> np.ndarray:
     """Blocks repeated verbatim on many pages, whatever their site, that are not a story.
 
@@ -116,8 +117,15 @@ def corpus_boilerplate(
     the first pass found, against the page without the other blocks that pass found. A
     story paragraph survives the second pass (what is left of its pages is the story);
     a banner, a copyright line or a template teaser does not (what is left is each
-    page's own story). Weights are signatures per block. At most ``sample`` pages of each
-    block are looked at (evenly spread), so the cost stays linear in the corpus.
+    page's own story).
+
+    And the pages must be mostly their own: on the typical page at least
+    ``min_own_share`` of the signatures stand in blocks no other page has. Pages that
+    carry a banner each have a story of their own; the copies of a short syndicated story,
+    each framed by a template other pages share too, have hardly any text of their own,
+    so their story's paragraphs stay even when the frames make them a small part of the
+    page. Weights are signatures per block. At most ``sample`` pages of each block are
+    looked at (evenly spread), so the cost stays linear in the corpus.
     """
     if not block_hashes or not sum(len(h) for h in block_hashes):
         return np.empty(0, np.int64)
@@ -140,8 +148,11 @@ def corpus_boilerplate(
         if _median_share(pages, core, weight_of, set()) <= max_core_share:
             cores[h] = (pages, core)
     first = set(cores)
+    own = [sum(w for b, w in weights.items() if len(pages_of[b]) == 1) / max(sum(weights.values()), 1e-9)
+           for weights in weight_of]
     out = [h for h, (pages, core) in cores.items()
-           if _median_share(pages, core, weight_of, first) <= max_core_share]
+           if _median_share(pages, core, weight_of, first) <= max_core_share
+           and float(np.median([own[p] for p in pages])) >= min_own_share]
     return np.asarray(sorted(out), dtype=np.int64)
 
 

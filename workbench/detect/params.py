@@ -80,11 +80,13 @@ class SpotSigsParams:
     site_min_pages: int = 8
     site_block_share: float = 0.5
     # Blocks on >= this many pages of any site whose pages share little else (at most
-    # corpus_core_share of the typical page) are boilerplate too: banners, forms, teasers
-    # (workbench/detect/boilerplate.py; 0.35 chosen on all labelled corpora, README).
+    # corpus_core_share of the typical page) and are mostly their own text (at least
+    # corpus_own_share in blocks no other page has) are boilerplate too: banners, forms,
+    # teasers (workbench/detect/boilerplate.py; chosen on all labelled corpora, README).
     corpus_boilerplate: bool = True
     corpus_min_pages: int = 5
     corpus_core_share: float = 0.35
+    corpus_own_share: float = 0.25
     cluster_method: str = "star"
     # Star clusters: a member less similar than this to its reference needs a link from
     # another member too (0: off); two rewrites of one event are no cluster on their own.
