@@ -65,6 +65,8 @@ def test_settings_dialog_paper_defaults_and_validation(qtbot):
     p = dialog.params()
     assert p.tau == 0.44 and {(s.distance, s.chain) for s in p.specs} == {(2, 3)}
     assert (p.idf_low, p.idf_high, p.min_sigs) == (0.2, 0.85, 5)
+    dialog.pair_floor.setValue(0.1)
+    assert dialog.params().pair_floor == 0.1  # kept for Detection ▸ Calibrate
     dialog.specs.item(0, 1).setText("0")
     dialog._accept()
     assert "Row 1" in dialog.error.text() and dialog.result() == 0

@@ -169,17 +169,17 @@ def test_next_uncoded_and_filters(qtbot, demo_window, prompter):
     assert w.table.currentIndex().row() == 1
     assert w.selected_rows()[0].coded == "none"
     # Coded filter, then the text filter (typed digits go into the field, not to tags).
-    w.filter_coded.setCurrentIndex(3)  # "Coded"
+    w.filters.coded.setCurrentIndex(3)  # "Coded"
     assert [r.coded for r in w.model.rows] == ["all"]
-    w.filter_coded.setCurrentIndex(0)
-    w.filter_text.setFocus()
-    qtbot.keyClicks(w.filter_text, "harbour 1")
-    assert w.filter_text.text() == "harbour 1"
-    w.filter_text.setText("Dock workers")
+    w.filters.coded.setCurrentIndex(0)
+    w.filters.text.setFocus()
+    qtbot.keyClicks(w.filters.text, "harbour 1")
+    assert w.filters.text.text() == "harbour 1"
+    w.filters.text.setText("Dock workers")
     w._apply_filters()
     assert w.model.rowCount() == 1 and "Dock" in w.model.rows[0].reference_title
-    w.filter_text.setText("")
-    w.filter_size.setValue(2)
+    w.filters.text.setText("")
+    w.filters.size.setValue(2)
     w._apply_filters()
     assert sorted(r.size for r in w.model.rows) == [2, 3, 3, 3]
 
@@ -188,20 +188,20 @@ def test_tag_filter_and_single_pages_view(qtbot, demo_window, prompter):
     w = demo_window
     add_tag(qtbot, w, prompter, "unions")
     add_tag(qtbot, w, prompter, "schools")
-    assert [w.filter_tag.itemText(i) for i in range(w.filter_tag.count())] == [
+    assert [w.filters.tag.itemText(i) for i in range(w.filters.tag.count())] == [
         "Any tag", "unions", "schools"]
     w.select_row(1)
     focus_table(qtbot, w)
     qtbot.keyClick(w.table, Qt.Key.Key_2)
     tagged = w.selected_ids()
-    w.filter_tag.setCurrentIndex(2)  # "schools"
+    w.filters.tag.setCurrentIndex(2)  # "schools"
     assert [r.id for r in w.model.rows] == tagged
-    w.filter_tag.setCurrentIndex(1)  # "unions": nothing carries it yet
+    w.filters.tag.setCurrentIndex(1)  # "unions": nothing carries it yet
     assert w.model.rowCount() == 0
-    w.filter_tag.setCurrentIndex(0)
-    w.filter_singles.setChecked(True)
+    w.filters.tag.setCurrentIndex(0)
+    w.filters.singles.setChecked(True)
     assert [r.size for r in w.model.rows] == [1]  # the demo's one story with no copy
-    w.filter_singles.setChecked(False)
+    w.filters.singles.setChecked(False)
     assert w.model.rowCount() == 5
 
 

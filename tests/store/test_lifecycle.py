@@ -25,7 +25,7 @@ def test_create_sets_wal_foreign_keys_and_version(tmp_path: Path) -> None:
 def test_foreign_keys_are_enforced(tmp_path: Path) -> None:
     with new_project(tmp_path, [2]) as project, pytest.raises(sqlite3.IntegrityError), \
             project._lane.transaction() as conn:
-        conn.execute("INSERT INTO cluster_members VALUES (999, 999, 1.0)")
+        conn.execute("INSERT INTO cluster_members (cluster_id, page_id, similarity) VALUES (999, 999, 1.0)")
 
 
 def test_create_refuses_existing_file(tmp_path: Path) -> None:

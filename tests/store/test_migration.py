@@ -97,3 +97,36 @@ def test_migration_is_atomic(v1_file: Path, monkeypatch: pytest.MonkeyPatch) -> 
     assert conn.execute("SELECT count(*) FROM sqlite_schema WHERE name = 'cluster_summary'"
                         ).fetchone()[0] == 0
     conn.close()
+
+
+def test_v4_file_gains_boilerplate_share_and_an_honest_minimum(
+        v1_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Step 5 adds cluster_members.boilerplate_share (NULL: not measured) and recomputes
+    the summary, whose minimum is now unknown when a member is below the pair floor."""
+    from workbench.store import schema
+
+    with monkeypatch.context() as m:
+        m.setattr(schema, "MIGRATIONS", schema.MIGRATIONS[:4])
+        m.setattr(schema, "CURRENT_VERSION", 4)
+        Project.open(v1_file, backups=0).close()
+    conn = sqlite3.connect(v1_file)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 4
+    assert "boilerplate_share" not in [r[1] for r in conn.execute("PRAGMA table_info(cluster_members)")]
+    # A member whose similarity to the reference was never stored, under a summary that
+    # still shows the minimum of the known ones (as version 4 computed it).
+    conn.execute("INSERT INTO pages (id, key, source, title, site) "
+                 "VALUES (5, 'e.html', 'e.html', 'E', 'c.org')")
+    conn.execute("INSERT INTO run_pages VALUES (1, 5, 4)")
+    conn.execute("INSERT INTO cluster_members VALUES (1, 5, NULL)")
+    conn.execute("UPDATE cluster_summary SET size = 3, min_similarity = 0.75 WHERE cluster_id = 1")
+    conn.commit()
+    conn.close()
+
+    with Project.open(v1_file, backups=0) as project:
+        assert project.schema_version == CURRENT_VERSION >= 5
+        row = project.cluster(1)
+        assert row is not None and row.size == 3
+        assert row.min_similarity is None and row.below_floor
+        assert [(m.similarity, m.boilerplate_share) for m in project.members(1)] == [
+            (1.0, None), (0.75, None), (None, None)]
+        assert project.integrity_problems() == []

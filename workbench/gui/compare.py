@@ -5,21 +5,24 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 
-from PySide6.QtCore import QSignalBlocker, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QTextCharFormat, QTextCursor
+from PySide6.QtCore import QSettings, QSignalBlocker, QSize, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QIcon, QPixmap, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QCheckBox,
+    QDoubleSpinBox,
     QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
     QPlainTextEdit,
     QSplitter,
+    QStyle,
     QTextEdit,
     QVBoxLayout,
     QWidget,
 )
 
+from workbench.core.doubt import DEFAULT_MARGIN, doubt_reasons, doubt_threshold, similarity_label
 from workbench.core.records import RunFilters
 from workbench.detect.boilerplate import site_of
 from workbench.detect.params import SpotSigsParams
@@ -42,8 +45,11 @@ SHARED_COLOUR = "#b9dcff"  # blue: found on both pages
 OWN_COLOUR = "#ffe0a8"  # amber: only on this page
 NOT_COUNTED_COLOUR = "#e4e4e4"  # grey: left out by the run (too common, site template)
 _COLOURS = {SHARED: SHARED_COLOUR, OWN: OWN_COLOUR, NOT_COUNTED: NOT_COUNTED_COLOUR}
+DOUBT_COLOUR = "#b34700"  # members to look at twice
 MemberRole = Qt.ItemDataRole.UserRole + 1
 SignatureRole = Qt.ItemDataRole.UserRole + 2
+DoubtRole = Qt.ItemDataRole.UserRole + 3  # the reasons a member is doubtful (empty: it is not)
+MARGIN_KEY = "review/doubtMargin"
 
 
 _FORMATS: dict[tuple[str, bool], QTextCharFormat] = {}
@@ -95,15 +101,15 @@ class PagePane(QWidget):
         self.text.setExtraSelections([])
         self.text.setPlainText(message)
 
-    def set_header(self, detail: PageDetail | MemberRow | None, similarity: float | None,
+    def set_header(self, detail: PageDetail | MemberRow | None, sim: str,
                    shared: int, total: int, note: str = "") -> None:
+        """``sim``: "reference", or the member's similarity as words."""
         if detail is None:
             self.header.setText("")
             return
         title = html.escape(detail.title or "(no title)")
         where = html.escape(detail.url or getattr(detail, "source", None) or detail.key)
         date = getattr(detail, "capture_date", None)
-        sim = "reference" if similarity is None else f"similarity {similarity:.2f}"
         lines = [f"<b>{self.role.title()}:</b> {title}",
                  f"<span style='color:#555'>{where}{' · ' + html.escape(date) if date else ''}</span>",
                  f"{sim} · shared <b>{shared}</b> of {total} signatures"
@@ -159,12 +165,14 @@ class CompareView(QWidget):
 
     member_changed = Signal(int)  # page id of the member in the right pane
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, settings: QSettings | None = None) -> None:
         super().__init__(parent)
         self.cache = PageCache()
         self.params = SpotSigsParams()
+        self.floor = self.params.tau
         self.root = ""
         self.filters = RunFilters()
+        self.settings = settings
         self._shown: _Shown | None = None
         self.shared: dict[str, tuple[int, int]] = {}
         self._occurrence = 0
@@ -173,6 +181,28 @@ class CompareView(QWidget):
         self.members = QListWidget()
         self.members.setObjectName("memberList")
         self.members.setToolTip("Pages of this cluster (Page Up / Page Down step through them)")
+        self.members_title = QLabel("<b>Members</b>")
+        self.margin = QDoubleSpinBox()
+        self.margin.setObjectName("doubtMargin")
+        self.margin.setRange(0.0, 0.9)
+        self.margin.setSingleStep(0.05)
+        self.margin.setDecimals(2)
+        self.margin.setPrefix("τ + ")
+        self.margin.setToolTip("Members less similar than this to the reference are marked as doubtful")
+        stored = settings.value(MARGIN_KEY, DEFAULT_MARGIN) if settings is not None else DEFAULT_MARGIN
+        try:
+            self.margin.setValue(float(stored))
+        except (TypeError, ValueError):
+            self.margin.setValue(DEFAULT_MARGIN)
+        self.threshold_label = QLabel()
+        self.margin.valueChanged.connect(self._margin_changed)
+        self._doubt_icon = self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
+        # Every row gets an icon (a blank one when not doubtful) so rows keep one height
+        # and the similarities stay in one column.
+        self.members.setIconSize(QSize(14, 14))
+        blank = QPixmap(14, 14)
+        blank.fill(Qt.GlobalColor.transparent)
+        self._no_icon = QIcon(blank)
         self.why = QListWidget()
         self.why.setObjectName("whyList")
         self.why.setToolTip("Signatures found on both pages; choose one to see it in both panes")
@@ -199,7 +229,7 @@ class CompareView(QWidget):
         top.addWidget(self.show_source)
 
         side = QSplitter(Qt.Orientation.Vertical)
-        side.addWidget(self._titled("Members", self.members))
+        side.addWidget(self._members_box())
         side.addWidget(self._titled("Why these match", self.why))
         side.setSizes([200, 300])
         self.panes = QSplitter(Qt.Orientation.Horizontal)
@@ -210,7 +240,7 @@ class CompareView(QWidget):
         self.splitter.addWidget(side)
         self.splitter.addWidget(self.panes)
         self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([210, 900])
+        self.splitter.setSizes([260, 900])  # room for the doubt threshold row and titles
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(top)
@@ -224,6 +254,20 @@ class CompareView(QWidget):
         self.right.text.verticalScrollBar().valueChanged.connect(lambda v: self._sync(self.right, self.left))
         self.clear()
 
+    def _members_box(self) -> QWidget:
+        box = QWidget()
+        lay = QVBoxLayout(box)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.members_title)
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Doubtful below"))
+        row.addWidget(self.margin)
+        row.addWidget(self.threshold_label)
+        row.addStretch(1)
+        lay.addLayout(row)
+        lay.addWidget(self.members, 1)
+        return box
+
     @staticmethod
     def _titled(title: str, widget: QWidget) -> QWidget:
         box = QWidget()
@@ -236,11 +280,20 @@ class CompareView(QWidget):
 
     # -------------------------------------------------------------- API
     def set_context(self, root: str, params: SpotSigsParams,
-                    filters: RunFilters | None = None) -> None:
+                    filters: RunFilters | None = None, floor: float | None = None) -> None:
+        """The run whose clusters are shown; ``floor``: the lowest similarity it stored
+        pairs for (default: its τ)."""
         if (root, params) != (self.root, self.params):
             self.cache.clear()
         self.root, self.params = root, params
         self.filters = filters or RunFilters()
+        self.floor = params.tau if floor is None else floor
+        self._show_threshold()
+
+    @property
+    def threshold(self) -> float:
+        """Members less similar than this to the reference are doubtful."""
+        return doubt_threshold(self.params.tau, self.margin.value())
 
     def clear(self, message: str = "Choose a cluster to see its pages side by side.") -> None:
         self._shown = None
@@ -264,11 +317,11 @@ class CompareView(QWidget):
         with QSignalBlocker(self.members):
             self.members.clear()
             for m in members:
-                sim = "ref" if m.is_reference else ("—" if m.similarity is None else f"{m.similarity:.2f}")
+                sim = similarity_label(m.similarity, m.is_reference)
                 item = QListWidgetItem(f"{sim}  {m.title or m.key}")
-                item.setToolTip(plain_tip(f"{m.title}\n{m.url or m.key}\nsite: {m.site}"))
                 item.setData(MemberRole, m.page_id)
                 self.members.addItem(item)
+        self._mark_doubts()
         row = 1 if len(members) > 1 else 0
         if member_page is not None:
             row = next((i for i, m in enumerate(members) if m.page_id == member_page), row)
@@ -307,6 +360,37 @@ class CompareView(QWidget):
         self._occurrence += 1
 
     # ---------------------------------------------------------- internals
+    def _mark_doubts(self) -> None:
+        """Icon, colour and the reasons in the tooltip for each doubtful member."""
+        if not self._shown:
+            self.members_title.setText("<b>Members</b>")
+            return
+        doubtful = 0
+        for row, m in enumerate(self._shown.members):
+            item = self.members.item(row)
+            reasons = doubt_reasons(m.similarity, m.boilerplate_share, threshold=self.threshold,
+                                    floor=self.floor, is_reference=m.is_reference)
+            doubtful += bool(reasons)
+            item.setData(DoubtRole, reasons)
+            item.setIcon(self._doubt_icon if reasons else self._no_icon)
+            item.setForeground(QBrush(QColor(DOUBT_COLOUR)) if reasons else QBrush())
+            tip = f"{m.title}\n{m.url or m.key}\nsite: {m.site}"
+            if reasons:
+                tip += "\n\nDoubtful:\n" + "\n".join(f"• {r}" for r in reasons)
+            item.setToolTip(plain_tip(tip))
+        self.members_title.setText(f"<b>Members</b> ({len(self._shown.members)}"
+                                   + (f", <span style='color:{DOUBT_COLOUR}'>{doubtful} doubtful</span>"
+                                      if doubtful else "") + ")")
+
+    def _show_threshold(self) -> None:
+        self.threshold_label.setText(f"= {self.threshold:.2f}")
+
+    def _margin_changed(self, value: float) -> None:
+        if self.settings is not None:
+            self.settings.setValue(MARGIN_KEY, value)
+        self._show_threshold()
+        self._mark_doubts()
+
     def _member_chosen(self, _row: int) -> None:
         self._render()
         m = self.current_member()
@@ -336,8 +420,8 @@ class CompareView(QWidget):
             self.shared = {}
             self.left.show_page(ref_page, {}, source=source)
             n = len(ref_page.counted_spots())
-            self.left.set_header(ref_detail, None, 0, n, "a single page" if len(self._shown.members) == 1
-                                 else "the reference itself")
+            self.left.set_header(ref_detail, "reference", 0, n, "a single page"
+                                 if len(self._shown.members) == 1 else "the reference itself")
             self.right.clear("Only the reference page is chosen." if len(self._shown.members) > 1
                              else "This page has no near duplicates.")
             self.why.clear()
@@ -346,9 +430,11 @@ class CompareView(QWidget):
         self.shared = shared_signatures(ref_page, m_page)
         self.left.show_page(ref_page, self.shared, source=source)
         self.right.show_page(m_page, self.shared, source=source)
-        self.left.set_header(ref_detail, None, sum(c for t, c in ref_page.signature_counts.items()
-                                                   if t in self.shared), len(ref_page.counted_spots()))
-        self.right.set_header(m_detail, member.similarity,
+        self.left.set_header(ref_detail, "reference", sum(c for t, c in ref_page.signature_counts.items()
+                                                          if t in self.shared), len(ref_page.counted_spots()))
+        sim = (f"similarity {member.similarity:.2f}" if member.similarity is not None
+               else f"similarity below the floor {self.floor:.2f} (not stored)")
+        self.right.set_header(m_detail, sim,
                               sum(c for t, c in m_page.signature_counts.items() if t in self.shared),
                               len(m_page.counted_spots()))
         self.why.clear()

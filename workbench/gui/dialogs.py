@@ -46,6 +46,7 @@ SHORTCUTS = [
     ("M", "Merge the selected clusters"),
     ("Page Up / Page Down", "Previous / next member of the cluster"),
     ("Ctrl+F", "Filter the cluster list"),
+    ("Ctrl+T", "Calibrate τ: see what another threshold would do (arrow keys move it)"),
     ("Ctrl+Q", "Quit"),
 ]
 
@@ -61,6 +62,12 @@ class SettingsDialog(QDialog):
         self.tau.setRange(1, 100)
         self.tau_label = QLabel()
         self.tau.valueChanged.connect(lambda v: self.tau_label.setText(f"τ = {v / 100:.2f}"))
+        self.pair_floor = QDoubleSpinBox()
+        self.pair_floor.setRange(0.05, 1.0)
+        self.pair_floor.setSingleStep(0.05)
+        self.pair_floor.setDecimals(2)
+        self.pair_floor.setToolTip("Pairs this similar are kept with the run even below τ, so "
+                                   "Detection ▸ Calibrate can show what a lower τ would merge")
         self.specs = QTableWidget(0, 3)
         self.specs.setHorizontalHeaderLabels(["Antecedent", "Distance", "Chain"])
         self.specs.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
@@ -91,6 +98,7 @@ class SettingsDialog(QDialog):
         tau_row.addWidget(self.tau, 1)
         tau_row.addWidget(self.tau_label)
         form.addRow("Similarity threshold", tau_row)
+        form.addRow("Keep pairs down to", self.pair_floor)
         idf_row = QHBoxLayout()
         idf_row.addWidget(self.idf_low)
         idf_row.addWidget(QLabel("to"))
@@ -129,6 +137,7 @@ class SettingsDialog(QDialog):
     def load(self, p: SpotSigsParams) -> None:
         self.tau.setValue(round(p.tau * 100))
         self.tau_label.setText(f"τ = {p.tau:.2f}")
+        self.pair_floor.setValue(p.pair_floor)
         self.specs.setRowCount(0)
         for spec in p.specs:
             self._add_spec(spec)
@@ -155,7 +164,8 @@ class SettingsDialog(QDialog):
             except ValueError as exc:
                 raise ValueError(f"Row {r + 1}: {exc}") from exc
         return dataclasses.replace(
-            self._base, tau=self.tau.value() / 100, specs=tuple(specs), idf_low=self.idf_low.value(),
+            self._base, tau=self.tau.value() / 100, pair_floor=self.pair_floor.value(), specs=tuple(specs),
+            idf_low=self.idf_low.value(),
             idf_high=self.idf_high.value(), min_sigs=self.min_sigs.value(),
             cluster_method=self.method.currentText(), block_filter=self.block_filter.isChecked())
 

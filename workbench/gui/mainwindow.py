@@ -7,7 +7,7 @@ import shutil
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QItemSelectionModel, QSettings, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QItemSelectionModel, QSettings, Qt, QThreadPool, Signal
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -19,15 +19,10 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QCheckBox,
-    QComboBox,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
-    QLineEdit,
     QMainWindow,
     QMenu,
-    QSpinBox,
     QSplitter,
     QTableView,
     QVBoxLayout,
@@ -35,11 +30,14 @@ from PySide6.QtWidgets import (
 )
 
 import workbench
+from workbench.core.calibration import run_floor
 from workbench.detect.params import SpotSigsParams
 from workbench.export import export_pages
+from workbench.gui.calibration import CalibrationDialog, open_calibration
 from workbench.gui.codebook import CodebookPanel
 from workbench.gui.compare import CompareView
 from workbench.gui.dialogs import ExportOptions
+from workbench.gui.filterbar import FilterBar
 from workbench.gui.jobs import DetectJob, RunSummary
 from workbench.gui.locations import APP_NAME, PROJECT_SUFFIX, project_for_archive
 from workbench.gui.models import COL_SIZE, COL_TITLE, ClusterTableModel
@@ -54,7 +52,6 @@ MAX_RECENT = 8
 JOB_GRACE_SECONDS = 2.0
 TAG_PALETTE = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6",
                "#9a6324", "#469990"]
-CODED_CHOICES = [("All clusters", None), ("Uncoded", "none"), ("Partly coded", "some"), ("Coded", "all")]
 
 
 def icon(name: str) -> QIcon:
@@ -86,6 +83,7 @@ class MainWindow(QMainWindow):
         self.pool = QThreadPool.globalInstance()
         self._retired_jobs: list[tuple[DetectJob, float]] = []
         self.skipped: list[tuple[str, str]] = []
+        self.calibration: CalibrationDialog | None = None
         self.setWindowTitle(APP_NAME)
         self.setWindowIcon(icon("app"))
         self.setAcceptDrops(True)
@@ -115,41 +113,13 @@ class MainWindow(QMainWindow):
                 self.table.setColumnWidth(col, width)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
 
-        self.filter_text = QLineEdit()
-        self.filter_text.setPlaceholderText("Filter by title, site, tag…")
-        self.filter_text.setClearButtonEnabled(True)
-        self.filter_coded = QComboBox()
-        for label, value in CODED_CHOICES:
-            self.filter_coded.addItem(label, value)
-        self.filter_size = QSpinBox()
-        self.filter_size.setRange(1, 100000)
-        self.filter_size.setPrefix("size ≥ ")
-        self.filter_size.setToolTip("Smallest cluster size to list (1 lists single pages too)")
-        self.filter_tag = QComboBox()
-        self.filter_tag.setToolTip("Only clusters where some page carries this tag")
-        self.filter_tag.addItem("Any tag", None)
-        self.filter_singles = QCheckBox("Single pages")
-        self.filter_singles.setToolTip("Only pages that have no near duplicate")
-        self._filter_timer = QTimer(self)
-        self._filter_timer.setSingleShot(True)
-        self._filter_timer.setInterval(250)
-        self._filter_timer.timeout.connect(self._apply_filters)
-        self.filter_text.textChanged.connect(lambda _t: self._filter_timer.start())
-        self.filter_coded.currentIndexChanged.connect(lambda _i: self._apply_filters())
-        self.filter_size.valueChanged.connect(lambda _v: self._filter_timer.start())
-        self.filter_tag.currentIndexChanged.connect(lambda _i: self._apply_filters())
-        self.filter_singles.toggled.connect(lambda _b: self._apply_filters())
-        filters = QHBoxLayout()
-        filters.addWidget(self.filter_text, 1)
-        filters.addWidget(self.filter_coded)
-        filters.addWidget(self.filter_size)
-        filters.addWidget(self.filter_tag)
-        filters.addWidget(self.filter_singles)
+        self.filters = FilterBar()
+        self.filters.changed.connect(self._apply_filters)
 
         list_box = QWidget()
         lay = QVBoxLayout(list_box)
         lay.setContentsMargins(0, 0, 0, 0)
-        lay.addLayout(filters)
+        lay.addWidget(self.filters)
         lay.addWidget(self.table, 1)
 
         self.codebook = CodebookPanel()
@@ -170,7 +140,7 @@ class MainWindow(QMainWindow):
         self.left_splitter.addWidget(code_box)
         self.left_splitter.setSizes([560, 240])
 
-        self.compare = CompareView()
+        self.compare = CompareView(settings=self.settings)
         self.main_splitter = QSplitter(Qt.Orientation.Horizontal)
         self.main_splitter.setObjectName("mainSplitter")
         self.main_splitter.addWidget(self.left_splitter)
@@ -223,10 +193,12 @@ class MainWindow(QMainWindow):
         a("next_uncoded", "&Next Uncoded Cluster", self.next_uncoded, "N")
         a("next_member", "Next Member", lambda: self.compare.step_member(1), "PgDown")
         a("prev_member", "Previous Member", lambda: self.compare.step_member(-1), "PgUp")
-        a("find", "&Filter Clusters", self.filter_text.setFocus, QKeySequence.StandardKey.Find)
+        a("find", "&Filter Clusters", self.filters.text.setFocus, QKeySequence.StandardKey.Find)
         a("change_coder", "Change &Coder…", self.change_coder)
         a("settings", "&Detection Settings…", self.settings_dialog, tip="Change parameters and run again")
         a("rerun", "&Run Detection Again", lambda: self.start_run())
+        a("calibrate", "&Calibrate τ…", lambda: open_calibration(self), "Ctrl+T",
+          "See what another similarity threshold would do to the clusters, and apply it")
         a("shortcuts", "&Keyboard Shortcuts", lambda: self.prompter.show_shortcuts(), "F1")
         a("about", "&About", self.about)
         self.tag_shortcuts = []
@@ -260,6 +232,7 @@ class MainWindow(QMainWindow):
         detect = m.addMenu("&Detection")
         detect.addAction(act["settings"])
         detect.addAction(act["rerun"])
+        detect.addAction(act["calibrate"])
         help_ = m.addMenu("&Help")
         help_.addAction(act["shortcuts"])
         help_.addAction(act["about"])
@@ -509,7 +482,7 @@ class MainWindow(QMainWindow):
         have = self.project is not None
         idle = self.job is None
         act = self.actions_by_name
-        for name in ("export", "save_as", "skipped", "settings", "rerun"):
+        for name in ("export", "save_as", "skipped", "settings", "rerun", "calibrate"):
             act[name].setEnabled(have and idle)
         for name in ("split", "merge", "next_uncoded", "next_member", "prev_member"):
             act[name].setEnabled(have and idle)
@@ -531,7 +504,8 @@ class MainWindow(QMainWindow):
             run = self.project.current_run()
             self.compare.set_context(self.project.archive_root,
                                      params_from_dict(run.params) if run else SpotSigsParams(),
-                                     self.project.run_filters(run.id) if run else None)
+                                     self.project.run_filters(run.id) if run else None,
+                                     floor=run_floor(run.params) if run else None)
         loaded = self.model.rowCount()
         self.model.project = self.project
         self.model.reload(keep_rows=loaded)
@@ -583,26 +557,7 @@ class MainWindow(QMainWindow):
     def _refresh_codebook(self) -> None:
         tags = self.project.codebook() if self.project is not None else []
         self.codebook.set_tags(tags, self.selected_rows() if self.project is not None else [])
-        self._refresh_tag_filter(tags)
-
-    def _refresh_tag_filter(self, tags) -> None:
-        """Keep the tag filter's choices equal to the codebook, keeping the chosen tag."""
-        wanted = [(t.name, t.id) for t in tags]
-        have = [(self.filter_tag.itemText(i), self.filter_tag.itemData(i))
-                for i in range(1, self.filter_tag.count())]
-        if wanted == have:
-            return
-        chosen = self.filter_tag.currentData()
-        blocked = self.filter_tag.blockSignals(True)
-        while self.filter_tag.count() > 1:
-            self.filter_tag.removeItem(1)
-        for name, tag_id in wanted:
-            self.filter_tag.addItem(name, tag_id)
-        index = self.filter_tag.findData(chosen) if chosen is not None else 0
-        self.filter_tag.setCurrentIndex(max(index, 0))
-        self.filter_tag.blockSignals(blocked)
-        if chosen is not None and index < 0:  # the chosen tag was deleted
-            self._apply_filters()
+        self.filters.set_tags(tags)
 
     # ============================================================= selection
     def selected_rows(self) -> list[ClusterRow]:
@@ -641,9 +596,7 @@ class MainWindow(QMainWindow):
 
     def _apply_filters(self) -> None:
         keep = self.selected_ids()
-        self.model.set_filters(text=self.filter_text.text(), coded=self.filter_coded.currentData(),
-                               min_size=self.filter_size.value(), tag_id=self.filter_tag.currentData(),
-                               singles_only=self.filter_singles.isChecked())
+        self.model.set_filters(**self.filters.values())
         self._reselect(keep)
         self._selection_changed()
 

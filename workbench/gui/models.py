@@ -37,8 +37,9 @@ def _sort_key(column: int):
             return (r.id,)
         if column == COL_SIZE:
             return (r.size, -r.id)
-        if column == COL_MIN:
-            return (r.min_similarity is None, r.min_similarity or 0.0, r.id)
+        if column == COL_MIN:  # as the store orders it: below the floor first, single pages last
+            return (r.min_similarity is None and not r.below_floor,
+                    -1.0 if r.below_floor else r.min_similarity or 0.0, r.id)
         if column == COL_MEAN:
             return (r.mean_similarity is None, r.mean_similarity or 0.0, r.id)
         if column == COL_TITLE:
@@ -175,6 +176,9 @@ class ClusterTableModel(QAbstractTableModel):
             if col == COL_SITES:
                 more = f"\n… {r.site_count} sites" if r.site_count > len(r.sites) else ""
                 return plain_tip("\n".join(r.sites) + more)
+            if col == COL_MIN and r.below_floor:
+                return plain_tip("Some member's similarity to the reference is below the run's "
+                                 "pair floor (not stored): it joined through other members.")
             if col == COL_TAGS and r.tags:
                 return plain_tip("\n".join(f"{t.name}: {t.state} ({t.pages} pages)" for t in r.tags))
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (COL_ID, COL_SIZE, COL_MIN, COL_MEAN):
@@ -193,7 +197,7 @@ class ClusterTableModel(QAbstractTableModel):
         if col == COL_SIZE:
             return str(r.size)
         if col == COL_MIN:
-            return _sim(r.min_similarity)
+            return "< floor" if r.below_floor else _sim(r.min_similarity)
         if col == COL_MEAN:
             return _sim(r.mean_similarity)
         if col == COL_TITLE:

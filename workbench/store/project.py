@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import getpass
 import sqlite3
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
 
+from workbench.core.calibration import PairGraph, cluster_at, clustering_options
 from workbench.core.progress import ProgressFn, no_progress
 from workbench.core.records import Cluster, PageInfo, Pair, RunFilters, SkipRecord
-from workbench.store import backup, codebook, memos, queries, recorder, runs, schema, tagging
+from workbench.store import backup, codebook, memos, pairs, queries, recorder, runs, schema, tagging
 from workbench.store.actions import ActionInfo, ActionLog, history, next_redo, next_undo
 from workbench.store.clock import utc_now
 from workbench.store.codebook import Tag, TagSpec
@@ -235,6 +237,55 @@ class Project:
                 return RunFilters()
             run_id = run.id
         return runs.run_filters(self._read(), run_id)
+
+    def _run_id(self, run_id: int | None) -> int:
+        if run_id is not None:
+            return run_id
+        run = self.current_run()
+        if run is None:
+            raise ProjectError("The project has no detection run yet.")
+        return run.id
+
+    def run_graph(self, run_id: int | None = None) -> PairGraph:
+        """A run's (default: the current one's) stored pairs as page indexes."""
+        return pairs.run_graph(self._read(), self._run_id(run_id))
+
+    def run_page_ids(self, run_id: int | None = None) -> list[int]:
+        """Page ids of a run by page index (the numbering of ``run_graph`` and ``run_groups``)."""
+        return pairs.run_page_ids(self._read(), self._run_id(run_id))
+
+    def run_groups(self, run_id: int | None = None) -> list[list[int]]:
+        """A run's clusters of two or more pages as they are now, as page indexes."""
+        return pairs.run_groups(self._read(), self._run_id(run_id))
+
+    def hand_edits(self, run_id: int | None = None) -> int:
+        """How many splits and merges the coder made in a run."""
+        return pairs.hand_edits(self._read(), self._run_id(run_id))
+
+    def recluster(self, tau: float) -> int:
+        """Cluster the current run's stored pairs again at ``tau`` as a new current run.
+
+        Nothing is read or extracted again; the pages, pairs and filters are the
+        current run's, and tags stay on their pages as after a detection re-run (the
+        new clusters whose pages carry differing tags are flagged for review). Hand
+        splits and merges of the current run are not repeated. Not undoable, like a
+        detection run; the earlier run stays in the file.
+        """
+        run = self.current_run()
+        if run is None:
+            raise ProjectError("The project has no detection run to cluster again.")
+        method = str(run.params.get("cluster_method", "star"))
+        started = time.perf_counter()
+        try:
+            clusters = cluster_at(self.run_graph(run.id), method, tau, clustering_options(run.params))
+        except ValueError as exc:
+            raise ProjectError(f"Cannot cluster the run again: {exc}") from exc
+        timings = {"cluster": time.perf_counter() - started}
+        try:
+            with self._write() as conn:
+                return runs.save_recluster(conn, run.id, tau, clusters, timings)
+        except ValueError as exc:
+            raise ProjectError(str(exc)) from exc
 
     # ------------------------------------------------------- tag actions
     def tag_clusters(self, cluster_ids: Sequence[int], tag_ids: Sequence[int]) -> ActionResult:

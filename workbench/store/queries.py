@@ -36,6 +36,12 @@ class ClusterRow:
     memo_count: int
     needs_review: bool
 
+    @property
+    def below_floor(self) -> bool:
+        """Some member's similarity to the reference is below the run's pair floor
+        (not stored), so ``min_similarity`` is unknown."""
+        return self.size > 1 and self.min_similarity is None
+
 
 @dataclass(frozen=True, slots=True)
 class MemberRow:
@@ -44,9 +50,12 @@ class MemberRow:
     title: str
     url: str | None
     site: str
-    similarity: float | None  # to the cluster's reference
+    similarity: float | None  # to the cluster's reference; None: below the run's pair floor
     is_reference: bool
     tag_ids: tuple[int, ...]
+    # Share of the signatures shared with the reference that lie in blocks other pages
+    # carry too (None: not measured).
+    boilerplate_share: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +113,9 @@ class RunInfo:
 ORDERS = {
     "size": "size DESC, cluster_id",
     "id": "cluster_id",
-    "similarity": "min_similarity IS NULL, min_similarity, cluster_id",
+    # Least similar first; a minimum below the pair floor (NULL in a cluster of two or
+    # more pages) is the least of all; single pages (no minimum) last.
+    "similarity": "min_similarity IS NULL AND size = 1, coalesce(min_similarity, -1.0), cluster_id",
 }
 CODED = {"none": summary.NONE, "some": summary.SOME, "all": summary.ALL}
 
@@ -184,7 +195,8 @@ def members(conn: sqlite3.Connection, cluster_id: int) -> list[MemberRow]:
     rows = conn.execute(
         """SELECT p.id, p.key, p.title, p.url, p.site, m.similarity,
                   p.id = c.reference_page_id,
-                  (SELECT group_concat(tag_id) FROM page_tags WHERE page_id = p.id)
+                  (SELECT group_concat(tag_id) FROM page_tags WHERE page_id = p.id),
+                  m.boilerplate_share
            FROM cluster_members m JOIN pages p ON p.id = m.page_id
            JOIN clusters c ON c.id = m.cluster_id
            WHERE m.cluster_id = ?
@@ -194,8 +206,8 @@ def members(conn: sqlite3.Connection, cluster_id: int) -> list[MemberRow]:
     )
     return [
         MemberRow(pid, key, title, url, site, sim, bool(is_ref),
-                  tuple(sorted(int(t) for t in tag_ids.split(","))) if tag_ids else ())
-        for pid, key, title, url, site, sim, is_ref, tag_ids in rows
+                  tuple(sorted(int(t) for t in tag_ids.split(","))) if tag_ids else (), share)
+        for pid, key, title, url, site, sim, is_ref, tag_ids, share in rows
     ]
 
 

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from urllib.parse import urlsplit
 
 from workbench import __version__
+from workbench.core.calibration import run_floor
 from workbench.core.progress import ProgressFn, no_progress
 from workbench.core.records import Cluster, PageInfo, Pair, RunFilters, SkipRecord
 from workbench.store import summary
 from workbench.store.clock import utc_now
+from workbench.store.pairs import run_page_ids
 
 _BATCH = 5_000
 
@@ -60,6 +62,9 @@ def validate(pages: Sequence[PageInfo], pairs: Sequence[Pair],
             raise ValueError(f"cluster {i}: members must start with the reference page")
         if cluster.similarities and len(cluster.similarities) != len(cluster.members):
             raise ValueError(f"cluster {i}: one similarity per member is required")
+        if cluster.boilerplate_share is not None and \
+                len(cluster.boilerplate_share) != len(cluster.members):
+            raise ValueError(f"cluster {i}: one boilerplate share per member is required")
         for m in cluster.members:
             if not 0 <= m < n:
                 raise ValueError(f"cluster {i} refers to page {m} outside 0..{n - 1}")
@@ -129,33 +134,64 @@ def save_run(
         "INSERT OR REPLACE INTO pairs (run_id, a, b, similarity) VALUES (?, ?, ?, ?)", pair_rows
     )
     progress("save", len(pages) + len(pairs), total)
+    usable = [i for i, p in enumerate(pages) if not p.skip_reason]
+    _insert_clusters(conn, run_id, page_ids, clusters, usable if singletons else [],
+                     lambda done: progress("save", len(pages) + len(pairs) + done, total))
+    if filters is not None:
+        _save_filters(conn, run_id, filters)
+    conn.executemany("INSERT INTO run_skips (run_id, source, offset, reason) VALUES (?, ?, ?, ?)",
+                     [(run_id, sk.source, sk.offset, sk.reason) for sk in skipped])
+    _finish(conn, run_id)
+    progress("save", total, total)
+    return run_id
 
-    groups = [(c.members, c.similarities or [None] * len(c.members)) for c in clusters]
-    if singletons:
-        clustered = {m for c in clusters for m in c.members}
-        groups += [([i], [1.0]) for i, p in enumerate(pages)
-                   if i not in clustered and not p.skip_reason]
+
+def _share(value: float | None) -> float | None:
+    # NaN or a negative share means "not measured", as NULL does.
+    return None if value is None or not value >= 0 else float(value)
+
+
+def _insert_clusters(conn: sqlite3.Connection, run_id: int, page_ids: Sequence[int],
+                     clusters: Sequence[Cluster], singles: Iterable[int],
+                     progress: Callable[[int], None] = lambda _done: None) -> None:
+    """Store a run's clusters, then a one-page cluster for each of ``singles`` that is in
+    none (so every story appears in the list and can be tagged).
+
+    A negative similarity means "not among the stored pairs" (below the run's floor),
+    stored as NULL like a missing one.
+    """
+    groups: list[tuple[list[int], list, list]] = [
+        (c.members, [None if s is None or s < 0 else float(s) for s in c.similarities]
+         or [None] * len(c.members),
+         [_share(v) for v in c.boilerplate_share] if c.boilerplate_share is not None
+         else [None] * len(c.members))
+        for c in clusters]
+    clustered = {m for c in clusters for m in c.members}
+    groups += [([i], [1.0], [None]) for i in singles if i not in clustered]
     next_id = (conn.execute("SELECT coalesce(max(id), 0) FROM clusters").fetchone()[0]) + 1
     for start in range(0, len(groups), _BATCH):
         cluster_rows, member_rows = [], []
-        for offset, (members, sims) in enumerate(groups[start:start + _BATCH]):
+        for offset, (members, sims, shares) in enumerate(groups[start:start + _BATCH]):
             cid = next_id + start + offset
             origin = "detected" if start + offset < len(clusters) else "singleton"
             cluster_rows.append((cid, run_id, page_ids[members[0]], origin))
-            member_rows += [(cid, page_ids[m], s) for m, s in zip(members, sims, strict=True)]
+            member_rows += [(cid, page_ids[m], s, b)
+                            for m, s, b in zip(members, sims, shares, strict=True)]
         conn.executemany(
             "INSERT INTO clusters (id, run_id, reference_page_id, origin) VALUES (?, ?, ?, ?)",
             cluster_rows,
         )
         conn.executemany(
-            "INSERT INTO cluster_members (cluster_id, page_id, similarity) VALUES (?, ?, ?)",
+            "INSERT INTO cluster_members (cluster_id, page_id, similarity, boilerplate_share) "
+            "VALUES (?, ?, ?, ?)",
             member_rows,
         )
-        progress("save", len(pages) + len(pairs) + min(start + _BATCH, len(clusters)), total)
-    if filters is not None:
-        _save_filters(conn, run_id, filters)
-    conn.executemany("INSERT INTO run_skips (run_id, source, offset, reason) VALUES (?, ?, ?, ?)",
-                     [(run_id, sk.source, sk.offset, sk.reason) for sk in skipped])
+        progress(min(start + _BATCH, len(clusters)))
+
+
+def _finish(conn: sqlite3.Connection, run_id: int) -> None:
+    """What every new run ends with: known similarities filled in, clusters whose pages
+    carry differing tags (from coding an earlier run) flagged, the run made current."""
     _fill_missing_similarities(conn, run_id)
     _flag_mixed_tags(conn, run_id)
     conn.execute(
@@ -164,8 +200,76 @@ def save_run(
         (str(run_id),),
     )
     summary.rebuild(conn)
-    progress("save", total, total)
+
+
+def save_recluster(conn: sqlite3.Connection, base_run: int, tau: float, clusters: Sequence[Cluster],
+                   timings: dict[str, float]) -> int:
+    """A new current run made from ``base_run``'s stored pairs, clustered again at ``tau``.
+
+    It reuses everything the base run read: the same page rows in the same order (so
+    tags, which live on pages, stay exactly where they are, as after a detection
+    re-run), the same pairs, filters and skipped inputs. Its parameters are the base
+    run's with the new tau, the same floor, and ``reclustered_from``. Boilerplate
+    shares are kept where a member keeps the same reference. ``clusters`` index the
+    base run's pages (``run_pages.idx``).
+    """
+    row = conn.execute("SELECT method, params FROM runs WHERE id = ?", (base_run,)).fetchone()
+    if row is None:
+        raise ValueError(f"no run {base_run}")
+    method, params_json = row
+    params = json.loads(params_json)
+    floor = run_floor(params)
+    if tau < floor - 1e-9:
+        raise ValueError(f"run {base_run} stored pairs down to {floor:.2f} only; "
+                         f"it cannot be clustered at {tau:.2f}")
+    page_ids = run_page_ids(conn, base_run)
+    skipped = {r[0] for r in conn.execute(
+        "SELECT r.idx FROM run_pages r JOIN pages p ON p.id = r.page_id "
+        "WHERE r.run_id = ? AND p.skip_reason IS NOT NULL", (base_run,))}
+    seen: set[int] = set()
+    for i, c in enumerate(clusters):
+        if not c.members or c.members[0] != c.reference:
+            raise ValueError(f"cluster {i}: members must start with the reference page")
+        for m in c.members:
+            if not 0 <= m < len(page_ids) or m in seen or m in skipped:
+                raise ValueError(f"cluster {i}: page {m} is not a free usable page of run {base_run}")
+            seen.add(m)
+    params.update(tau=float(tau), pair_floor=floor, reclustered_from=base_run)
+    run_id = conn.execute(
+        "INSERT INTO runs (created_at, method, params, timings, software_version) "
+        "VALUES (?, ?, ?, ?, ?)",
+        (utc_now(), method, json.dumps(params, sort_keys=True, default=str),
+         json.dumps(timings, sort_keys=True), __version__),
+    ).lastrowid
+    assert run_id is not None
+    for table, cols in (("run_pages", "page_id, idx"), ("pairs", "a, b, similarity"),
+                        ("run_filters", "kind, site, value"), ("run_skips", "source, offset, reason")):
+        conn.execute(f"INSERT INTO {table} (run_id, {cols}) SELECT ?, {cols} FROM {table} "
+                     "WHERE run_id = ?", (run_id, base_run))
+    usable = [i for i in range(len(page_ids)) if i not in skipped]
+    _insert_clusters(conn, run_id, page_ids, clusters, usable)
+    _carry_shares(conn, base_run, run_id)
+    _finish(conn, run_id)
     return run_id
+
+
+def _carry_shares(conn: sqlite3.Connection, base_run: int, run_id: int) -> None:
+    """Copy boilerplate shares from ``base_run`` where a member kept its reference: a share
+    measures what a member has in common with its reference, so only then does it hold."""
+    # Done in Python: as one correlated UPDATE, SQLite searched every cluster of the base
+    # run for each member (seconds for 10,000 pages).
+    measured = {(ref, page): share for ref, page, share in conn.execute(
+        "SELECT c.reference_page_id, m.page_id, m.boilerplate_share FROM clusters c "
+        "CROSS JOIN cluster_members m ON m.cluster_id = c.id "
+        "WHERE c.run_id = ? AND m.boilerplate_share IS NOT NULL", (base_run,))}
+    if not measured:
+        return
+    rows = conn.execute(
+        "SELECT c.id, c.reference_page_id, m.page_id FROM clusters c "
+        "CROSS JOIN cluster_members m ON m.cluster_id = c.id WHERE c.run_id = ?", (run_id,)).fetchall()
+    conn.executemany(
+        "UPDATE cluster_members SET boilerplate_share = ? WHERE cluster_id = ? AND page_id = ?",
+        [(measured[(ref, page)], cid, page) for cid, ref, page in rows if (ref, page) in measured])
 
 
 def _save_filters(conn: sqlite3.Connection, run_id: int, filters: RunFilters) -> None:

@@ -216,9 +216,25 @@ CREATE INDEX run_skips_by_run ON run_skips(run_id);
 """
 
 
+# Per member, the share of the signatures it shares with its reference that lie in blocks
+# other pages of the crawl also carry (NULL: not measured). Above one half the member is
+# flagged as doubtful in the side-by-side view.
+_V5 = """
+ALTER TABLE cluster_members ADD COLUMN boilerplate_share REAL;
+"""
+
+
 def _v2_backfill(conn: sqlite3.Connection) -> None:
     # Imported here: summary.py needs the v2 table, and the migration must
     # fill it for files that already hold a run.
+    from workbench.store import summary
+
+    summary.rebuild(conn)
+
+
+def _v5_rebuild(conn: sqlite3.Connection) -> None:
+    # The summary's minimum similarity now says "unknown" (NULL) when a member's
+    # similarity to the reference is below the run's pair floor; recompute it.
     from workbench.store import summary
 
     summary.rebuild(conn)
@@ -230,6 +246,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None] | None]] = [
     (_V2, _v2_backfill),
     (_V3, None),
     (_V4, None),
+    (_V5, _v5_rebuild),
 ]
 CURRENT_VERSION = len(MIGRATIONS)
 

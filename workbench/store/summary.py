@@ -36,7 +36,12 @@ SELECT c.id, c.run_id, c.merged_into IS NULL,
     c.needs_review
 FROM clusters c
 JOIN (SELECT m.cluster_id AS cid, count(*) AS size,
-        min(CASE WHEN m.page_id != c2.reference_page_id THEN m.similarity END) AS min_sim,
+        -- A member whose similarity to the reference is unknown (below the run's pair
+        -- floor) is the least similar one: the minimum is then unknown (NULL) too.
+        CASE WHEN count(CASE WHEN m.page_id != c2.reference_page_id AND m.similarity IS NULL
+                             THEN 1 END) > 0 THEN NULL
+             ELSE min(CASE WHEN m.page_id != c2.reference_page_id THEN m.similarity END)
+        END AS min_sim,
         avg(CASE WHEN m.page_id != c2.reference_page_id THEN m.similarity END) AS mean_sim
       FROM cluster_members m JOIN clusters c2 ON c2.id = m.cluster_id
       WHERE m.cluster_id IN (@IDS@) GROUP BY m.cluster_id) s ON s.cid = c.id

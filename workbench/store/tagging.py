@@ -153,7 +153,8 @@ def split(conn: sqlite3.Connection, action_id: int, cluster_id: int,
     assert new_id is not None
     for page in moving:
         conn.execute(
-            "UPDATE cluster_members SET cluster_id = ?, similarity = ? "
+            # A boilerplate share was measured against the old reference: unknown now.
+            "UPDATE cluster_members SET cluster_id = ?, similarity = ?, boilerplate_share = NULL "
             "WHERE cluster_id = ? AND page_id = ?",
             (new_id, _similarity(conn, run_id, moving[0], page), cluster_id, page),
         )
@@ -176,7 +177,8 @@ def split(conn: sqlite3.Connection, action_id: int, cluster_id: int,
                      (new_ref, cluster_id))
         for page in staying:
             conn.execute(
-                "UPDATE cluster_members SET similarity = ? WHERE cluster_id = ? AND page_id = ?",
+                "UPDATE cluster_members SET similarity = ?, boilerplate_share = NULL "
+                "WHERE cluster_id = ? AND page_id = ?",
                 (_similarity(conn, run_id, new_ref, page), cluster_id, page),
             )
     return new_id
@@ -215,7 +217,7 @@ def merge(conn: sqlite3.Connection, action_id: int, cluster_ids: Sequence[int],
             "SELECT page_id FROM cluster_members WHERE cluster_id = ?", (other,))]
         for page in pages:
             conn.execute(
-                "UPDATE cluster_members SET cluster_id = ?, similarity = ? "
+                "UPDATE cluster_members SET cluster_id = ?, similarity = ?, boilerplate_share = NULL "
                 "WHERE cluster_id = ? AND page_id = ?",
                 (into, _similarity(conn, run_id, ref, page), other, page),
             )
