@@ -119,9 +119,8 @@ def test_a_finnish_page_gets_punctuation_signatures_and_says_so():
 
 
 def test_a_japanese_page_gets_punctuation_signatures_at_ideographic_commas():
-    # Every block: the default block filter counts whitespace-separated words (see
-    # tests/text/test_languages.py).
-    params = SpotSigsParams(block_filter=False)
+    # With the default block filter: a Japanese paragraph counts as many words, not one.
+    params = SpotSigsParams()
     japanese = page("ja", "story.html", params)
     assert (japanese.info.language, japanese.info.signature_kind) == ("ja", PUNCTUATION)
     spots = page_spots(extract_text(raw(FIXTURES / "ja" / "story.html"))[0], params)

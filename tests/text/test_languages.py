@@ -82,10 +82,8 @@ def test_fixture_pages_are_detected_in_their_language(folder, code):
         assert detect_language(kept_text(page)) == code, page.name
 
 
-def test_japanese_is_detected():
-    # The default block filter counts whitespace-separated words, so it keeps no block of
-    # Japanese text: read every block here.
-    text = kept_text(FIXTURES / "ja" / "story.html", SpotSigsParams(block_filter=False))
+def test_japanese_is_detected_and_its_paragraphs_pass_the_block_filter():
+    text = kept_text(FIXTURES / "ja" / "story.html", SpotSigsParams())
     assert detect_language(text) == "ja"
 
 

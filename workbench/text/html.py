@@ -115,9 +115,18 @@ _CONTROL_BYTES = bytes(c for c in range(32) if c not in (9, 10, 13))
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ue000-\ue002]")
 
 
+# Scripts written without spaces between words (Chinese, Japanese kana and kanji, Thai).
+_UNSPACED = re.compile("[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+
 def _count_words(text: str) -> int:
-    """Words for the block filter: whitespace-separated runs (a cheap, C-speed count)."""
-    return len(text.split())
+    """Words for the block filter: whitespace-separated runs (a cheap, C-speed count); in
+    scripts written without spaces, about one word per two characters, so a paragraph of
+    Japanese or Chinese is not taken for a one-word navigation item."""
+    words = len(text.split())
+    if text.isascii():
+        return words
+    return max(words, len(_UNSPACED.findall(text)) // 2)
 
 
 def _link_words(chunk: str, in_link: bool) -> tuple[int, bool]:
