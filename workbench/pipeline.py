@@ -25,9 +25,9 @@ from workbench.core.clustering import cluster_pairs
 from workbench.core.progress import Cancelled, ProgressFn, no_progress
 from workbench.core.records import Cluster, PageInfo, Pair, RawPage, RunFilters, SkipRecord
 from workbench.detect.boilerplate import ANY_SITE, boilerplate_masks, corpus_boilerplate, site_boilerplate
-from workbench.detect.doubt import boilerplate_shares, repeated_block_spots
 from workbench.detect.extract import ExtractedPage, extract_batch
 from workbench.detect.matcher import PairResult, SignatureMatrix, find_pairs, intersections
+from workbench.detect.member_overlap import boilerplate_shares, repeated_block_spots
 from workbench.detect.params import SpotSigsParams
 
 # Pages handed to a worker at once. An archive that fits in one batch is extracted in

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from workbench.core.records import Cluster
-from workbench.detect.doubt import boilerplate_shares, repeated_block_spots
 from workbench.detect.matcher import SignatureMatrix
+from workbench.detect.member_overlap import boilerplate_shares, repeated_block_spots
 
 
 def test_share_counts_signatures_in_blocks_found_outside_the_cluster():

@@ -35,7 +35,7 @@ def open_calibration(qtbot, w) -> CalibrationDialog:
     w.activateWindow()
     w.table.setFocus()
     qtbot.waitUntil(lambda: w.table.hasFocus(), timeout=2000)
-    qtbot.keyClick(w.table, Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(w.table, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
     dialog = w.calibration
     assert isinstance(dialog, CalibrationDialog) and dialog.isVisible()
     return dialog

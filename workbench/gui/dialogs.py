@@ -46,7 +46,7 @@ SHORTCUTS = [
     ("M", "Merge the selected clusters"),
     ("Page Up / Page Down", "Previous / next member of the cluster"),
     ("Ctrl+F", "Filter the cluster list"),
-    ("Ctrl+T", "Calibrate τ: see what another threshold would do (arrow keys move it)"),
+    ("Ctrl+K", "Calibrate τ: see what another threshold would do (arrow keys move it)"),
     ("Ctrl+Q", "Quit"),
 ]
 

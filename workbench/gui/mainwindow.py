@@ -197,7 +197,7 @@ class MainWindow(QMainWindow):
         a("change_coder", "Change &Coder…", self.change_coder)
         a("settings", "&Detection Settings…", self.settings_dialog, tip="Change parameters and run again")
         a("rerun", "&Run Detection Again", lambda: self.start_run())
-        a("calibrate", "&Calibrate τ…", lambda: open_calibration(self), "Ctrl+T",
+        a("calibrate", "&Calibrate τ…", lambda: open_calibration(self), "Ctrl+K",
           "See what another similarity threshold would do to the clusters, and apply it")
         a("shortcuts", "&Keyboard Shortcuts", lambda: self.prompter.show_shortcuts(), "F1")
         a("about", "&About", self.about)
