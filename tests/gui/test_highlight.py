@@ -51,15 +51,19 @@ def test_shared_signature_formats_cover_exactly_their_token_spans(demo_window):
     assert len(shared) >= 5, "the demo's harbour-strike pair shares many signatures"
 
     for pane, page in ((view.left, a), (view.right, b)):
-        expected = {(page.tokens.starts[t], page.tokens.ends[t])
-                    for s in page.spots if s.text in shared for t in (s.antecedent, *s.chain)}
+        # The pane opens on the article: page offsets move to where the article shows them.
+        assert pane.view is not None and pane.view.segments == page.kept
+
+        def shown(t, pane=pane, page=page):
+            return pane.view.to_shown(page.tokens.starts[t]), pane.view.to_shown(page.tokens.ends[t])
+
+        expected = {shown(t) for s in page.spots if s.text in shared for t in (s.antecedent, *s.chain)}
         assert formatted(pane, SHARED_COLOUR) == expected
         # Unshared signatures get the other colour, on tokens not already shared.
-        own = {(page.tokens.starts[t], page.tokens.ends[t])
-               for s in page.spots if s.text not in shared for t in (s.antecedent, *s.chain)}
+        own = {shown(t) for s in page.spots if s.text not in shared for t in (s.antecedent, *s.chain)}
         assert formatted(pane, OWN_COLOUR) == own - expected
         # Antecedents are bold and underlined.
-        antecedents = {(page.tokens.starts[s.antecedent], page.tokens.ends[s.antecedent]) for s in page.spots}
+        antecedents = {shown(s.antecedent) for s in page.spots}
         assert bold(pane) == antecedents
         # Every formatted span is the very word it claims to be.
         text = pane.text.toPlainText()
@@ -99,7 +103,7 @@ def test_spans_use_utf16_positions_after_astral_characters(qtbot):
     the = [i for i, w in enumerate(tokens.words) if w == "the"]
     spots = [Spot("the:harbour:strike", the[0], (the[0] + 1, the[0] + 2)),
              Spot("the:harbour", the[1], (the[1] + 1,))]
-    page = PageText(text, "", tokens, spots)
+    page = PageText(text, "", tokens, spots, kept=[(0, len(text))])
     pane = PagePane("reference")
     qtbot.addWidget(pane)
     pane.show_page(page, {"the:harbour": (1, 1)})
@@ -125,10 +129,30 @@ def test_signatures_the_run_left_out_are_grey_and_do_not_count(demo_window):
     assert set(view.shared) == set(before) - set(dropped)
     ref = view.reference()
     a = spots_of(DEMO_ARCHIVE / w.project.page(ref.page_id).source, view.params)
-    grey = {(a.tokens.starts[t], a.tokens.ends[t])
-            for s in a.spots if s.text in dropped for t in (s.antecedent, *s.chain)}
-    counted = {(a.tokens.starts[t], a.tokens.ends[t])
-               for s in a.spots if s.text not in dropped for t in (s.antecedent, *s.chain)}
+
+    def shown(t):
+        return view.left.view.to_shown(a.tokens.starts[t]), view.left.view.to_shown(a.tokens.ends[t])
+
+    grey = {shown(t) for s in a.spots if s.text in dropped for t in (s.antecedent, *s.chain)}
+    counted = {shown(t) for s in a.spots if s.text not in dropped for t in (s.antecedent, *s.chain)}
     assert grey and formatted(view.left, NOT_COUNTED_COLOUR) == grey - counted
     kept = sum(1 for s in a.spots if s.text not in dropped)
     assert f"of {kept} signatures" in view.left.header.text()
+
+
+def test_whole_page_is_one_toggle_away_with_what_was_not_compared_in_grey(demo_window):
+    view = open_harbour_strike(demo_window)
+    article = view.left.text.toPlainText()
+    view.show_whole.setChecked(True)
+    page = view.left.page
+    assert view.left.text.toPlainText() == page.text
+    assert len(page.text) > len(article)
+    grey = {(s.cursor.selectionStart(), s.cursor.selectionEnd()) for s in view.left.text.extraSelections()
+            if s.format.foreground().color().name() == "#9a9a9a"}
+    assert grey == set(view.left.view.greyed) and grey
+    # Everything grey lies outside the compared blocks; every compared block is shown plain.
+    for lo, hi in grey:
+        assert all(hi <= k_lo or lo >= k_hi for k_lo, k_hi in page.kept)
+    # The highlights are the same words in both views.
+    view.show_whole.setChecked(False)
+    assert view.left.text.toPlainText() == article

@@ -100,6 +100,8 @@ class PageSpots:
     block_ids: list[int] = field(default_factory=list)
     language: str | None = None
     kind: str = SPOTS
+    # The kept blocks as ranges of the text: what was compared (the article, when found).
+    kept: list[tuple[int, int]] = field(default_factory=list)
 
 
 def page_spots(extracted: Extracted, params: SpotSigsParams) -> PageSpots:
@@ -111,7 +113,8 @@ def page_spots(extracted: Extracted, params: SpotSigsParams) -> PageSpots:
     firsts = [lo for lo, _ in ranges]
     where = [bisect_right(firsts, sp.antecedent) - 1 for sp in spots]
     ids = [block_id(extracted.text, b) for b in blocks]
-    return PageSpots(tokens, spots, where, ids, scheme.language, scheme.kind)
+    return PageSpots(tokens, spots, where, ids, scheme.language, scheme.kind,
+                     [(b.start, b.end) for b in blocks])
 
 
 def block_id(text: str, block: Block) -> int:

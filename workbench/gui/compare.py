@@ -32,12 +32,15 @@ from workbench.gui.pagetext import (
     SHARED,
     PageCache,
     PageText,
+    ShownText,
     Span,
+    article_view,
     highlight_spans,
     occurrences,
     plain_tip,
     shared_signatures,
     utf16_positions,
+    whole_view,
 )
 from workbench.store import MemberRow, PageDetail, Project
 
@@ -69,6 +72,16 @@ def span_format(span: Span) -> QTextCharFormat:
     return fmt
 
 
+def _greyed_format() -> QTextCharFormat:
+    """Text that was not compared: grey letters (highlights keep their own backgrounds)."""
+    fmt = _FORMATS.get(("greyed", False))
+    if fmt is None:
+        fmt = QTextCharFormat()
+        fmt.setForeground(QColor("#9a9a9a"))
+        _FORMATS[("greyed", False)] = fmt
+    return fmt
+
+
 class PagePane(QWidget):
     """A header (title, where from, similarity, shared count) over read-only plain text."""
 
@@ -86,6 +99,7 @@ class PagePane(QWidget):
         self.text.setObjectName(f"{role}Text")
         self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.page: PageText | None = None
+        self.view: ShownText | None = None  # what the pane shows of the page
         self.spans: list[Span] = []
         self._pos = lambda i: i
         layout = QVBoxLayout(self)
@@ -96,6 +110,7 @@ class PagePane(QWidget):
 
     def clear(self, message: str = "") -> None:
         self.page = None
+        self.view = None
         self.spans = []
         self.header.setText(f"<b>{html.escape(self.role.title())}</b>")
         self.text.setExtraSelections([])
@@ -116,36 +131,50 @@ class PagePane(QWidget):
                  + (f" · <i>{html.escape(note)}</i>" if note else "")]
         self.header.setText("<br>".join(lines))
 
-    def show_page(self, page: PageText, shared: dict, *, source: bool = False) -> None:
+    def show_page(self, page: PageText, shared: dict, *, source: bool = False,
+                  whole: bool = False) -> None:
+        """The page's article (the text compared), or with ``whole`` its whole text with
+        what was not compared in grey, or with ``source`` its HTML as plain text."""
         self.page = page
+        self.view = None
         if page.error:
             self.spans = []
             self.text.setExtraSelections([])
             self.text.setPlainText(page.error)
             return
-        body = page.source_html if source else page.text
+        if source:
+            body = page.source_html
+        else:
+            self.view = whole_view(page) if whole else article_view(page)
+            body = self.view.text
         # A carriage return would start a new block too; a newline keeps offsets 1:1.
         self.text.setPlainText(body.replace("\r", "\n"))
         self._pos = utf16_positions(body)
-        if source:
+        if self.view is None:
             self.spans = []
             self.text.setExtraSelections([])
             return
-        self.spans = highlight_spans(page, shared)
-        selections = []
-        doc = self.text.document()
-        for span in self.spans:
-            sel = QTextEdit.ExtraSelection()
-            cursor = QTextCursor(doc)
-            cursor.setPosition(self._pos(span.start))
-            cursor.setPosition(self._pos(span.end), QTextCursor.MoveMode.KeepAnchor)
-            sel.cursor = cursor
-            sel.format = span_format(span)
-            selections.append(sel)
+        self.spans = self.view.spans(highlight_spans(page, shared))
+        selections = [self._selection(lo, hi, _greyed_format()) for lo, hi in self.view.greyed]
+        selections += [self._selection(span.start, span.end, span_format(span)) for span in self.spans]
         self.text.setExtraSelections(selections)
+
+    def _selection(self, start: int, end: int, fmt: QTextCharFormat) -> QTextEdit.ExtraSelection:
+        sel = QTextEdit.ExtraSelection()
+        cursor = QTextCursor(self.text.document())
+        cursor.setPosition(self._pos(start))
+        cursor.setPosition(self._pos(end), QTextCursor.MoveMode.KeepAnchor)
+        sel.cursor = cursor
+        sel.format = fmt
+        return sel
 
     def show_span(self, start: int, end: int) -> None:
         """Select and scroll to characters ``[start, end)`` of the extracted text."""
+        if self.view is not None:
+            shown_start, shown_end = self.view.to_shown(start), self.view.to_shown(end)
+            if shown_start is None or shown_end is None:
+                return
+            start, end = shown_start, shown_end
         cursor = self.text.textCursor()
         cursor.setPosition(self._pos(start))
         cursor.setPosition(self._pos(end), QTextCursor.MoveMode.KeepAnchor)
@@ -211,6 +240,9 @@ class CompareView(QWidget):
 
         self.sync_scroll = QCheckBox("Sync scrolling")
         self.sync_scroll.setChecked(True)
+        self.show_whole = QCheckBox("&Whole page")
+        self.show_whole.setToolTip("Show the whole page text; the parts not compared (outside the "
+                                   "article, navigation, boilerplate) are grey. Off: the article only.")
         self.show_source = QCheckBox("Source")
         self.show_source.setToolTip("Show the raw HTML as plain text (never rendered)")
         legend = QLabel(
@@ -226,6 +258,7 @@ class CompareView(QWidget):
         top.addWidget(legend)
         top.addStretch(1)
         top.addWidget(self.sync_scroll)
+        top.addWidget(self.show_whole)
         top.addWidget(self.show_source)
 
         side = QSplitter(Qt.Orientation.Vertical)
@@ -250,6 +283,7 @@ class CompareView(QWidget):
         self.why.itemClicked.connect(self._signature_chosen)
         self.why.itemActivated.connect(self._signature_chosen)
         self.show_source.toggled.connect(lambda _on: self._render())
+        self.show_whole.toggled.connect(lambda _on: self._render())
         self.left.text.verticalScrollBar().valueChanged.connect(lambda v: self._sync(self.left, self.right))
         self.right.text.verticalScrollBar().valueChanged.connect(lambda v: self._sync(self.right, self.left))
         self.clear()
@@ -416,9 +450,10 @@ class CompareView(QWidget):
         assert ref is not None
         ref_detail, ref_page = self._load(ref.page_id)
         source = self.show_source.isChecked()
+        whole = self.show_whole.isChecked()
         if member is None or member.page_id == ref.page_id:
             self.shared = {}
-            self.left.show_page(ref_page, {}, source=source)
+            self.left.show_page(ref_page, {}, source=source, whole=whole)
             n = len(ref_page.counted_spots())
             self.left.set_header(ref_detail, "reference", 0, n, "a single page"
                                  if len(self._shown.members) == 1 else "the reference itself")
@@ -428,8 +463,8 @@ class CompareView(QWidget):
             return
         m_detail, m_page = self._load(member.page_id)
         self.shared = shared_signatures(ref_page, m_page)
-        self.left.show_page(ref_page, self.shared, source=source)
-        self.right.show_page(m_page, self.shared, source=source)
+        self.left.show_page(ref_page, self.shared, source=source, whole=whole)
+        self.right.show_page(m_page, self.shared, source=source, whole=whole)
         self.left.set_header(ref_detail, "reference", sum(c for t, c in ref_page.signature_counts.items()
                                                           if t in self.shared), len(ref_page.counted_spots()))
         sim = (f"similarity {member.similarity:.2f}" if member.similarity is not None

@@ -49,6 +49,8 @@ class PageText:
     block_ids: list[int] = field(default_factory=list)
     # Per spot: did the run count it? None until filters are applied (then all count).
     counted: list[bool] | None = None
+    # Ranges of ``text`` that were compared (the kept blocks: the article, when found).
+    kept: list[tuple[int, int]] = field(default_factory=list)
 
     def apply_filters(self, filters: RunFilters, site: str | None) -> None:
         """Mark the spots the run left out (too common, or in a block the site repeats)."""
@@ -135,7 +137,7 @@ def load_page(root: Path | str, source: str, offset: int | None, params: SpotSig
     except LookupError:
         source_html = raw.data.decode("utf-8", errors="replace")
     return PageText(extracted.text, extracted.title, spots.tokens, spots.spots, source_html,
-                    spot_block=spots.spot_block, block_ids=spots.block_ids)
+                    spot_block=spots.spot_block, block_ids=spots.block_ids, kept=spots.kept)
 
 
 class PageCache:
@@ -211,3 +213,62 @@ def utf16_positions(text: str):
             acc += 1
     extra[len(text)] = acc
     return lambda i: i + extra[i]
+
+
+@dataclass(frozen=True, slots=True)
+class ShownText:
+    """What a pane shows of a page: its article (the compared blocks) or the whole text.
+
+    ``segments`` are the ranges of the page's text shown, in order, each starting at
+    ``starts[k]`` of ``text``; ``greyed`` are ranges of ``text`` that were not compared.
+    """
+
+    text: str
+    segments: list[tuple[int, int]]
+    starts: list[int]
+    greyed: list[tuple[int, int]]
+
+    def to_shown(self, i: int) -> int | None:
+        """Where character ``i`` of the page's text is in ``text`` (None: not shown)."""
+        for (lo, hi), at in zip(self.segments, self.starts, strict=True):
+            if lo <= i <= hi:
+                return at + i - lo
+        return None
+
+    def spans(self, spans: list[Span]) -> list[Span]:
+        """The highlight spans that are shown, moved to ``text``'s offsets."""
+        out = []
+        for span in spans:
+            start, end = self.to_shown(span.start), self.to_shown(span.end)
+            if start is not None and end is not None:
+                out.append(Span(start, end, span.kind, span.antecedent))
+        return out
+
+
+ARTICLE_GAP = "\n\n"
+
+
+def article_view(page: PageText) -> ShownText:
+    """Only the text that was compared, block after block (the page whole when nothing
+    of it was kept)."""
+    if not page.kept:
+        return whole_view(page)
+    parts, starts, at = [], [], 0
+    for lo, hi in page.kept:
+        starts.append(at)
+        parts.append(page.text[lo:hi])
+        at += hi - lo + len(ARTICLE_GAP)
+    return ShownText(ARTICLE_GAP.join(parts), list(page.kept), starts, [])
+
+
+def whole_view(page: PageText) -> ShownText:
+    """The page's whole text, with what was not compared greyed."""
+    greyed, at = [], 0
+    for lo, hi in sorted(page.kept):
+        if lo > at:
+            greyed.append((at, lo))
+        at = max(at, hi)
+    if at < len(page.text):
+        greyed.append((at, len(page.text)))
+    visible = [g for g in greyed if page.text[g[0] : g[1]].strip()]
+    return ShownText(page.text, [(0, len(page.text))], [0], visible)
