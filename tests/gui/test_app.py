@@ -67,6 +67,9 @@ def test_settings_dialog_paper_defaults_and_validation(qtbot):
     assert (p.idf_low, p.idf_high, p.min_sigs) == (0.2, 0.85, 5)
     dialog.pair_floor.setValue(0.1)
     assert dialog.params().pair_floor == 0.1  # kept for Detection ▸ Calibrate
+    dialog.main_content.setChecked(False)
+    dialog.languages.setChecked(False)
+    assert (dialog.params().main_content, dialog.params().languages) == (False, False)
     dialog.specs.item(0, 1).setText("0")
     dialog._accept()
     assert "Row 1" in dialog.error.text() and dialog.result() == 0

@@ -47,6 +47,7 @@ SHORTCUTS = [
     ("Page Up / Page Down", "Previous / next member of the cluster"),
     ("Ctrl+F", "Filter the cluster list"),
     ("Ctrl+K", "Calibrate τ: see what another threshold would do (arrow keys move it)"),
+    ("Alt+W", "Side by side: the article (the text compared) or the whole page, the rest grey"),
     ("Ctrl+Q", "Quit"),
 ]
 
@@ -85,6 +86,10 @@ class SettingsDialog(QDialog):
         self.method = QComboBox()
         self.method.addItems(CLUSTER_METHODS)
         self.block_filter = QCheckBox("Leave out navigation-like blocks")
+        self.main_content = QCheckBox("Compare the article only (main content)")
+        self.main_content.setToolTip("Find each page's main content and take signatures from it; "
+                                     "off: from the whole page")
+        self.languages = QCheckBox("Use each page's language (antecedents and stopwords)")
         self.error = QLabel()
         self.error.setStyleSheet("color: #a00")
         paper = QPushButton("Paper defaults")
@@ -107,6 +112,8 @@ class SettingsDialog(QDialog):
         form.addRow("Minimum signatures", self.min_sigs)
         form.addRow("Clustering", self.method)
         form.addRow("", self.block_filter)
+        form.addRow("", self.main_content)
+        form.addRow("", self.languages)
         spec_buttons = QHBoxLayout()
         spec_buttons.addWidget(add)
         spec_buttons.addWidget(remove)
@@ -146,6 +153,8 @@ class SettingsDialog(QDialog):
         self.min_sigs.setValue(p.min_sigs)
         self.method.setCurrentText(p.cluster_method)
         self.block_filter.setChecked(p.block_filter)
+        self.main_content.setChecked(p.main_content)
+        self.languages.setChecked(p.languages)
 
     def paper_defaults(self) -> None:
         self.load(dataclasses.replace(SpotSigsParams(), tau=0.44, specs=default_specs(2, 3),
@@ -167,7 +176,8 @@ class SettingsDialog(QDialog):
             self._base, tau=self.tau.value() / 100, pair_floor=self.pair_floor.value(), specs=tuple(specs),
             idf_low=self.idf_low.value(),
             idf_high=self.idf_high.value(), min_sigs=self.min_sigs.value(),
-            cluster_method=self.method.currentText(), block_filter=self.block_filter.isChecked())
+            cluster_method=self.method.currentText(), block_filter=self.block_filter.isChecked(),
+            main_content=self.main_content.isChecked(), languages=self.languages.isChecked())
 
     def _accept(self) -> None:
         try:
