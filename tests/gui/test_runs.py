@@ -26,7 +26,7 @@ def big_archive(tmp_path):
 
 
 def cancel_at_first_progress(qtbot, w):
-    with qtbot.waitSignal(w.job.signals.progress, timeout=RUN_TIMEOUT_MS):
+    with qtbot.waitSignal(w.run_panel.progress_shown, timeout=RUN_TIMEOUT_MS):
         pass
     assert w.run_panel.isVisible()
     started = time.monotonic()
@@ -79,7 +79,7 @@ def test_cancel_rerun_keeps_the_previous_run_and_tags(qtbot, window, prompter, b
 def test_close_during_run_cancels_it(qtbot, window, big_archive):
     w = window
     w.open_archive(big_archive)
-    with qtbot.waitSignal(w.job.signals.progress, timeout=RUN_TIMEOUT_MS):
+    with qtbot.waitSignal(w.run_panel.progress_shown, timeout=RUN_TIMEOUT_MS):
         pass
     job = w.job
     w.close()

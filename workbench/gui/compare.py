@@ -38,6 +38,7 @@ from workbench.gui.pagetext import (
     highlight_spans,
     occurrences,
     plain_tip,
+    readable,
     shared_signatures,
     utf16_positions,
     whole_view,
@@ -474,9 +475,9 @@ class CompareView(QWidget):
                               len(m_page.counted_spots()))
         self.why.clear()
         for sig, (ca, cb) in self.shared.items():
-            item = QListWidgetItem(f"{sig.replace(':', ' ')}    {ca} | {cb}")
+            item = QListWidgetItem(f"{readable(sig)}    {ca} | {cb}")
             item.setData(SignatureRole, sig)
-            item.setToolTip(plain_tip(f"{sig}: {ca}× in the reference, {cb}× in this member"))
+            item.setToolTip(plain_tip(f"{readable(sig)}: {ca}× in the reference, {cb}× in this member"))
             self.why.addItem(item)
         self._occurrence = 0
 

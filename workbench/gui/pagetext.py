@@ -67,7 +67,7 @@ class PageText:
     @property
     def signature_counts(self) -> Counter[str]:
         """Counts of the signatures the run counted (all of them before filters are applied)."""
-        return Counter(s.text for s in self.counted_spots())
+        return Counter(s.key for s in self.counted_spots())
 
 
 def plain_tip(text: str) -> str:
@@ -163,8 +163,14 @@ class PageCache:
         self._items.clear()
 
 
+def readable(signature: str) -> str:
+    """A signature key as the coder reads it: its words, without the language prefix."""
+    return signature.rpartition("|")[2].replace(":", " ")
+
+
 def shared_signatures(a: PageText, b: PageText) -> dict[str, tuple[int, int]]:
-    """Signatures found on both pages, with their count on each, most frequent first."""
+    """Signatures found on both pages (by key: the same words in two languages are two
+    signatures), with their count on each, most frequent first."""
     ca, cb = a.signature_counts, b.signature_counts
     common = [(t, (ca[t], cb[t])) for t in ca if t in cb]
     common.sort(key=lambda item: (-min(item[1]), item[0]))
@@ -182,7 +188,7 @@ def highlight_spans(page: PageText, shared: set[str] | dict) -> list[Span]:
     rank = {NOT_COUNTED: 0, OWN: 1, SHARED: 2}  # a token shows its strongest role
     counted = page.counted or [True] * len(page.spots)
     for spot, ok in zip(page.spots, counted, strict=True):
-        k = NOT_COUNTED if not ok else SHARED if spot.text in shared else OWN
+        k = NOT_COUNTED if not ok else SHARED if spot.key in shared else OWN
         for t in (spot.antecedent, *spot.chain):
             if rank[k] > rank.get(kind.get(t, NOT_COUNTED), -1) or t not in kind:
                 kind[t] = k
@@ -198,7 +204,7 @@ def spot_span(page: PageText, spot: Spot) -> tuple[int, int]:
 
 
 def occurrences(page: PageText, signature: str) -> list[tuple[int, int]]:
-    return [spot_span(page, s) for s in page.spots if s.text == signature]
+    return [spot_span(page, s) for s in page.spots if s.key == signature]
 
 
 def utf16_positions(text: str):

@@ -32,6 +32,10 @@ def _clock(seconds: float) -> str:
 
 class RunPanel(QWidget):
     cancel_requested = Signal()
+    # Emitted on the GUI thread once a progress report is shown: what tests and other
+    # widgets wait on (a worker thread's own signal can be delivered after a waiter that
+    # listened to it is gone, which crashed PySide6).
+    progress_shown = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -104,6 +108,7 @@ class RunPanel(QWidget):
         self.bar.setValue(round(self._fraction * 1000))
         self.bar.setFormat(f"{self._fraction * 100:.0f} %")
         self._show_detail(stage, done, total)
+        self.progress_shown.emit(stage)
 
     def _show_detail(self, stage: str, done, total) -> None:
         parts = []
