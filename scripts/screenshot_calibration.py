@@ -11,69 +11,29 @@ the dev Gold Set (the demo archive when it is absent), opens the calibration vie
 from __future__ import annotations
 
 import argparse
-import os
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "scripts"))
 
-from screenshots import DEMO, GOLD, SIZE, ensure_xvfb  # noqa: E402
-
-
-def outer(args: argparse.Namespace) -> int:
-    xvfb = ensure_xvfb()
-    display = next((f":{n}" for n in range(130, 170) if not Path(f"/tmp/.X{n}-lock").exists()), None)
-    if display is None:
-        sys.exit("no free X display number between :130 and :169")
-    server = subprocess.Popen([xvfb, display, "-screen", "0", f"{SIZE[0] + 80}x{SIZE[1] + 80}x24",
-                               "-nolisten", "tcp"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        time.sleep(1.0)
-        env = dict(os.environ, DISPLAY=display, QT_QPA_PLATFORM="xcb")
-        cmd = [sys.executable, __file__, "--inner", "--archive", str(args.archive), "--out", str(args.out)]
-        return subprocess.run(cmd, env=env).returncode
-    finally:
-        server.terminate()
-        server.wait(10)
+from screenshots import open_window, outer, parse_args, wait  # noqa: E402
 
 
 def inner(args: argparse.Namespace) -> int:
-    sys.path.insert(0, str(REPO))
-    from PySide6.QtCore import QEventLoop, QSettings, Qt, QTimer
+    from PySide6.QtCore import Qt
     from PySide6.QtGui import QImage
 
-    from workbench.gui.app import make_app, make_window
     from workbench.gui.calibration import open_calibration
     from workbench.gui.compare import DoubtRole
-    from workbench.gui.prompter import Prompter
 
-    class Quiet(Prompter):
-        def error(self, title, text, details=""):
-            print(f"error: {title}: {text}", file=sys.stderr)
-
-    app = make_app()
-    tmp = Path(tempfile.mkdtemp(prefix="workbench-shots-"))
-    os.environ["WORKBENCH_DATA_DIR"] = str(tmp)
-    settings = QSettings(str(tmp / "settings.ini"), QSettings.Format.IniFormat)
-    settings.setValue("coder", "Maria Lopez")
-    window = make_window(settings, Quiet(), projects_folder=tmp / "projects")
-    window.resize(*SIZE)
-    window.show()
-    args.out.mkdir(parents=True, exist_ok=True)
+    app, window = open_window(args)
 
     def small(pixmap):
         # 256 colours are plenty for a window and keep the PNG small for the repository.
         flags = Qt.ImageConversionFlag.ThresholdDither | Qt.ImageConversionFlag.AvoidDither
         return pixmap.toImage().convertToFormat(QImage.Format.Format_Indexed8, flags)
-
-    def wait(ms: int) -> None:
-        loop = QEventLoop()
-        QTimer.singleShot(ms, loop.quit)
-        loop.exec()
 
     finished: list[object] = []
     window.run_finished.connect(finished.append)
@@ -127,12 +87,8 @@ def inner(args: argparse.Namespace) -> int:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--archive", type=Path, default=GOLD if GOLD.exists() else DEMO)
-    parser.add_argument("--out", type=Path, default=REPO / "docs" / "screenshots")
-    parser.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    return inner(args) if args.inner else outer(args)
+    args = parse_args(__doc__)
+    return inner(args) if args.inner else outer(args, __file__)
 
 
 if __name__ == "__main__":

@@ -54,21 +54,23 @@ def ensure_xvfb() -> str:
     return exe
 
 
-def outer(args: argparse.Namespace) -> int:
+def outer(args: argparse.Namespace, script: str = __file__) -> int:
+    """Run ``script --inner`` on a fresh virtual X display (Qt's offscreen platform if the
+    xcb one fails)."""
     xvfb = ensure_xvfb()
     display = None
-    for n in range(90, 130):
+    for n in range(90, 170):
         if not Path(f"/tmp/.X11-unix/X{n}").exists() and not Path(f"/tmp/.X{n}-lock").exists():
             display = f":{n}"
             break
     if display is None:
-        sys.exit("no free X display number between :90 and :129")
+        sys.exit("no free X display number between :90 and :169")
     server = subprocess.Popen([xvfb, display, "-screen", "0", f"{SIZE[0] + 80}x{SIZE[1] + 80}x24",
                                "-nolisten", "tcp"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         time.sleep(1.0)
         env = dict(os.environ, DISPLAY=display, QT_QPA_PLATFORM="xcb")
-        cmd = [sys.executable, __file__, "--inner", "--archive", str(args.archive), "--out", str(args.out)]
+        cmd = [sys.executable, script, "--inner", "--archive", str(args.archive), "--out", str(args.out)]
         result = subprocess.run(cmd, env=env)
         if result.returncode != 0:
             print("the xcb platform failed; trying Qt's offscreen platform instead", flush=True)
@@ -80,10 +82,10 @@ def outer(args: argparse.Namespace) -> int:
         server.wait(10)
 
 
-def inner(args: argparse.Namespace) -> int:
+def open_window(args: argparse.Namespace):
+    """The app and a real window with throw-away settings and project folder, shown."""
     sys.path.insert(0, str(REPO))
-    from PySide6.QtCore import QEventLoop, QSettings, QTimer
-    from PySide6.QtWidgets import QApplication
+    from PySide6.QtCore import QSettings
 
     from workbench.gui.app import make_app, make_window
     from workbench.gui.prompter import Prompter
@@ -101,12 +103,30 @@ def inner(args: argparse.Namespace) -> int:
     window.resize(*SIZE)
     window.show()
     args.out.mkdir(parents=True, exist_ok=True)
+    return app, window
 
-    def wait(ms: int) -> None:
-        loop = QEventLoop()
-        QTimer.singleShot(ms, loop.quit)
-        loop.exec()
 
+def wait(ms: int) -> None:
+    """Let the event loop run for ``ms`` milliseconds."""
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    loop = QEventLoop()
+    QTimer.singleShot(ms, loop.quit)
+    loop.exec()
+
+
+def parse_args(doc: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--archive", type=Path, default=GOLD if GOLD.exists() else DEMO)
+    parser.add_argument("--out", type=Path, default=REPO / "docs" / "screenshots")
+    parser.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
+    return parser.parse_args()
+
+
+def inner(args: argparse.Namespace) -> int:
+    from PySide6.QtWidgets import QApplication
+
+    app, window = open_window(args)
     finished: list[object] = []
     window.run_finished.connect(finished.append)
     window.open_archive(args.archive)
@@ -164,11 +184,7 @@ def inner(args: argparse.Namespace) -> int:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--archive", type=Path, default=GOLD if GOLD.exists() else DEMO)
-    parser.add_argument("--out", type=Path, default=REPO / "docs" / "screenshots")
-    parser.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
-    args = parser.parse_args()
+    args = parse_args(__doc__)
     return inner(args) if args.inner else outer(args)
 
 

@@ -97,6 +97,18 @@ def _upsert_pages(conn: sqlite3.Connection, pages: Sequence[PageInfo]) -> list[i
     return [ids[p.key] for p in pages]
 
 
+def _new_run(conn: sqlite3.Connection, method: str, params: dict, timings: dict[str, float]) -> int:
+    """A row for a new run (its parameters, timings and the software that made it)."""
+    run_id = conn.execute(
+        "INSERT INTO runs (created_at, method, params, timings, software_version) "
+        "VALUES (?, ?, ?, ?, ?)",
+        (utc_now(), method, json.dumps(params, sort_keys=True, default=str),
+         json.dumps(timings, sort_keys=True), __version__),
+    ).lastrowid
+    assert run_id is not None
+    return run_id
+
+
 def save_run(
     conn: sqlite3.Connection, params: dict, method: str, timings: dict[str, float],
     pages: Sequence[PageInfo], pairs: Sequence[Pair], clusters: Sequence[Cluster],
@@ -113,13 +125,7 @@ def save_run(
     validate(pages, pairs, clusters)
     total = len(pages) + len(pairs) + len(clusters)
     progress("save", 0, total)
-    run_id = conn.execute(
-        "INSERT INTO runs (created_at, method, params, timings, software_version) "
-        "VALUES (?, ?, ?, ?, ?)",
-        (utc_now(), method, json.dumps(params, sort_keys=True, default=str),
-         json.dumps(timings, sort_keys=True), __version__),
-    ).lastrowid
-    assert run_id is not None
+    run_id = _new_run(conn, method, params, timings)
     page_ids = _upsert_pages(conn, pages)
     conn.executemany(
         "INSERT INTO run_pages (run_id, page_id, idx) VALUES (?, ?, ?)",
@@ -235,13 +241,7 @@ def save_recluster(conn: sqlite3.Connection, base_run: int, tau: float, clusters
                 raise ValueError(f"cluster {i}: page {m} is not a free usable page of run {base_run}")
             seen.add(m)
     params.update(tau=float(tau), pair_floor=floor, reclustered_from=base_run)
-    run_id = conn.execute(
-        "INSERT INTO runs (created_at, method, params, timings, software_version) "
-        "VALUES (?, ?, ?, ?, ?)",
-        (utc_now(), method, json.dumps(params, sort_keys=True, default=str),
-         json.dumps(timings, sort_keys=True), __version__),
-    ).lastrowid
-    assert run_id is not None
+    run_id = _new_run(conn, method, params, timings)
     for table, cols in (("run_pages", "page_id, idx"), ("pairs", "a, b, similarity"),
                         ("run_filters", "kind, site, value"), ("run_skips", "source, offset, reason")):
         conn.execute(f"INSERT INTO {table} (run_id, {cols}) SELECT ?, {cols} FROM {table} "
