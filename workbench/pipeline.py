@@ -12,7 +12,7 @@ import math
 import multiprocessing
 import os
 import time
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -27,7 +27,7 @@ from workbench.core.records import Cluster, PageInfo, Pair, RawPage, RunFilters,
 from workbench.detect.boilerplate import ANY_SITE, boilerplate_masks, corpus_boilerplate, site_boilerplate
 from workbench.detect.extract import ExtractedPage, extract_batch
 from workbench.detect.matcher import PairResult, SignatureMatrix, find_pairs, intersections
-from workbench.detect.member_overlap import boilerplate_shares, repeated_block_spots
+from workbench.detect.member_overlap import RepeatedBlocks, boilerplate_shares, repeated_blocks
 from workbench.detect.params import SpotSigsParams
 
 # Pages handed to a worker at once. An archive that fits in one batch is extracted in
@@ -191,16 +191,8 @@ class Corpus:
     idf_applied: bool
     timings: dict[str, float]
     filters: RunFilters = field(default_factory=RunFilters)
-    # For doubtful members: per page, signatures standing in blocks other pages carry too,
-    # those blocks, and on how many pages each such block is found.
+    # For doubtful members: blocks found on more than one page, and their signatures.
     repeated: RepeatedBlocks | None = None
-
-
-@dataclass(slots=True)
-class RepeatedBlocks:
-    spots: list[dict[int, frozenset[int]]]
-    page_blocks: list[frozenset[int]]
-    pages_with: Counter[int]
 
 
 def load_corpus(
@@ -237,14 +229,7 @@ def load_corpus(
         if len(everywhere):
             boiler[ANY_SITE] = everywhere
         del weights
-    spots_in_repeated, pages_with = repeated_block_spots(
-        [e.spot_ids for e in extracted], [e.spot_block for e in extracted], hashes)
-    repeated = RepeatedBlocks(
-        spots_in_repeated,
-        [frozenset(b for b in h.tolist() if pages_with[b] > 1) for h in hashes],
-        Counter({b: n for b, n in pages_with.items() if n > 1}),
-    )
-    del pages_with
+    repeated = repeated_blocks([e.spot_ids for e in extracted], [e.spot_block for e in extracted], hashes)
     masks = boilerplate_masks(infos, hashes, boiler)
     vectors = []
     for i, mask in enumerate(masks):
@@ -307,8 +292,7 @@ def detect(
                              params.corroborate_below, params.tau, params.weak_join)
     reference_similarities(corpus.matrix, clusters)
     if corpus.repeated is not None:
-        r = corpus.repeated
-        boilerplate_shares(corpus.matrix, clusters, r.spots, r.page_blocks, r.pages_with)
+        boilerplate_shares(corpus.matrix, clusters, corpus.repeated, floor_pairs.a, floor_pairs.b)
     timings["cluster"] = time.perf_counter() - t3
     m = corpus.matrix
     return DedupResult(
