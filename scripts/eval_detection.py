@@ -63,9 +63,11 @@ def gencorpus_scores(result: DedupResult, truth_csv: Path) -> tuple[float, float
     groups: dict[str, list[str]] = {}
     with truth_csv.open(newline="") as f:
         for row in csv.DictReader(f):
-            if row["path"].startswith("pages/"):
-                row["path"] = row["path"][len("pages/"):]
-            groups.setdefault(row["cluster"], []).append(row["path"])
+            if "path" in row:  # a folder of pages
+                key = row["path"].removeprefix("pages/")
+            else:  # WARC records: the page key is file#offset
+                key = f"{row['warc_file']}#{row['warc_offset']}"
+            groups.setdefault(row["cluster"], []).append(key)
     truth = pairs_of_groups(groups.values())
     clustered = pairs_of_groups([[keys[x] for x in c.members] for c in result.clusters])
     s = score_pairs(clustered, truth)
