@@ -54,7 +54,8 @@ def test_folder_without_pages(tmp_path: Path, capsys):
 
 
 @pytest.mark.parametrize("bad", [["--tau", "0"], ["--tau", "x"], ["--idf", "0.9,0.1"],
-                                 ["--spec", "the"], ["--cluster-method", "magic"]])
+                                 ["--spec", "the"], ["--cluster-method", "magic"], ["--weak-join", "1.5"],
+                                 ["--pair-floor", "0"]])
 def test_bad_parameters_exit_2(bad, capsys):
     with pytest.raises(SystemExit) as exc:
         main(["dedup", str(DEMO_ARCHIVE), *bad])
@@ -100,3 +101,14 @@ def test_dedup_into_a_project_then_export(tmp_path: Path, capsys):
     assert {r["path"] for r in rows} == {p.relative_to(DEMO_ARCHIVE).as_posix()
                                           for p in DEMO_ARCHIVE.rglob("*.html")}
     assert sum(r["is_reference"] == "1" for r in rows if r["cluster_size"] != "1") >= 3
+
+
+def test_detection_switches_reach_the_parameters():
+    from workbench.cli import _params, build_parser
+
+    args = build_parser().parse_args(["dedup", str(DEMO_ARCHIVE), "--no-main-content",
+                                      "--no-corpus-boilerplate", "--pair-floor", "0.2", "--weak-join", "0"])
+    p = _params(args)
+    assert (p.main_content, p.corpus_boilerplate, p.pair_floor, p.weak_join) == (False, False, 0.2, 0.0)
+    defaults = _params(build_parser().parse_args(["dedup", str(DEMO_ARCHIVE)]))
+    assert (defaults.main_content, defaults.corpus_boilerplate) == (True, True)

@@ -33,6 +33,17 @@ def _tau(text: str) -> float:
     return value
 
 
+def _unit(text: str) -> float:
+    """A similarity in [0, 1] (0 turns the option off)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, not {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"must be in [0, 1], not {value}")
+    return value
+
+
 def _idf(text: str) -> tuple[float, float]:
     try:
         low, high = (float(x) for x in text.split(","))
@@ -70,6 +81,16 @@ def _add_detection_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-languages", action="store_true",
                    help="give every page the English antecedents (default: each page those of its "
                         "language, punctuation signatures for languages without lists)")
+    p.add_argument("--no-main-content", action="store_true",
+                   help="take signatures from the whole page, not only its main content (the article)")
+    p.add_argument("--no-corpus-boilerplate", action="store_true",
+                   help="keep blocks that many pages of any site repeat (banners, teasers)")
+    p.add_argument("--pair-floor", type=_tau, default=d.pair_floor,
+                   help=f"find and save pairs down to this similarity, for calibration and weak "
+                        f"joins (default {d.pair_floor})")
+    p.add_argument("--weak-join", type=_unit, default=d.weak_join,
+                   help=f"star clusters of 3 or more take pages this similar to most of their "
+                        f"members, below tau (default {d.weak_join}; 0: off)")
     p.add_argument("--workers", type=int, default=None, help="extraction processes (default: all cores)")
 
 
@@ -88,6 +109,8 @@ def _params(args: argparse.Namespace) -> SpotSigsParams:
             tau=args.tau, specs=specs, idf_low=args.idf[0], idf_high=args.idf[1],
             min_sigs=args.min_sigs, cluster_method=args.cluster_method,
             block_filter=not args.no_block_filter, languages=not args.no_languages,
+            main_content=not args.no_main_content, corpus_boilerplate=not args.no_corpus_boilerplate,
+            pair_floor=args.pair_floor, weak_join=args.weak_join,
         )
     except ValueError as exc:
         raise InputError(str(exc)) from None

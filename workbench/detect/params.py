@@ -100,6 +100,8 @@ class SpotSigsParams:
             raise ValueError(f"tau must be in (0, 1], not {self.tau}")
         if not 0.0 < self.pair_floor <= 1.0:
             raise ValueError(f"pair floor must be in (0, 1], not {self.pair_floor}")
+        if not 0.0 <= self.weak_join <= 1.0:
+            raise ValueError(f"weak join must be in [0, 1] (0: off), not {self.weak_join}")
         if not 0.0 <= self.idf_low <= self.idf_high <= 1.0:
             raise ValueError(
                 f"IDF range must satisfy 0 <= low <= high <= 1, not [{self.idf_low}, {self.idf_high}]"
