@@ -156,3 +156,15 @@ def test_whole_page_is_one_toggle_away_with_what_was_not_compared_in_grey(demo_w
     # The highlights are the same words in both views.
     view.show_whole.setChecked(False)
     assert view.left.text.toPlainText() == article
+
+
+def test_the_pane_says_when_a_page_was_compared_in_another_language_or_by_punctuation():
+    from workbench.text.tokenize import Tokens
+
+    def page(language, kind):
+        return PageText("x", "", Tokens([], [], []), [], language=language, kind=kind)
+
+    assert page("en", "spots").signature_note == ""
+    assert page("de", "spots").signature_note == "language de"
+    assert page("fi", "punctuation").signature_note == "language fi: punctuation signatures"
+    assert page(None, "punctuation").signature_note == "language not recognised: punctuation signatures"

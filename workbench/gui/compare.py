@@ -126,8 +126,10 @@ class PagePane(QWidget):
         title = html.escape(detail.title or "(no title)")
         where = html.escape(detail.url or getattr(detail, "source", None) or detail.key)
         date = getattr(detail, "capture_date", None)
+        compared = self.page.signature_note if self.page is not None else ""
         lines = [f"<b>{self.role.title()}:</b> {title}",
-                 f"<span style='color:#555'>{where}{' · ' + html.escape(date) if date else ''}</span>",
+                 f"<span style='color:#555'>{where}{' · ' + html.escape(date) if date else ''}"
+                 f"{' · ' + html.escape(compared) if compared else ''}</span>",
                  f"{sim} · shared <b>{shared}</b> of {total} signatures"
                  + (f" · <i>{html.escape(note)}</i>" if note else "")]
         self.header.setText("<br>".join(lines))

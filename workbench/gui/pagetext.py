@@ -51,6 +51,16 @@ class PageText:
     counted: list[bool] | None = None
     # Ranges of ``text`` that were compared (the kept blocks: the article, when found).
     kept: list[tuple[int, int]] = field(default_factory=list)
+    language: str | None = None  # the page's detected language, when told apart
+    kind: str = "spots"  # "spots", or "punctuation" for a language without lists
+
+    @property
+    def signature_note(self) -> str:
+        """What the coder should know of how the page was compared ('' when ordinary)."""
+        if self.kind == "punctuation":
+            where = f"language {self.language}" if self.language else "language not recognised"
+            return f"{where}: punctuation signatures"
+        return f"language {self.language}" if self.language and self.language != "en" else ""
 
     def apply_filters(self, filters: RunFilters, site: str | None) -> None:
         """Mark the spots the run left out (too common, or in a block the site repeats)."""
@@ -137,7 +147,8 @@ def load_page(root: Path | str, source: str, offset: int | None, params: SpotSig
     except LookupError:
         source_html = raw.data.decode("utf-8", errors="replace")
     return PageText(extracted.text, extracted.title, spots.tokens, spots.spots, source_html,
-                    spot_block=spots.spot_block, block_ids=spots.block_ids, kept=spots.kept)
+                    spot_block=spots.spot_block, block_ids=spots.block_ids, kept=spots.kept,
+                    language=spots.language, kind=spots.kind)
 
 
 class PageCache:
