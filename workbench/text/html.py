@@ -8,7 +8,6 @@ layout block into the next and navigation-like blocks can be filtered out.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import threading
 from collections import Counter
@@ -217,7 +216,10 @@ def extract(markup: str, main_content: bool = False) -> Extracted:
         if flags is not None:
             main_found = True
             marked = iter(flags)
-            blocks = [b if b.tag == "title" else dataclasses.replace(b, main=next(marked)) for b in blocks]
+            # Only blocks in the main content need a new record (most blocks are not); the
+            # title takes no flag.
+            blocks = [b if b.tag == "title" or not next(marked)
+                      else Block(b.start, b.end, b.words, b.link_words, b.tag, True) for b in blocks]
     return Extracted(text, title, blocks, _dominant(hosts), main_found)
 
 
