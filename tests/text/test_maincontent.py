@@ -71,3 +71,42 @@ def test_short_blocks_must_be_whole_lines_of_the_main_text():
     flags = main_blocks(main, ["The council voted on the harbour plan and shared the news.", "shared",
                                "Read more"])
     assert flags == [True, False, True]
+
+
+GALLERY = "".join(f'<li data-gallery-legend="{k}"><p>A humanoid robot number {k} gestures during a demo '
+                  f"at a stall of the machine tools expo held in the city this week.</p></li>"
+                  for k in range(12))
+
+
+def with_gallery(paragraphs: list[str]) -> str:
+    """A story with a photo gallery of captions embedded in the article, as some sites do."""
+    first = f"<p>{paragraphs[0]}</p>"
+    gallery = f'<div class="container grid-mod-Gallery"><ul>{GALLERY}</ul></div>'
+    return page(paragraphs).replace(first, first + gallery)
+
+
+OTHER = [
+    "A small bakery in the old town has won the national prize for its rye bread, the jury said "
+    "at a ceremony on Saturday, the third time in a row that the family business has taken it.",
+    "The owners said the recipe came from a grandmother who baked for the village for forty "
+    "years, and that they would spend the prize money on repairs to their old stone oven.",
+    "Customers queued around the block on Sunday morning, and the bakery sold out of bread "
+    "before ten o'clock, the owners said, promising to bake twice as much the next weekend.",
+]
+
+
+def test_an_embedded_photo_gallery_is_not_main_content():
+    ex = extract(with_gallery(STORY), main_content=True)
+    assert ex.main_found
+    main_text = " ".join(ex.text[b.start:b.end] for b in ex.blocks if b.main)
+    assert "humanoid robot" not in main_text
+    assert all(p in main_text for p in STORY)
+
+
+def test_two_stories_sharing_one_gallery_are_not_near_duplicates(tmp_path):
+    from workbench.pipeline import run_dedup
+
+    (tmp_path / "harbour.html").write_text(with_gallery(STORY), encoding="utf-8")
+    (tmp_path / "bakery.html").write_text(with_gallery(OTHER), encoding="utf-8")
+    result = run_dedup(tmp_path, SpotSigsParams(), workers=1)
+    assert len(result.floor_pairs) == 0

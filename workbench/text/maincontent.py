@@ -22,6 +22,12 @@ _SHORT_BLOCK_WORDS = 4
 # two disagree on the page's structure (frames, odd markup): the page is taken whole.
 _MIN_COVERAGE = 0.3
 
+# Photo galleries, slideshows and carousels sit inside many articles with captions that
+# read like prose; one gallery embedded in two different stories of a site made them near
+# duplicates (chaos-2017). They are not the story: left out of the main content.
+_NOT_THE_STORY = [f'[{attr}*="{word}" i]' for attr in ("class", "id")
+                  for word in ("gallery", "slideshow", "carousel")]
+
 _OPTIONS = {
     "preserve_formatting": True,
     "list_bullets": False,
@@ -30,6 +36,7 @@ _OPTIONS = {
     "form_fields": False,
     "noscript": False,
     "comments": False,
+    "skip_elements": _NOT_THE_STORY,
 }
 
 
