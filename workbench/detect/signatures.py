@@ -106,15 +106,10 @@ class PageSpots:
 
 def page_spots(extracted: Extracted, params: SpotSigsParams) -> PageSpots:
     """Every spot of a page with token spans into ``extracted.text`` (for display)."""
-    blocks = kept_blocks(extracted, params)
-    scheme = page_scheme(extracted.text, blocks, params)
-    tokens, ranges = _tokens(extracted.text, blocks, spans=True)
-    spots = _spots_over(tokens, ranges, extracted.text, blocks, params, scheme)
-    firsts = [lo for lo, _ in ranges]
-    where = [bisect_right(firsts, sp.antecedent) - 1 for sp in spots]
-    ids = [block_id(extracted.text, b) for b in blocks]
-    return PageSpots(tokens, spots, where, ids, scheme.language, scheme.kind,
-                     [(b.start, b.end) for b in blocks])
+    found, tokens = _signatures(extracted, params, spans=True)
+    ids = [block_id(extracted.text, b) for b in found.blocks]
+    return PageSpots(tokens, found.spots, found.where, ids, found.language, found.kind,
+                     [(b.start, b.end) for b in found.blocks])
 
 
 def block_id(text: str, block: Block) -> int:
@@ -137,15 +132,20 @@ class BlockSignatures(NamedTuple):
 
 def block_signatures(extracted: Extracted, params: SpotSigsParams) -> BlockSignatures:
     """Spots, the kept block of each, the kept blocks, and the page's language and signature kind."""
+    return _signatures(extracted, params, spans=False)[0]
+
+
+def _signatures(extracted: Extracted, params: SpotSigsParams, spans: bool) -> tuple[BlockSignatures, Tokens]:
+    """What both paths share, so display and detection always find the same spots. Spot
+    chains need only the words; spans are kept for display or for punctuation spots."""
     text = extracted.text
     blocks = kept_blocks(extracted, params)
     scheme = page_scheme(text, blocks, params)
-    # Spot chains need only the words; punctuation spots need where the words stand.
-    tokens, ranges = _tokens(text, blocks, spans=scheme.kind == PUNCTUATION)
+    tokens, ranges = _tokens(text, blocks, spans=spans or scheme.kind == PUNCTUATION)
     spots = _spots_over(tokens, ranges, text, blocks, params, scheme)
     starts = [lo for lo, _ in ranges]
     where = [bisect_right(starts, s.antecedent) - 1 for s in spots]
-    return BlockSignatures(spots, where, blocks, scheme.language, scheme.kind)
+    return BlockSignatures(spots, where, blocks, scheme.language, scheme.kind), tokens
 
 
 def _tokens(text: str, blocks: list[Block], spans: bool) -> tuple[Tokens, list[tuple[int, int]]]:
