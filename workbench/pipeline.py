@@ -229,8 +229,9 @@ def load_corpus(
         if len(everywhere):
             boiler[ANY_SITE] = everywhere
         del weights
-    repeated = repeated_blocks([e.spot_ids for e in extracted], [e.spot_block for e in extracted], hashes)
     masks = boilerplate_masks(infos, hashes, boiler)
+    repeated = repeated_blocks([e.spot_ids for e in extracted], [e.spot_block for e in extracted], hashes,
+                               masks)
     vectors = []
     for i, mask in enumerate(masks):
         vectors.append(extracted[i].vector(mask))

@@ -1,13 +1,13 @@
 """How much of what a member shares with its reference is text unrelated pages carry too.
 
 A member that matches its reference mostly through blocks found verbatim on pages that
-are not copies of the reference (a gallery of captions, a box of teasers, a signature
-paragraph no filter caught) is a doubtful member: the coder should look before tagging
-it. Pages that are themselves near duplicates of the reference (at or above the run's
-pair floor, in this cluster or split off into another) carry the same story, so their
-blocks do not count against it. For each member, the share of the signatures it shares
-with the reference (by multiset count) that stand in such blocks is recorded with the
-cluster (``Cluster.boilerplate_share``).
+are not copies of the reference (a box of teasers, a signature paragraph no filter caught)
+is a doubtful member: the coder should look before tagging it. Pages that are themselves
+near duplicates of the reference (at or above the run's pair floor, in this cluster or
+split off into another) carry the same story, so their blocks do not count against it.
+For each member, the share of the signatures it shares with the reference (by multiset
+count) that stand in such blocks is recorded with the cluster
+(``Cluster.boilerplate_share``).
 """
 
 from __future__ import annotations
@@ -23,30 +23,50 @@ from workbench.detect.matcher import SignatureMatrix
 
 @dataclass(slots=True)
 class RepeatedBlocks:
-    """Blocks found on more than one page: per page, its signatures that stand in them
-    (signature id -> block ids), and per block, the pages that carry it."""
+    """Compared blocks found on more than one page: per page, the signatures standing in
+    them with their block (parallel arrays), and per block, the pages that carry it."""
 
-    spots: list[dict[int, frozenset[int]]]
-    pages_of: dict[int, list[int]]
+    signatures: list[tuple[np.ndarray, np.ndarray]]
+    pages_of: dict[int, np.ndarray]
 
 
 def repeated_blocks(
-    spot_ids: Sequence[np.ndarray], spot_block: Sequence[np.ndarray], block_hashes: Sequence[np.ndarray]
+    spot_ids: Sequence[np.ndarray],
+    spot_block: Sequence[np.ndarray],
+    block_hashes: Sequence[np.ndarray],
+    left_out: Sequence[np.ndarray | None],
 ) -> RepeatedBlocks:
-    pages_of: dict[int, list[int]] = {}
-    for p, hashes in enumerate(block_hashes):
-        for b in set(np.asarray(hashes).tolist()):
-            pages_of.setdefault(b, []).append(p)
-    pages_of = {b: pages for b, pages in pages_of.items() if len(pages) > 1}
-    spots: list[dict[int, frozenset[int]]] = []
-    for ids, where, hashes in zip(spot_ids, spot_block, block_hashes, strict=True):
-        hashes_list = np.asarray(hashes).tolist()
-        found: dict[int, set[int]] = {}
-        for sig, b in zip(np.asarray(ids).tolist(), np.asarray(where).tolist(), strict=True):
-            if hashes_list[b] in pages_of:
-                found.setdefault(sig, set()).add(hashes_list[b])
-        spots.append({sig: frozenset(blocks) for sig, blocks in found.items()})
-    return RepeatedBlocks(spots, pages_of)
+    """``left_out[p]``: a mask over page p's blocks that the run does not compare
+    (boilerplate), or None. Only numpy arrays are kept: this lives as long as the run."""
+    compared = [np.unique(h if mask is None else h[~mask])
+                for h, mask in zip(block_hashes, left_out, strict=True)]
+    flat = np.concatenate(compared) if compared else np.empty(0, np.int64)
+    page = np.repeat(np.arange(len(compared)), [len(h) for h in compared])
+    blocks, counts = np.unique(flat, return_counts=True)
+    repeated = blocks[counts > 1]  # sorted
+    keep = _member(flat, repeated)
+    order = np.argsort(flat[keep], kind="stable")
+    sorted_blocks, sorted_pages = flat[keep][order], page[keep][order]
+    cuts = np.flatnonzero(np.diff(sorted_blocks)) + 1
+    pages_of = {int(b[0]): p for b, p in zip(np.split(sorted_blocks, cuts), np.split(sorted_pages, cuts),
+                                            strict=True) if len(b)}
+    signatures = []
+    for ids, where, hashes, mask in zip(spot_ids, spot_block, block_hashes, left_out, strict=True):
+        ids, where = np.asarray(ids, np.int64), np.asarray(where, np.int64)
+        in_block = np.asarray(hashes, np.int64)[where] if len(ids) else np.empty(0, np.int64)
+        wanted = _member(in_block, repeated)
+        if mask is not None and len(ids):
+            wanted &= ~mask[where]
+        signatures.append((ids[wanted], in_block[wanted]))
+    return RepeatedBlocks(signatures, pages_of)
+
+
+def _member(values: np.ndarray, sorted_set: np.ndarray) -> np.ndarray:
+    """``np.isin`` against a sorted array, without sorting it again for every page."""
+    if not len(sorted_set):
+        return np.zeros(len(values), dtype=bool)
+    pos = np.minimum(np.searchsorted(sorted_set, values), len(sorted_set) - 1)
+    return sorted_set[pos] == values
 
 
 def boilerplate_shares(
@@ -64,11 +84,25 @@ def boilerplate_shares(
     copies = _neighbours({c.reference for c in clusters}, pair_a, pair_b)
     for cluster in clusters:
         ref = cluster.reference
-        related = copies.get(ref, set()) | set(cluster.members)
-        shares: list[float | None] = []
-        for m in cluster.members:
-            shares.append(None if m == ref else _share(matrix, ref, m, repeated, related))
-        cluster.boilerplate_share = shares
+        related = np.fromiter(copies.get(ref, set()) | set(cluster.members), dtype=np.int64)
+        outside = _Outside(repeated.pages_of, related)
+        cluster.boilerplate_share = [None if m == ref else _share(matrix, ref, m, repeated, outside)
+                                     for m in cluster.members]
+
+
+class _Outside:
+    """Whether a block is carried by a page that is no copy of the cluster's reference
+    (answered once per block and cluster)."""
+
+    def __init__(self, pages_of: dict[int, np.ndarray], related: np.ndarray) -> None:
+        self._pages_of = pages_of
+        self._related = related
+        self._known: dict[int, bool] = {}
+
+    def __call__(self, block: int) -> bool:
+        if block not in self._known:
+            self._known[block] = not np.isin(self._pages_of[block], self._related).all()
+        return self._known[block]
 
 
 def _neighbours(pages: set[int], a: np.ndarray, b: np.ndarray) -> dict[int, set[int]]:
@@ -83,7 +117,7 @@ def _neighbours(pages: set[int], a: np.ndarray, b: np.ndarray) -> dict[int, set[
 
 
 def _share(matrix: SignatureMatrix, a: int, b: int, repeated: RepeatedBlocks,
-           related: set[int]) -> float | None:
+           outside: _Outside) -> float | None:
     sa, ea = matrix.ptr[a], matrix.ptr[a + 1]
     sb, eb = matrix.ptr[b], matrix.ptr[b + 1]
     common, ia, ib = np.intersect1d(matrix.sig[sa:ea], matrix.sig[sb:eb], assume_unique=True,
@@ -91,14 +125,11 @@ def _share(matrix: SignatureMatrix, a: int, b: int, repeated: RepeatedBlocks,
     if not len(common):
         return None
     weight = np.minimum(matrix.cnt[sa:ea][ia], matrix.cnt[sb:eb][ib]).astype(np.float64)
-    unrelated: dict[int, bool] = {}
-
-    def elsewhere(block: int) -> bool:
-        if block not in unrelated:
-            unrelated[block] = any(p not in related for p in repeated.pages_of.get(block, ()))
-        return unrelated[block]
-
-    none: frozenset[int] = frozenset()
-    flags = [any(elsewhere(blk) for blk in repeated.spots[a].get(s, none) | repeated.spots[b].get(s, none))
-             for s in matrix.raw_ids[common].tolist()]
-    return float(weight[np.array(flags, dtype=bool)].sum() / weight.sum())
+    raw = matrix.raw_ids[common]
+    flagged = np.zeros(len(raw), dtype=bool)
+    for page in (a, b):
+        sigs, blocks = repeated.signatures[page]
+        here = np.isin(sigs, raw)
+        unrelated = [blk for blk in np.unique(blocks[here]).tolist() if outside(blk)]
+        flagged |= np.isin(raw, sigs[here & np.isin(blocks, unrelated)])
+    return float(weight[flagged].sum() / weight.sum())
