@@ -70,7 +70,9 @@ def _add_detection_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--distance", type=int, help="spot distance d for the default antecedents")
     p.add_argument("--chain", type=int, help="chain length c for the default antecedents")
     p.add_argument("--idf", type=_idf, default=(d.idf_low, d.idf_high), metavar="LOW,HIGH",
-                   help=f"normalised IDF range kept (default {d.idf_low},{d.idf_high})")
+                   help=f"normalised IDF range (default {d.idf_low},{d.idf_high}): signatures below "
+                        f"LOW are too common and dropped; HIGH has no effect (a signature on one page "
+                        f"is never indexed but counts in its page's length)")
     p.add_argument("--min-sigs", type=int, default=d.min_sigs,
                    help=f"pages with fewer signatures are reported as too little text "
                         f"(default {d.min_sigs})")

@@ -133,10 +133,10 @@ def idf_keep(matrix: SignatureMatrix, params: SpotSigsParams) -> tuple[np.ndarra
     idf_j = log(N / df_j) / log(N) with N the pages that have any signature. Signatures
     below ``idf_low`` are too common to say anything (like stopwords) and leave the pages.
     Everything else counts in its page's length, so similarity is measured against the
-    whole page; only signatures that can be shared are indexed. A signature found on one
-    page only is therefore never indexed (that is all the upper bound can still mean): the
-    paper's 0.85 would also take away signatures that 2 or 3 pages share (df < N^0.15),
-    exactly the evidence that small clusters are near duplicates, and dropping single-page
+    whole page; only signatures that can be shared are indexed. So ``idf_high`` has no
+    effect (kept so recorded runs and ``--idf LOW,HIGH`` stay valid): the paper's 0.85
+    would take away signatures that 2 or 3 pages share (df < N^0.15), exactly the
+    evidence that small clusters are near duplicates; and dropping single-page
     signatures from the pages (not just the index) shrank every page to the part it shares
     with others - for a different story its boilerplate - so unrelated pages looked alike.
     On a corpus smaller than ``params.idf_min_pages`` frequencies mean little (in a
@@ -152,8 +152,7 @@ def idf_keep(matrix: SignatureMatrix, params: SpotSigsParams) -> tuple[np.ndarra
         return np.ones(len(matrix.sig), dtype=bool), shareable, False
     idf = np.log(rows_with_sigs / np.maximum(df, 1)) / math.log(rows_with_sigs)
     counted = (idf >= params.idf_low - 1e-12)[matrix.sig]
-    indexed = counted & shareable & ((idf <= params.idf_high + 1e-12) | (df >= 2))[matrix.sig]
-    return counted, indexed, True
+    return counted, counted & shareable, True
 
 
 def reference_similarities(matrix: SignatureMatrix, clusters: list[Cluster]) -> None:

@@ -54,6 +54,9 @@ class SpotSigsParams:
     pair_floor: float = 0.15
     specs: tuple[AntecedentSpec, ...] = field(default_factory=default_specs)
     idf_low: float = 0.2
+    # Has no effect (see workbench.pipeline.idf_keep): a signature on one page is never
+    # indexed and stays in its page's length, every other one counts. Kept so recorded
+    # runs and --idf LOW,HIGH stay valid.
     idf_high: float = 0.85
     # Below this many pages document frequencies say nothing, so the IDF filter is off.
     idf_min_pages: int = 50

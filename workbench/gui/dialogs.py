@@ -81,6 +81,11 @@ class SettingsDialog(QDialog):
             box.setRange(0.0, 1.0)
             box.setSingleStep(0.05)
             box.setDecimals(2)
+        # The upper end has no effect (a signature on one page counts in its length and is
+        # never indexed); shown for the paper's range, not editable.
+        self.idf_high.setEnabled(False)
+        self.idf_high.setToolTip("No effect: a signature found on one page only is never compared "
+                                 "but counts in its page's length")
         self.min_sigs = QSpinBox()
         self.min_sigs.setRange(0, 1000)
         self.method = QComboBox()
