@@ -97,17 +97,7 @@ def star(n: int, a, b, sim, corroborate_below: float = 0.0, tau: float | None = 
             cluster_of[y] = k
     # A page whose neighbours were all taken joins the cluster where it is >= tau to
     # more than half of the members (never by one weak link).
-    for x in order:
-        if cluster_of[x] >= 0 or not adj[x]:
-            continue
-        votes: dict[int, int] = {}
-        for y in adj[x]:
-            if cluster_of[y] >= 0:
-                votes[cluster_of[y]] = votes.get(cluster_of[y], 0) + 1
-        best = max(votes.items(), key=lambda kv: (kv[1] / len(groups[kv[0]]), -kv[0]), default=None)
-        if best is not None and best[1] * 2 > len(groups[best[0]]):
-            groups[best[0]].append(x)
-            cluster_of[x] = best[0]
+    _join_by_majority(order, adj, cluster_of, groups, min_size=1)
     if corroborate_below > 0:
         groups = [_corroborated(g, c, adj, corroborate_below) for g, c in zip(groups, centres, strict=True)]
         cluster_of = [-1] * n
@@ -115,34 +105,42 @@ def star(n: int, a, b, sim, corroborate_below: float = 0.0, tau: float | None = 
             for y in g:
                 cluster_of[y] = k
     if tau is not None and weak_join > 0:
-        for x in order:
-            if cluster_of[x] >= 0:
-                continue
-            votes = {}
-            for y, s in adj_all[x].items():
-                if s >= weak_join and cluster_of[y] >= 0:
-                    votes[cluster_of[y]] = votes.get(cluster_of[y], 0) + 1
-            best = max(votes.items(), key=lambda kv: (kv[1] / len(groups[kv[0]]), -kv[0]), default=None)
-            if best is not None and len(groups[best[0]]) >= 3 and best[1] * 2 > len(groups[best[0]]):
-                groups[best[0]].append(x)
-                cluster_of[x] = best[0]
-        groups, centres = _merge_vouched(groups, centres, cluster_of, adj_all, weak_join)
+        weak = [{y: s for y, s in d.items() if s >= weak_join} for d in adj_all]
+        _join_by_majority(order, weak, cluster_of, groups, min_size=3)
+        groups, centres = _merge_vouched(groups, centres, cluster_of, weak)
     return _build(groups, adj_all, centres)
 
 
+def _join_by_majority(order: list[int], links: list[dict[int, float]], cluster_of: list[int],
+                      groups: list[list[int]], min_size: int) -> None:
+    """Every page still alone joins the cluster (of ``min_size`` or more) to whose members
+    it is linked most, when that is more than half of them."""
+    for x in order:
+        if cluster_of[x] >= 0 or not links[x]:
+            continue
+        votes: dict[int, int] = {}
+        for y in links[x]:
+            if cluster_of[y] >= 0:
+                votes[cluster_of[y]] = votes.get(cluster_of[y], 0) + 1
+        best = max(votes.items(), key=lambda kv: (kv[1] / len(groups[kv[0]]), -kv[0]), default=None)
+        if best is not None and len(groups[best[0]]) >= min_size and best[1] * 2 > len(groups[best[0]]):
+            groups[best[0]].append(x)
+            cluster_of[x] = best[0]
+
+
 def _merge_vouched(groups: list[list[int]], centres: list[int], cluster_of: list[int],
-                   adj_all: list[dict[int, float]], weak: float) -> tuple[list[list[int]], list[int]]:
+                   weak: list[dict[int, float]]) -> tuple[list[list[int]], list[int]]:
     """Join two clusters of 3 or more when more than half of the pairs across them are
-    >= ``weak`` similar: one story's copies that the greedy pass split around two
-    references (rewrites share less with each other than with the wire original)."""
+    weakly linked: one story's copies that the greedy pass split around two references
+    (rewrites share less with each other than with the wire original)."""
     cross: dict[tuple[int, int], int] = {}
-    for x, neighbours in enumerate(adj_all):
+    for x, neighbours in enumerate(weak):
         cx = cluster_of[x]
         if cx < 0 or len(groups[cx]) < 3:
             continue
-        for y, s in neighbours.items():
+        for y in neighbours:
             cy = cluster_of[y]
-            if s >= weak and cy > cx and len(groups[cy]) >= 3:
+            if cy > cx and len(groups[cy]) >= 3:
                 cross[(cx, cy)] = cross.get((cx, cy), 0) + 1
     parent = list(range(len(groups)))
 

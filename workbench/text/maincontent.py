@@ -2,7 +2,7 @@
 
 Modern templates wrap a story in hundreds of words of navigation, teasers, newsletter
 pitches and legal notices; two different stories in one frame then share most of their
-words. resiliparse's main-content extraction (maintained, C++ with Lexbor; about 1.5 ms
+words. resiliparse's main-content extraction (maintained, C++ with Lexbor; 1.1-1.4 ms
 a page here) finds the article. It returns plain text without offsets into our text, so
 we keep our own blocks (their spans are what the coder sees highlighted) and mark a
 block as main content when its text is found in resiliparse's: the text compared stays
