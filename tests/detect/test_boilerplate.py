@@ -1,9 +1,11 @@
 from __future__ import annotations
 
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from workbench.core.records import PageInfo, RawPage
-from workbench.detect.boilerplate import repeated_blocks, site_of
+from workbench.detect.boilerplate import ANY_SITE, boilerplate_masks, repeated_blocks, site_of
 from workbench.detect.params import SpotSigsParams
 from workbench.pipeline import run_dedup
 
@@ -162,3 +164,34 @@ def test_a_short_story_in_shared_frames_stays_although_the_frames_outweigh_it():
     assert story in corpus_boilerplate(hashes, weights, min_pages=5, max_core_share=0.35).tolist()
     kept = corpus_boilerplate(hashes, weights, min_pages=5, max_core_share=0.35, min_own_share=0.25)
     assert story not in kept.tolist()
+
+
+def _masks_page_by_page(infos, hashes, boiler):
+    """The definition, one page at a time (what boilerplate_masks computes in one pass)."""
+    out = []
+    for info_, h in zip(infos, hashes, strict=True):
+        site = site_of(info_)
+        mask = np.isin(h, boiler[site]) if site in boiler else None
+        if ANY_SITE in boiler and len(boiler[ANY_SITE]):
+            common = np.isin(h, boiler[ANY_SITE])
+            mask = common if mask is None else mask | common
+        out.append(mask)
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_masks_in_one_pass_equal_the_page_by_page_definition(data):
+    n = data.draw(st.integers(0, 12))
+    sites = ["a.com", "b.org", "c.net", "Lion"]
+    infos = [info(f"{data.draw(st.sampled_from(sites))}/{i}.html") for i in range(n)]
+    hashes = [np.array(data.draw(st.lists(st.integers(0, 9), max_size=6)), dtype=np.int64) for _ in infos]
+    boiler = {site: np.array(sorted(data.draw(st.sets(st.integers(0, 9), max_size=4))), dtype=np.int64)
+              for site in data.draw(st.sets(st.sampled_from([*sites, ANY_SITE])))}
+    got = boilerplate_masks(infos, hashes, boiler)
+    want = _masks_page_by_page(infos, hashes, boiler)
+    assert len(got) == len(want)
+    for g, w in zip(got, want, strict=True):
+        assert (g is None) == (w is None)
+        if g is not None:
+            assert g.tolist() == w.tolist()
