@@ -32,6 +32,6 @@ stamp="$venv/.installed"
 if [ ! -f "$stamp" ] || [ "$here/pyproject.toml" -nt "$stamp" ]; then
   echo "bootstrap: installing the workbench and its test tools into $venv" >&2
   "$venv/bin/python" -m pip install -q --upgrade pip >/dev/null
-  "$venv/bin/python" -m pip install -q -e "$here[test]"
+  "$venv/bin/python" -m pip install -q -e "$here[test,bench]"
   touch "$stamp"
 fi
