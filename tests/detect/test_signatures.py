@@ -2,13 +2,25 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from workbench.detect.chains import Lexicon, find_chains
 from workbench.detect.hashing import signature_id
 from workbench.detect.params import AntecedentSpec, SpotSigsParams
-from workbench.detect.signatures import block_signatures, page_signatures, page_spots, spots_in
+from workbench.detect.scheme import SPOTS, Scheme, by_word
+from workbench.detect.signatures import (
+    batch_signatures,
+    block_signatures,
+    page_signatures,
+    page_spots,
+    spot_id,
+    spots_in,
+)
 from workbench.text.html import extract
 from workbench.text.tokenize import words_of
 
@@ -77,7 +89,8 @@ def test_display_path_matches_fast_path_in_every_language(path, params):
     display = page_spots(ex, params)
     fast = block_signatures(ex, params)
     assert display.spots == fast.spots  # text, token indexes and language namespace
-    assert display.spot_block == fast.where
+    assert display.spot_block == fast.where.tolist()
+    assert display.ids == fast.ids.tolist() == [spot_id(s) for s in fast.spots]
     assert (display.language, display.kind) == (fast.language, fast.kind)
 
 
@@ -122,3 +135,41 @@ def test_spec_parsing(text, spec):
 def test_bad_specs_are_refused(bad):
     with pytest.raises(ValueError):
         AntecedentSpec.parse(bad)
+
+
+_VOCAB = ["the", "a", "is", "of", "cat", "dog", "sat", "mat", "ran", "x1"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_chains_found_with_arrays_equal_the_word_by_word_rule(data):
+    """find_chains (all antecedents at once) gives the spots of spots_in, in its order,
+    with the ids of spot_id; whatever the specs, stopwords and ranges."""
+    words = data.draw(st.lists(st.sampled_from(_VOCAB), max_size=40))
+    spec_list = data.draw(st.lists(st.builds(AntecedentSpec, st.sampled_from(_VOCAB[:5]),
+                                             st.integers(1, 3), st.integers(1, 4)), max_size=5))
+    stop = frozenset(data.draw(st.sets(st.sampled_from(_VOCAB))))
+    cuts = sorted(data.draw(st.sets(st.integers(0, len(words)), max_size=4)) | {0, len(words)})
+    ranges = list(pairwise(cuts))
+    namespace = data.draw(st.sampled_from(["", "de"]))
+    scheme = Scheme("xx", SPOTS, namespace, by_word(tuple(spec_list)), stop)
+    lexicon = Lexicon(scheme)
+    got = find_chains(lexicon.codes(words), ranges, lexicon)
+    want = [sp for lo, hi in ranges for sp in spots_in(words, scheme.table, stop, lo, hi, namespace)]
+    found = [(a, tuple(row[:n])) for a, row, n in
+             zip(got.antecedent.tolist(), got.chain.tolist(), got.length.tolist(), strict=True)]
+    assert found == [(sp.antecedent, sp.chain) for sp in want]
+    assert got.ids.tolist() == [spot_id(sp) for sp in want]
+
+
+@pytest.mark.parametrize("params", SETTINGS.values(), ids=SETTINGS.keys())
+def test_a_batch_of_pages_in_many_languages_gets_each_page_its_own_signatures(params):
+    pages = [extract(path.read_text(encoding="utf-8")) for path in LANGUAGE_PAGES]
+    together = batch_signatures(pages, params)
+    assert len({s.language for s in together}) > 3  # the batch mixes languages and kinds
+    for page, batch in zip(pages, together, strict=True):
+        alone = block_signatures(page, params)
+        assert batch.ids.tolist() == alone.ids.tolist()
+        assert batch.where.tolist() == alone.where.tolist()
+        assert batch.spots == alone.spots
+        assert (batch.language, batch.kind) == (alone.language, alone.kind)

@@ -10,7 +10,7 @@ import numpy as np
 
 from workbench.core.records import PageInfo, RawPage
 from workbench.detect.params import SpotSigsParams
-from workbench.detect.signatures import block_id, block_signatures, spot_id
+from workbench.detect.signatures import BlockSignatures, batch_signatures, block_id, block_signatures
 from workbench.text.captures import recover_provenance, strip_replay_inserts
 from workbench.text.decode import decode_bytes
 from workbench.text.html import Extracted, extract, extract_plain
@@ -73,11 +73,14 @@ def extract_text(raw: RawPage, main_content: bool = True) -> tuple[Extracted, st
 
 def extract_page(raw: RawPage, params: SpotSigsParams) -> ExtractedPage:
     extracted, encoding = extract_text(raw, params.main_content)
-    spots, where, blocks, language, kind = block_signatures(extracted, params)
-    spot_ids = np.fromiter((spot_id(sp) for sp in spots), dtype=np.int64, count=len(spots))
+    return _page(raw, extracted, encoding, block_signatures(extracted, params))
+
+
+def _page(raw: RawPage, extracted: Extracted, encoding: str, found: BlockSignatures) -> ExtractedPage:
     text = extracted.text
+    blocks = found.blocks
     block_hashes = np.fromiter((block_id(text, b) for b in blocks), dtype=np.int64, count=len(blocks))
-    checksum = hashlib.sha1(extracted.text.encode("utf-8", "surrogatepass")).hexdigest()
+    checksum = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
     origin = extracted.provenance
     info = PageInfo(
         key=raw.key,
@@ -90,20 +93,44 @@ def extract_page(raw: RawPage, params: SpotSigsParams) -> ExtractedPage:
         encoding=encoding,
         title=extracted.title[:500],
         checksum=checksum,
-        signature_count=len(spots),
+        signature_count=len(found.ids),
         link_host=extracted.link_host,
-        language=language,
-        signature_kind=kind,
+        language=found.language,
+        signature_kind=found.kind,
     )
-    return ExtractedPage(info, spot_ids, np.asarray(where, dtype=np.int32), block_hashes)
+    return ExtractedPage(info, found.ids, found.where, block_hashes)
+
+
+def _failed(exc: Exception) -> str:
+    return f"could not extract text: {type(exc).__name__}: {exc}"
 
 
 def extract_batch(batch: list[RawPage], params: SpotSigsParams) -> list[ExtractedPage | str]:
-    """Extract a batch; a page that fails yields its error text instead of stopping the run."""
+    """Extract a batch; a page that fails yields its error text instead of stopping the run.
+
+    The text of each page is extracted on its own; the spots of the whole batch are found
+    together (:func:`batch_signatures`). Should that fail, each page is tried alone, so a
+    bad page costs only itself.
+    """
     out: list[ExtractedPage | str] = []
+    texts: list[tuple[int, Extracted, str]] = []
     for raw in batch:
         try:
-            out.append(extract_page(raw, params))
+            extracted, encoding = extract_text(raw, params.main_content)
         except Exception as exc:  # noqa: BLE001 - one bad page must never end a run
-            out.append(f"could not extract text: {type(exc).__name__}: {exc}")
+            out.append(_failed(exc))
+            continue
+        texts.append((len(out), extracted, encoding))
+        out.append("")  # filled in below
+    try:
+        found = batch_signatures([extracted for _, extracted, _ in texts], params)
+    except Exception:  # noqa: BLE001 - find which page it was, one at a time
+        found = None
+    for k, (slot, extracted, encoding) in enumerate(texts):
+        raw = batch[slot]
+        try:
+            sigs = found[k] if found is not None else block_signatures(extracted, params)
+            out[slot] = _page(raw, extracted, encoding, sigs)
+        except Exception as exc:  # noqa: BLE001 - one bad page must never end a run
+            out[slot] = _failed(exc)
     return out

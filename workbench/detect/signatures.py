@@ -12,11 +12,13 @@ a page in a language without lists gets punctuation spots instead
 
 from __future__ import annotations
 
-from bisect import bisect_right
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
+import numpy as np
+
+from workbench.detect.chains import Chains, Lexicon, find_chains
 from workbench.detect.hashing import signature_id
 from workbench.detect.params import AntecedentSpec, SpotSigsParams
 from workbench.detect.punctuation import punctuation_spots
@@ -27,7 +29,9 @@ from workbench.text.stopwords import ENGLISH_STOPWORDS
 from workbench.text.tokenize import Tokens, tokenize, words_of
 
 __all__ = ["Spot", "spot_id", "spots_in", "kept_blocks", "PageSpots", "page_spots", "block_id",
-           "page_signatures", "BlockSignatures", "block_signatures", "SPOTS", "PUNCTUATION"]
+           "page_signatures", "BlockSignatures", "block_signatures", "batch_signatures", "SPOTS",
+           "PUNCTUATION"]
+
 
 
 def spots_in(
@@ -102,14 +106,15 @@ class PageSpots:
     kind: str = SPOTS
     # The kept blocks as ranges of the text: what was compared (the article, when found).
     kept: list[tuple[int, int]] = field(default_factory=list)
+    ids: list[int] = field(default_factory=list)  # each spot's id, as detection counts it
 
 
 def page_spots(extracted: Extracted, params: SpotSigsParams) -> PageSpots:
     """Every spot of a page with token spans into ``extracted.text`` (for display)."""
     found, tokens = _signatures(extracted, params, spans=True)
     ids = [block_id(extracted.text, b) for b in found.blocks]
-    return PageSpots(tokens, found.spots, found.where, ids, found.language, found.kind,
-                     [(b.start, b.end) for b in found.blocks])
+    return PageSpots(tokens, found.spots, found.where.tolist(), ids, found.language, found.kind,
+                     [(b.start, b.end) for b in found.blocks], found.ids.tolist())
 
 
 def block_id(text: str, block: Block) -> int:
@@ -122,12 +127,37 @@ def page_signatures(extracted: Extracted, params: SpotSigsParams) -> list[Spot]:
     return block_signatures(extracted, params).spots
 
 
-class BlockSignatures(NamedTuple):
-    spots: list[Spot]
-    where: list[int]  # index (into ``blocks``) of the block of each spot's antecedent
+@dataclass(slots=True)
+class BlockSignatures:
+    """A page's signatures as arrays (one entry per spot), its kept blocks, language and kind.
+
+    ``spots`` builds the readable :class:`Spot` records on demand (display and tests):
+    detection needs only ``ids`` and ``where``.
+    """
+
+    ids: np.ndarray  # int64: each spot's id (workbench.detect.hashing.chain_id)
+    where: np.ndarray  # int32: index (into ``blocks``) of the block of each spot's antecedent
     blocks: list[Block]  # the kept blocks
     language: str | None
     kind: str  # SPOTS or PUNCTUATION
+    words: list[str] = field(default_factory=list)
+    chains: Chains | None = None
+    namespace: str = ""
+    listed: list[Spot] | None = None  # punctuation spots, found as records
+
+    @property
+    def spots(self) -> list[Spot]:
+        if self.listed is not None:
+            return self.listed
+        if self.chains is None:
+            return []
+        words, ns = self.words, self.namespace
+        out = []
+        for a, row, n in zip(self.chains.antecedent.tolist(), self.chains.chain.tolist(),
+                             self.chains.length.tolist(), strict=True):
+            chain = tuple(row[:n])
+            out.append(Spot(":".join([words[a], *(words[p] for p in chain)]), a, chain, ns))
+        return out
 
 
 def block_signatures(extracted: Extracted, params: SpotSigsParams) -> BlockSignatures:
@@ -135,17 +165,109 @@ def block_signatures(extracted: Extracted, params: SpotSigsParams) -> BlockSigna
     return _signatures(extracted, params, spans=False)[0]
 
 
-def _signatures(extracted: Extracted, params: SpotSigsParams, spans: bool) -> tuple[BlockSignatures, Tokens]:
-    """What both paths share, so display and detection always find the same spots. Spot
-    chains need only the words; spans are kept for display or for punctuation spots."""
+def batch_signatures(pages: Sequence[Extracted], params: SpotSigsParams) -> list[BlockSignatures]:
+    """:func:`block_signatures` of every page, the chains of all pages of one language
+    found together: numpy's cost per call, paid once per batch instead of once per page,
+    was most of the time on small pages."""
+    ready = [_prepare(page, params, spans=False) for page in pages]
+    out: list[BlockSignatures | None] = [None] * len(ready)
+    by_scheme: dict[int, list[int]] = {}
+    for i, page in enumerate(ready):
+        if page.scheme.kind == PUNCTUATION:
+            out[i] = _punctuation(page, pages[i].text)
+        else:
+            by_scheme.setdefault(id(page.scheme), []).append(i)
+    for members in by_scheme.values():
+        lexicon = lexicon_of(ready[members[0]].scheme)
+        codes, ranges, offsets = [], [], []
+        offset = 0
+        for i in members:
+            page = ready[i]
+            codes.append(lexicon.codes(page.tokens.words))
+            ranges += [(lo + offset, hi + offset) for lo, hi in _chain_ranges(page, params)]
+            offsets.append(offset)
+            offset += len(page.tokens.words)
+        found = find_chains(np.concatenate(codes), ranges, lexicon)
+        bounds = np.searchsorted(found.antecedent, [*offsets, offset])
+        for k, i in enumerate(members):
+            lo, hi, off = bounds[k], bounds[k + 1], offsets[k]
+            chain = found.chain[lo:hi]
+            own = Chains(found.antecedent[lo:hi] - off, np.where(chain >= 0, chain - off, -1),
+                         found.length[lo:hi], found.ids[lo:hi])
+            out[i] = _finish(ready[i], own)
+    return out  # type: ignore[return-value]  # every page got its signatures above
+
+
+@dataclass(slots=True)
+class _Prepared:
+    """A page ready for its spots: kept blocks, scheme, words and each block's word range."""
+
+    blocks: list[Block]
+    scheme: Scheme
+    tokens: Tokens
+    ranges: list[tuple[int, int]]
+
+
+def _prepare(extracted: Extracted, params: SpotSigsParams, spans: bool) -> _Prepared:
     text = extracted.text
     blocks = kept_blocks(extracted, params)
     scheme = page_scheme(text, blocks, params)
     tokens, ranges = _tokens(text, blocks, spans=spans or scheme.kind == PUNCTUATION)
-    spots = _spots_over(tokens, ranges, text, blocks, params, scheme)
-    starts = [lo for lo, _ in ranges]
-    where = [bisect_right(starts, s.antecedent) - 1 for s in spots]
-    return BlockSignatures(spots, where, blocks, scheme.language, scheme.kind), tokens
+    return _Prepared(blocks, scheme, tokens, ranges)
+
+
+def _chain_ranges(page: _Prepared, params: SpotSigsParams) -> list[tuple[int, int]]:
+    return page.ranges if params.chains_within_blocks else [(0, len(page.tokens.words))]
+
+
+def _block_of(page: _Prepared, token: np.ndarray) -> np.ndarray:
+    starts = np.array([lo for lo, _ in page.ranges], dtype=np.int64)
+    return (np.searchsorted(starts, token, side="right") - 1).astype(np.int32)
+
+
+def _punctuation(page: _Prepared, text: str) -> BlockSignatures:
+    # Always block by block: text between kept blocks (left-out blocks) is no part of
+    # the page's kept text, so no comma there may count.
+    listed: list[Spot] = []
+    for (lo, hi), b in zip(page.ranges, page.blocks, strict=True):
+        listed += punctuation_spots(text, page.tokens, lo, hi, b.start, b.end, page.scheme.namespace)
+    ids = np.fromiter((spot_id(sp) for sp in listed), dtype=np.int64, count=len(listed))
+    at = np.fromiter((sp.antecedent for sp in listed), dtype=np.int64, count=len(listed))
+    return BlockSignatures(ids, _block_of(page, at), page.blocks, page.scheme.language, page.scheme.kind,
+                           page.tokens.words, None, page.scheme.namespace, listed)
+
+
+def _finish(page: _Prepared, chains: Chains) -> BlockSignatures:
+    return BlockSignatures(chains.ids, _block_of(page, chains.antecedent), page.blocks, page.scheme.language,
+                           page.scheme.kind, page.tokens.words, chains, page.scheme.namespace)
+
+
+def _signatures(extracted: Extracted, params: SpotSigsParams, spans: bool) -> tuple[BlockSignatures, Tokens]:
+    """What both paths share, so display and detection always find the same spots. Spot
+    chains need only the words; spans are kept for display or for punctuation spots."""
+    page = _prepare(extracted, params, spans)
+    if page.scheme.kind == PUNCTUATION:
+        return _punctuation(page, extracted.text), page.tokens
+    lexicon = lexicon_of(page.scheme)
+    chains = find_chains(lexicon.codes(page.tokens.words), _chain_ranges(page, params), lexicon)
+    return _finish(page, chains), page.tokens
+
+
+_LOCAL = threading.local()
+
+
+def lexicon_of(scheme: Scheme) -> Lexicon:
+    """The calling thread's vocabulary for ``scheme`` (the GUI reads pages on its own
+    thread while a small run may extract on another: each has its own)."""
+    lexicons: dict[int, Lexicon] | None = getattr(_LOCAL, "lexicons", None)
+    if lexicons is None or len(lexicons) > 64:
+        lexicons = _LOCAL.lexicons = {}
+    # Schemes are cached objects; the lexicon keeps its scheme alive, so an id is never
+    # reused for another scheme while it is a key here.
+    lexicon = lexicons.get(id(scheme))
+    if lexicon is None:
+        lexicon = lexicons[id(scheme)] = Lexicon(scheme)
+    return lexicon
 
 
 def _tokens(text: str, blocks: list[Block], spans: bool) -> tuple[Tokens, list[tuple[int, int]]]:
@@ -165,26 +287,3 @@ def _tokens(text: str, blocks: list[Block], spans: bool) -> tuple[Tokens, list[t
         ranges.append((len(words), len(words) + len(block_words)))
         words += block_words
     return Tokens(words, starts, ends), ranges
-
-
-def _spots_over(
-    tokens: Tokens,
-    ranges: list[tuple[int, int]],
-    text: str,
-    blocks: list[Block],
-    params: SpotSigsParams,
-    scheme: Scheme,
-) -> list[Spot]:
-    spots: list[Spot] = []
-    if scheme.kind == PUNCTUATION:
-        # Always block by block: text between kept blocks (left-out blocks) is no part of
-        # the page's kept text, so no comma there may count.
-        for (lo, hi), b in zip(ranges, blocks, strict=True):
-            spots += punctuation_spots(text, tokens, lo, hi, b.start, b.end, scheme.namespace)
-        return spots
-    words = tokens.words
-    if not params.chains_within_blocks:
-        ranges = [(0, len(words))]
-    for lo, hi in ranges:
-        spots += spots_in(words, scheme.table, scheme.stopwords, lo, hi, scheme.namespace)
-    return spots

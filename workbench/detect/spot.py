@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from workbench.detect.hashing import signature_id
+from workbench.detect.hashing import chain_id, signature_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,5 +29,12 @@ class Spot:
 
 
 def spot_id(spot: Spot) -> int:
-    """The signature's stable 64-bit id (language-aware: see :attr:`Spot.key`)."""
+    """The signature's stable 64-bit id (language-aware: see :attr:`Spot.key`), built from
+    the ids of its words (workbench.detect.hashing)."""
+    return chain_id(spot.namespace, spot.text.split(":"))
+
+
+def legacy_spot_id(spot: Spot) -> int:
+    """The id runs saved before ids were built from word ids gave a spot (the hash of its
+    key): their lists of too-common signatures hold these."""
     return signature_id(spot.key)

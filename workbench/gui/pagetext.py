@@ -18,6 +18,7 @@ from workbench.core.records import RawPage, RunFilters
 from workbench.detect.extract import extract_text
 from workbench.detect.params import AntecedentSpec, SpotSigsParams
 from workbench.detect.signatures import Spot, page_spots, spot_id
+from workbench.detect.spot import legacy_spot_id
 from workbench.text.tokenize import Tokens
 
 SHARED = "shared"
@@ -51,6 +52,7 @@ class PageText:
     counted: list[bool] | None = None
     # Ranges of ``text`` that were compared (the kept blocks: the article, when found).
     kept: list[tuple[int, int]] = field(default_factory=list)
+    ids: list[int] = field(default_factory=list)  # each spot's id (computed when empty)
     language: str | None = None  # the page's detected language, when told apart
     kind: str = "spots"  # "spots", or "punctuation" for a language without lists
 
@@ -64,8 +66,11 @@ class PageText:
 
     def apply_filters(self, filters: RunFilters, site: str | None) -> None:
         """Mark the spots the run left out (too common, or in a block the site repeats)."""
+        ids = self.ids or [spot_id(sp) for sp in self.spots]
         self.counted = [
-            filters.counted(spot_id(sp), self.block_ids[self.spot_block[i]], site)
+            filters.counted(ids[i], self.block_ids[self.spot_block[i]], site)
+            # Runs saved before spot ids were built from word ids list the old ids.
+            and (not filters.common or legacy_spot_id(sp) not in filters.common)
             for i, sp in enumerate(self.spots)
         ]
 
@@ -148,7 +153,7 @@ def load_page(root: Path | str, source: str, offset: int | None, params: SpotSig
         source_html = raw.data.decode("utf-8", errors="replace")
     return PageText(extracted.text, extracted.title, spots.tokens, spots.spots, source_html,
                     spot_block=spots.spot_block, block_ids=spots.block_ids, kept=spots.kept,
-                    language=spots.language, kind=spots.kind)
+                    ids=spots.ids, language=spots.language, kind=spots.kind)
 
 
 class PageCache:
