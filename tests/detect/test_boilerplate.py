@@ -4,8 +4,15 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.detect.corpus_boilerplate_reference import reference_corpus_boilerplate
 from workbench.core.records import PageInfo, RawPage
-from workbench.detect.boilerplate import ANY_SITE, boilerplate_masks, repeated_blocks, site_of
+from workbench.detect.boilerplate import (
+    ANY_SITE,
+    boilerplate_masks,
+    corpus_boilerplate,
+    repeated_blocks,
+    site_of,
+)
 from workbench.detect.params import SpotSigsParams
 from workbench.pipeline import run_dedup
 
@@ -195,3 +202,20 @@ def test_masks_in_one_pass_equal_the_page_by_page_definition(data):
         assert (g is None) == (w is None)
         if g is not None:
             assert g.tolist() == w.tolist()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_corpus_boilerplate_over_arrays_equals_the_block_by_block_rule(data):
+    """Random corpora of a few block kinds: banners, story paragraphs, own text."""
+    n = data.draw(st.integers(0, 30))
+    hashes = [np.array(data.draw(st.lists(st.integers(0, 12), max_size=7)), dtype=np.int64) for _ in range(n)]
+    weights = [np.array(data.draw(st.lists(st.integers(0, 9), min_size=len(h), max_size=len(h))),
+                        dtype=np.int64) for h in hashes]
+    min_pages = data.draw(st.integers(1, 6))
+    core = data.draw(st.sampled_from([0.2, 0.35, 0.5, 0.8]))
+    own = data.draw(st.sampled_from([0.0, 0.25, 0.5]))
+    sample = data.draw(st.sampled_from([3, 5, 200]))
+    got = corpus_boilerplate(hashes, weights, min_pages, core, sample=sample, min_own_share=own)
+    want = reference_corpus_boilerplate(hashes, weights, min_pages, core, sample=sample, min_own_share=own)
+    assert got.tolist() == want.tolist()

@@ -17,6 +17,10 @@ from urllib.parse import urlsplit
 import numpy as np
 
 from workbench.core.records import PageInfo
+from workbench.detect.corpus_boilerplate import corpus_boilerplate
+
+__all__ = ["ANY_SITE", "boilerplate_masks", "corpus_boilerplate", "repeated_blocks", "site_boilerplate",
+           "site_of"]
 
 _HOST = re.compile(r"^(?=.*[a-z])[a-z0-9-]+(\.[a-z0-9-]+)+(:\d+)?$", re.I)
 
@@ -112,90 +116,3 @@ def boilerplate_masks(
 
 # Blocks are written to RunFilters.boilerplate under this key: boilerplate on any site.
 ANY_SITE = "*"
-
-
-def corpus_boilerplate(
-    block_hashes: Sequence[np.ndarray],
-    block_weights: Sequence[np.ndarray],
-    min_pages: int,
-    max_core_share: float = 0.5,
-    sample: int = 200,
-    min_own_share: float = 0.0,
-) -> np.ndarray:
-    """Blocks repeated verbatim on many pages, whatever their site, that are not a story.
-
-    Archive banners, comment rules, "email this story" forms and template teasers recur
-    on many pages that are otherwise about different things; the paragraphs of a
-    syndicated story recur on many pages too, but those pages are about that story. So
-    for a block B on at least ``min_pages`` pages, the *core* of B's pages is every block
-    found on at least half of them (B included), and B is boilerplate when on the typical
-    page (the median) the core holds at most ``max_core_share`` of the page's signatures:
-    B's pages share B and little else.
-
-    Pages full of other boilerplate (ads, copyright lines) make a story's core look small,
-    so the share is measured twice: first against the whole page, then, for the blocks
-    the first pass found, against the page without the other blocks that pass found. A
-    story paragraph survives the second pass (what is left of its pages is the story);
-    a banner, a copyright line or a template teaser does not (what is left is each
-    page's own story).
-
-    And the pages must be mostly their own: on the typical page at least
-    ``min_own_share`` of the signatures stand in blocks no other page has. Pages that
-    carry a banner each have a story of their own; the copies of a short syndicated story,
-    each framed by a template other pages share too, have hardly any text of their own,
-    so their story's paragraphs stay even when the frames make them a small part of the
-    page. Weights are signatures per block. At most ``sample`` pages of each block are
-    looked at (evenly spread), so the cost stays linear in the corpus.
-    """
-    if not block_hashes or not sum(len(h) for h in block_hashes):
-        return np.empty(0, np.int64)
-    weight_of = [_weights(h, w) for h, w in zip(block_hashes, block_weights, strict=True)]
-    pages_of: dict[int, list[int]] = {}
-    for p, weights in enumerate(weight_of):
-        for h in weights:
-            pages_of.setdefault(h, []).append(p)
-    cores: dict[int, tuple[list[int], set[int]]] = {}
-    for h, pages in pages_of.items():
-        if len(pages) < max(min_pages, 2):
-            continue
-        if len(pages) > sample:
-            pages = [pages[int(k)] for k in np.linspace(0, len(pages) - 1, sample)]
-        seen: dict[int, int] = {}
-        for p in pages:
-            for b in weight_of[p]:
-                seen[b] = seen.get(b, 0) + 1
-        core = {b for b, n in seen.items() if 2 * n >= len(pages)}
-        if _median_share(pages, core, weight_of, set()) <= max_core_share:
-            cores[h] = (pages, core)
-    first = set(cores)
-    own = [sum(w for b, w in weights.items() if len(pages_of[b]) == 1) / max(sum(weights.values()), 1e-9)
-           for weights in weight_of]
-    out = [h for h, (pages, core) in cores.items()
-           if _median_share(pages, core, weight_of, first) <= max_core_share
-           and float(np.median([own[p] for p in pages])) >= min_own_share]
-    return np.asarray(sorted(out), dtype=np.int64)
-
-
-def _weights(hashes: np.ndarray, weights: np.ndarray) -> dict[int, float]:
-    """A page's blocks with their signature weights (a block repeated on the page adds up)."""
-    out: dict[int, float] = {}
-    for h, w in zip(np.asarray(hashes).tolist(), np.asarray(weights, np.float64).tolist(), strict=True):
-        out[h] = out.get(h, 0.0) + w
-    return out
-
-
-def _median_share(pages: list[int], core: set[int], weight_of: list[dict[int, float]],
-                  ignore: set[int]) -> float:
-    """The median over pages of the core's share of the page's signatures, leaving the
-    ``ignore`` blocks (other boilerplate) out of the page."""
-    shares = []
-    for p in pages:
-        in_core = rest = 0.0
-        for b, w in weight_of[p].items():
-            if b in core:
-                in_core += w
-            elif b not in ignore:
-                rest += w
-        if in_core + rest > 0:
-            shares.append(in_core / (in_core + rest))
-    return float(np.median(shares)) if shares else 1.0
