@@ -60,7 +60,7 @@ def tag_id(project: Project, name: str) -> int:
 
 
 _SNAPSHOT_TABLES = ("tags", "page_tags", "clusters", "cluster_members", "memos", "splits",
-                    "merges", "cluster_summary")
+                    "merges", "cluster_summary", "cluster_totals")
 
 
 def snapshot(path: Path) -> dict[str, list[tuple]]:

@@ -130,3 +130,41 @@ def test_v4_file_gains_boilerplate_share_and_an_honest_minimum(
         assert [(m.similarity, m.boilerplate_share) for m in project.members(1)] == [
             (1.0, None), (0.75, None), (None, None)]
         assert project.integrity_problems() == []
+
+
+def test_v5_file_gains_totals_page_counts_and_indexes(
+        v1_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Step 6 stores each run's page count, sums the summary up in cluster_totals and
+    adds the indexes a project of a million pages needs."""
+    from workbench.store import schema
+
+    with monkeypatch.context() as m:
+        m.setattr(schema, "MIGRATIONS", schema.MIGRATIONS[:5])
+        m.setattr(schema, "CURRENT_VERSION", 5)
+        Project.open(v1_file, backups=0).close()
+    conn = sqlite3.connect(v1_file)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 5
+    assert conn.execute("SELECT count(*) FROM sqlite_schema WHERE name = 'cluster_totals'"
+                        ).fetchone()[0] == 0
+    conn.close()
+
+    with Project.open(v1_file, backups=0) as project:
+        assert project.schema_version == CURRENT_VERSION >= 6
+        counts = project.counts()
+        assert (counts.clusters, counts.clusters_all_coded, counts.clusters_some_coded,
+                counts.pages, counts.pages_coded) == (2, 1, 0, 3, 2)
+        assert project.count_clusters(coded="none") == 1
+        assert project.skipped_pages() == [("d.html", "empty")]
+        # The counts follow actions on the migrated file, and so does undo.
+        project.tag_clusters([2], [1])
+        assert project.counts().clusters_all_coded == 2
+        project.undo()
+        project.undo()
+        assert project.counts().pages_coded == 0
+        assert project.integrity_problems() == []
+    conn = sqlite3.connect(v1_file)
+    assert conn.execute("SELECT id, page_count FROM runs").fetchall() == [(1, 4)]
+    indexes = {r[0] for r in conn.execute("SELECT name FROM sqlite_schema WHERE type = 'index'")}
+    assert {"pages_skipped", "cluster_summary_by_similarity", "clusters_merged_into",
+            "page_tags_via"} <= indexes
+    conn.close()

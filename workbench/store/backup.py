@@ -4,12 +4,18 @@ Copies are made with SQLite's online backup API from an open connection:
 copying the file (and maybe missing its -wal) could capture a torn state. A
 copy is written under a temporary name and renamed into place, so a crash
 during the backup never leaves a half file that looks like a good backup.
+
+Copying a project of a million pages takes seconds, so when the file needs no
+migration the copy is made on a thread (:func:`start_backup`) from a snapshot
+taken as the project opens: the window does not wait for it, and the copy is
+still the file as it was when opened.
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -60,3 +66,54 @@ def prune(directory: Path, project_path: Path, keep: int) -> None:
     # Leftovers of a backup interrupted by a crash.
     for partial in directory.glob("*.partial"):
         partial.unlink(missing_ok=True)
+
+
+class BackgroundBackup:
+    """A backup made on its own thread from a read snapshot that is already held."""
+
+    def __init__(self, source: sqlite3.Connection, project_path: Path, keep: int,
+                 directory: Path | None) -> None:
+        self._source = source
+        self._args = (project_path, keep, directory)
+        self.path: Path | None = None
+        self.error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="project-backup", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            self.path = make_backup(self._source, *self._args)
+        except BaseException as exc:  # kept for wait(): a thread has nobody to raise to
+            self.error = exc
+        finally:
+            self._source.close()
+
+    def wait(self) -> Path | None:
+        """Block until the copy is written; return its path or raise what went wrong."""
+        self._thread.join()
+        if self.error is not None:
+            raise self.error
+        return self.path
+
+    @property
+    def done(self) -> bool:
+        return not self._thread.is_alive()
+
+
+def start_backup(project_path: Path, keep: int = DEFAULT_KEEP,
+                 directory: Path | None = None) -> BackgroundBackup | None:
+    """Begin a backup of the project file as it is now, finished on a thread.
+
+    The read transaction is opened here, before returning, so writes made after this
+    call (in WAL mode they never wait for a reader) do not reach the copy.
+    """
+    if keep <= 0:
+        return None
+    source = sqlite3.connect(str(project_path), isolation_level=None, check_same_thread=False)
+    try:
+        source.execute("BEGIN")
+        source.execute("SELECT count(*) FROM sqlite_schema").fetchone()  # pins the snapshot
+    except BaseException:
+        source.close()
+        raise
+    return BackgroundBackup(source, project_path, keep, directory)

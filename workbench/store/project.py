@@ -11,6 +11,7 @@ import getpass
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -18,7 +19,7 @@ from typing import Any, TypeVar
 
 from workbench.core.calibration import PairGraph, cluster_at, clustering_options
 from workbench.core.progress import ProgressFn, no_progress
-from workbench.core.records import Cluster, PageInfo, Pair, RunFilters, SkipRecord
+from workbench.core.records import Cluster, PageInfo, RunFilters, SkipRecord
 from workbench.store import backup, codebook, memos, pairs, queries, recorder, runs, schema, tagging
 from workbench.store.actions import ActionInfo, ActionLog, history, next_redo, next_undo
 from workbench.store.clock import utc_now
@@ -49,6 +50,7 @@ class Project:
         self._log = ActionLog(lane)
         self._coder_id: int | None = None
         self._closed = False
+        self._backup: backup.BackgroundBackup | None = None
 
     # ----------------------------------------------------------- lifecycle
     @classmethod
@@ -74,7 +76,9 @@ class Project:
              backup_dir: Path | None = None, coder: str | None = None) -> Project:
         """Open an existing project: check its version, back it up, migrate it.
 
-        ``backups`` copies of the file as it was when opened are kept (0: none).
+        ``backups`` copies of the file as it was when opened are kept (0: none). When
+        the file needs no migration the copy is written on a thread after this returns
+        (see ``wait_for_backup``); ``close`` waits for it.
         """
         path = Path(path)
         if not path.is_file():
@@ -86,15 +90,28 @@ class Project:
                                f"(not an SQLite database: {exc}).") from exc
         except sqlite3.Error as exc:
             raise ProjectError(f"Cannot open {path}: {exc}") from exc
+        pending = None
         try:
-            schema.check_openable(conn, str(path))
-            # Back up before migrating, so the copy is what an older
-            # workbench can still open.
-            backup.make_backup(conn, path, backups, backup_dir)
+            version = schema.check_openable(conn, str(path))
+            wal = conn.execute("PRAGMA journal_mode").fetchone()[0].lower() == "wal"
+            if version < schema.CURRENT_VERSION or not wal:
+                # Back up before migrating, so the copy is what an older workbench can
+                # still open. (Without WAL, a reader held for the copy would block writes.)
+                backup.make_backup(conn, path, backups, backup_dir)
+            else:
+                # Nothing to migrate: copy on a thread, so a big project opens at once.
+                pending = backup.start_backup(path, backups, backup_dir)
         except BaseException:
             conn.close()
             raise
-        project = cls._setup(path, conn)
+        try:
+            project = cls._setup(path, conn)
+        except BaseException:
+            if pending is not None:
+                with suppress(Exception):
+                    pending.wait()
+            raise
+        project._backup = pending
         if coder:
             project.use_coder(coder)
         return project
@@ -120,8 +137,22 @@ class Project:
         if self._closed:
             return
         self._closed = True
+        if self._backup is not None:
+            # The copy's read snapshot would keep close()'s checkpoint from finishing.
+            with suppress(Exception):
+                self._backup.wait()
         self._readers.close()
         self._lane.close()
+
+    def wait_for_backup(self) -> Path | None:
+        """The copy made when the project was opened, once it is written (None: made
+        before opening returned, or none asked for); raises ProjectError if it failed."""
+        if self._backup is None:
+            return None
+        try:
+            return self._backup.wait()
+        except (OSError, sqlite3.Error) as exc:
+            raise ProjectError(f"Could not back up {self.path}: {exc}") from exc
 
     def __enter__(self) -> Project:
         return self
@@ -217,12 +248,14 @@ class Project:
                 self._read().execute("SELECT path, size, mtime FROM files")}
 
     def save_run(self, params: dict, method: str, timings: dict[str, float],
-                 pages: Sequence[PageInfo], pairs: Sequence[Pair], clusters: Sequence[Cluster],
+                 pages: Sequence[PageInfo], pairs: runs.Pairs, clusters: Sequence[Cluster],
                  *, singletons: bool = True, progress: ProgressFn = no_progress,
                  filters: RunFilters | None = None, skipped: Sequence[SkipRecord] = ()) -> int:
         """Store a detection run in one transaction and make it the current run.
 
-        ``skipped``: inputs that gave no page (kept so the list survives reopening).
+        ``pairs``: Pair objects, or the matcher's arrays as they are (``runs.PairArrays``),
+        which saves a Python object per pair. ``skipped``: inputs that gave no page (kept
+        so the list survives reopening).
         """
         with self._write() as conn:
             return runs.save_run(conn, params, method, timings, pages, pairs, clusters,

@@ -172,7 +172,14 @@ def list_clusters(conn: sqlite3.Connection, offset: int = 0, limit: int = 200, *
 
 def count_clusters(conn: sqlite3.Connection, *, coded: str | None = None,
                    review_only: bool = False) -> int:
+    """Rows of the list under these filters; from the totals where they tell."""
     where, args = _filters(coded, review_only)
+    if not (review_only and coded is not None):
+        c = counts(conn)
+        if review_only:
+            return c.clusters_need_review
+        return {None: c.clusters, "all": c.clusters_all_coded, "some": c.clusters_some_coded,
+                "none": c.clusters - c.clusters_all_coded - c.clusters_some_coded}[coded]
     return conn.execute(f"SELECT count(*) FROM cluster_summary WHERE {where}", args).fetchone()[0]
 
 
@@ -238,13 +245,9 @@ def page_id_by_key(conn: sqlite3.Connection, key: str) -> int | None:
 
 
 def counts(conn: sqlite3.Connection) -> Counts:
+    """The status bar's figures, kept by summary.refresh (never a count of every cluster)."""
     row = conn.execute(
-        f"""SELECT count(*), coalesce(sum(coded_state = {summary.ALL}), 0),
-                  coalesce(sum(coded_state = {summary.SOME}), 0),
-                  coalesce(sum(needs_review), 0), coalesce(sum(size), 0),
-                  coalesce(sum(coded_pages), 0)
-           FROM cluster_summary WHERE active = 1"""
-    ).fetchone()
+        f"SELECT {', '.join(summary.TOTAL_COLUMNS)} FROM cluster_totals WHERE id = 1").fetchone()
     return Counts(*row)
 
 
@@ -253,8 +256,9 @@ def _run(row: tuple) -> RunInfo:
     return RunInfo(rid, created, method, json.loads(params), json.loads(timings), version, n)
 
 
+# page_count is stored when a run is saved; counting is the fallback of last resort.
 _RUN_SELECT = """SELECT r.id, r.created_at, r.method, r.params, r.timings, r.software_version,
-    (SELECT count(*) FROM run_pages WHERE run_id = r.id) FROM runs r"""
+    coalesce(r.page_count, (SELECT count(*) FROM run_pages WHERE run_id = r.id)) FROM runs r"""
 
 
 def runs(conn: sqlite3.Connection) -> list[RunInfo]:
@@ -279,9 +283,13 @@ def skipped_pages(conn: sqlite3.Connection) -> list[tuple[str, str]]:
             "SELECT source, offset, reason FROM run_skips WHERE run_id = ? ORDER BY rowid", (run_id,)
         )
     ]
+    # From the few skipped pages (index pages_skipped, in key order) to the run, not
+    # from the run's million pages to their skip reasons.
     return inputs + conn.execute(
-        "SELECT p.key, p.skip_reason FROM run_pages r JOIN pages p ON p.id = r.page_id "
-        "WHERE r.run_id = ? AND p.skip_reason IS NOT NULL ORDER BY p.key", (run_id,)
+        "SELECT p.key, p.skip_reason FROM pages p INDEXED BY pages_skipped "
+        "WHERE p.skip_reason IS NOT NULL AND EXISTS "
+        "(SELECT 1 FROM run_pages r WHERE r.run_id = ? AND r.page_id = p.id) ORDER BY p.key",
+        (run_id,),
     ).fetchall()
 
 

@@ -5,8 +5,9 @@ inserted, updated or deleted row of the user-editable tables into ``changes``
 while an action is open. Doing it in triggers rather than in each Python
 mutation means a new kind of action is undoable without writing its inverse
 by hand, and a forgotten inverse cannot silently corrupt the undo stack.
-TEMP triggers live only on this connection, so migrations, save_run and other
-tools write without recording.
+TEMP triggers live only on this connection, so migrations and other tools
+write without recording; a detection run takes them away while it writes
+(:func:`paused`).
 """
 
 from __future__ import annotations
@@ -56,6 +57,24 @@ def install(conn: sqlite3.Connection) -> None:
                 f"INSERT INTO changes (action_id, tbl, op, before, after) VALUES "
                 f"((SELECT action_id FROM undo_ctx), '{table}', '{op}', {before}, {after}); END"
             )
+
+
+@contextmanager
+def paused(conn: sqlite3.Connection) -> Iterator[None]:
+    """Take the triggers away for a bulk write that is no user action (a detection run).
+
+    Even idle, a trigger costs a sub-program per row: half the time of storing a
+    million-page run's clusters. Dropping TEMP triggers is part of the transaction, so
+    a rolled-back write gets them back as well.
+    """
+    names = [r[0] for r in conn.execute(
+        "SELECT name FROM temp.sqlite_schema WHERE type = 'trigger' AND name LIKE 'record%'")]
+    for name in names:
+        conn.execute(f"DROP TRIGGER temp.{name}")
+    try:
+        yield
+    finally:
+        install(conn)
 
 
 @contextmanager

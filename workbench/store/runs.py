@@ -7,19 +7,38 @@ about the archive, and tags live on pages, so a new run never touches them.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
-from collections.abc import Callable, Iterable, Sequence
+from array import array
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import islice
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from workbench import __version__
 from workbench.core.calibration import run_floor
 from workbench.core.progress import ProgressFn, no_progress
 from workbench.core.records import Cluster, PageInfo, Pair, RunFilters, SkipRecord
-from workbench.store import summary
+from workbench.store import recorder, summary
 from workbench.store.clock import utc_now
 from workbench.store.pairs import run_page_ids
 
 _BATCH = 5_000
+
+
+class PairArrays(Protocol):
+    """Pairs as three parallel arrays (the matcher's PairResult): page indexes ``a`` and
+    ``b`` and their ``similarity``. save_run takes them as they are, so a run of a
+    million pages needs no Pair object per pair."""
+
+    a: Any
+    b: Any
+    similarity: Any
+
+    def __len__(self) -> int: ...
+
+
+Pairs = Sequence[Pair] | PairArrays
 
 
 def record_files(conn: sqlite3.Connection, files: Iterable[tuple[str, int, float]]) -> int:
@@ -35,28 +54,34 @@ def record_files(conn: sqlite3.Connection, files: Iterable[tuple[str, int, float
     return len(rows)
 
 
+# The common case of a URL ("http://host[:port]/..."), read without urlsplit, which
+# took a third of saving a million pages. Anything else goes to urlsplit.
+_PLAIN_HOST = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://([A-Za-z0-9._-]+)(?::[0-9]*)?(?:[/?#]|$)")
+
+
 def site_of(page: PageInfo) -> str:
     """The host a coder recognises: from the URL, else the first folder of the path."""
     if page.url:
-        host = urlsplit(page.url).hostname
+        plain = _PLAIN_HOST.match(page.url)
+        host = plain.group(1).lower() if plain else urlsplit(page.url).hostname
         if host:
             return host.removeprefix("www.")
     head, sep, _ = page.source.partition("/")
     return head if sep else ""
 
 
-def validate(pages: Sequence[PageInfo], pairs: Sequence[Pair],
-             clusters: Sequence[Cluster]) -> None:
-    """Reject inconsistent pipeline output before anything is written."""
+def validate(pages: Sequence[PageInfo], pairs: Pairs, clusters: Sequence[Cluster]) -> bytearray:
+    """Reject inconsistent pipeline output before anything is written.
+
+    Returns one flag per page: 1 for a page in one of ``clusters``.
+    """
     n = len(pages)
-    keys = [p.key for p in pages]
-    if len(set(keys)) != n:
-        dup = next(k for k in keys if keys.count(k) > 1)
+    if len({p.key for p in pages}) != n:
+        seen_keys: set[str] = set()
+        dup = next(p.key for p in pages if p.key in seen_keys or seen_keys.add(p.key))
         raise ValueError(f"page key {dup!r} occurs twice in one run")
-    for pair in pairs:
-        if not (0 <= pair.a < n and 0 <= pair.b < n) or pair.a == pair.b:
-            raise ValueError(f"pair {pair} refers to pages outside 0..{n - 1}")
-    seen: set[int] = set()
+    _validate_pairs(pairs, n)
+    in_cluster = bytearray(n)  # a byte a page, not a set of a million ints
     for i, cluster in enumerate(clusters):
         if not cluster.members or cluster.members[0] != cluster.reference:
             raise ValueError(f"cluster {i}: members must start with the reference page")
@@ -68,33 +93,73 @@ def validate(pages: Sequence[PageInfo], pairs: Sequence[Pair],
         for m in cluster.members:
             if not 0 <= m < n:
                 raise ValueError(f"cluster {i} refers to page {m} outside 0..{n - 1}")
-            if m in seen:
+            if in_cluster[m]:
                 raise ValueError(f"page {pages[m].key!r} is in two clusters")
             if pages[m].skip_reason:
                 raise ValueError(f"skipped page {pages[m].key!r} cannot be in a cluster")
-            seen.add(m)
+            in_cluster[m] = 1
+    return in_cluster
 
 
-def _upsert_pages(conn: sqlite3.Connection, pages: Sequence[PageInfo]) -> list[int]:
-    """Insert new pages, refresh provenance of known ones (matched by key)."""
+def _validate_pairs(pairs: Pairs, n: int) -> None:
+    for a, b, s in pair_triples(pairs):
+        if not (0 <= a < n and 0 <= b < n) or a == b:
+            raise ValueError(f"pair {Pair(a, b, s)} refers to pages outside 0..{n - 1}")
+
+
+def pair_triples(pairs: Pairs, chunk: int = 65_536) -> Iterator[tuple[int, int, float]]:
+    """(a, b, similarity) of each pair, whether given as Pair objects or as arrays;
+    arrays are turned into Python numbers a chunk at a time, never all at once."""
+    if isinstance(pairs, Sequence):
+        for pair in pairs:
+            yield pair.a, pair.b, pair.similarity
+        return
+    for start in range(0, len(pairs), chunk):
+        end = start + chunk
+        yield from zip(pairs.a[start:end].tolist(), pairs.b[start:end].tolist(),
+                       pairs.similarity[start:end].tolist(), strict=True)
+
+
+_UPSERT_PAGE = """INSERT INTO pages (key, source, "offset", url, capture_date, http_status,
+        content_type, encoding, title, checksum, signature_count, skip_reason, site)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT(key) DO UPDATE SET source = excluded.source, "offset" = excluded."offset",
+        url = excluded.url, capture_date = excluded.capture_date,
+        http_status = excluded.http_status, content_type = excluded.content_type,
+        encoding = excluded.encoding, title = excluded.title, checksum = excluded.checksum,
+        signature_count = excluded.signature_count, skip_reason = excluded.skip_reason,
+        site = excluded.site"""
+
+
+def _page_rows(pages: Iterable[PageInfo]) -> Iterator[tuple]:
+    for p in pages:
+        yield (p.key, p.source, p.offset, p.url, p.capture_date, p.http_status, p.content_type,
+               p.encoding, p.title, p.checksum, p.signature_count, p.skip_reason, site_of(p))
+
+
+def _upsert_pages(conn: sqlite3.Connection, run_id: int, pages: Sequence[PageInfo]) -> array:
+    """Insert new pages, refresh provenance of known ones (matched by key), list them in
+    ``run_pages``; return the page ids by page index.
+
+    Rows are streamed to SQLite (no list of a million tuples) and SQLite matches keys
+    to ids itself, so no dict of every key in the project is built either.
+    """
+    conn.executemany(_UPSERT_PAGE, _page_rows(pages))
     conn.executemany(
-        """INSERT INTO pages (key, source, "offset", url, capture_date, http_status,
-            content_type, encoding, title, checksum, signature_count, skip_reason, site)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT(key) DO UPDATE SET source = excluded.source, "offset" = excluded."offset",
-            url = excluded.url, capture_date = excluded.capture_date,
-            http_status = excluded.http_status, content_type = excluded.content_type,
-            encoding = excluded.encoding, title = excluded.title, checksum = excluded.checksum,
-            signature_count = excluded.signature_count, skip_reason = excluded.skip_reason,
-            site = excluded.site""",
-        [
-            (p.key, p.source, p.offset, p.url, p.capture_date, p.http_status, p.content_type,
-             p.encoding, p.title, p.checksum, p.signature_count, p.skip_reason, site_of(p))
-            for p in pages
-        ],
+        "INSERT INTO run_pages (run_id, page_id, idx) SELECT ?, id, ? FROM pages WHERE key = ?",
+        ((run_id, i, p.key) for i, p in enumerate(pages)),
     )
-    ids = dict(conn.execute("SELECT key, id FROM pages"))
-    return [ids[p.key] for p in pages]
+    conn.execute("UPDATE runs SET page_count = ? WHERE id = ?", (len(pages), run_id))
+    return _page_id_array(conn, run_id, len(pages))
+
+
+def _page_id_array(conn: sqlite3.Connection, run_id: int, n: int) -> array:
+    """Page ids of a run by index, 8 bytes each (a list would hold an int object each)."""
+    ids = array("q", bytes(8 * n))
+    for page_id, idx in conn.execute("SELECT page_id, idx FROM run_pages WHERE run_id = ?",
+                                     (run_id,)):
+        ids[idx] = page_id
+    return ids
 
 
 def _new_run(conn: sqlite3.Connection, method: str, params: dict, timings: dict[str, float]) -> int:
@@ -111,45 +176,54 @@ def _new_run(conn: sqlite3.Connection, method: str, params: dict, timings: dict[
 
 def save_run(
     conn: sqlite3.Connection, params: dict, method: str, timings: dict[str, float],
-    pages: Sequence[PageInfo], pairs: Sequence[Pair], clusters: Sequence[Cluster],
+    pages: Sequence[PageInfo], pairs: Pairs, clusters: Sequence[Cluster],
     *, singletons: bool = True, progress: ProgressFn = no_progress,
     filters: RunFilters | None = None, skipped: Sequence[SkipRecord] = (),
 ) -> int:
     """Store a detection run and make it current; return its id.
 
+    ``pairs``: Pair objects or parallel arrays (:class:`PairArrays`).
     ``singletons``: every page that is neither skipped nor in a cluster gets a
     one-page cluster, so every story appears in the list and can be tagged.
     A cluster whose pages already carry differing tags (from coding an earlier
     run) is flagged for review.
+
+    Nothing proportional to the run is built in Python beyond an 8-byte page id and a
+    flag byte per page: rows go to SQLite as they are made.
     """
-    validate(pages, pairs, clusters)
+    in_cluster = validate(pages, pairs, clusters)
     total = len(pages) + len(pairs) + len(clusters)
     progress("save", 0, total)
-    run_id = _new_run(conn, method, params, timings)
-    page_ids = _upsert_pages(conn, pages)
-    conn.executemany(
-        "INSERT INTO run_pages (run_id, page_id, idx) VALUES (?, ?, ?)",
-        [(run_id, pid, i) for i, pid in enumerate(page_ids)],
-    )
-    progress("save", len(pages), total)
-    pair_rows = []
-    for pair in pairs:
-        a, b = sorted((page_ids[pair.a], page_ids[pair.b]))
-        pair_rows.append((run_id, a, b, float(pair.similarity)))
-    conn.executemany(
-        "INSERT OR REPLACE INTO pairs (run_id, a, b, similarity) VALUES (?, ?, ?, ?)", pair_rows
-    )
-    progress("save", len(pages) + len(pairs), total)
-    usable = [i for i, p in enumerate(pages) if not p.skip_reason]
-    _insert_clusters(conn, run_id, page_ids, clusters, usable if singletons else [],
-                     lambda done: progress("save", len(pages) + len(pairs) + done, total))
-    if filters is not None:
-        _save_filters(conn, run_id, filters)
-    conn.executemany("INSERT INTO run_skips (run_id, source, offset, reason) VALUES (?, ?, ?, ?)",
-                     [(run_id, sk.source, sk.offset, sk.reason) for sk in skipped])
-    _finish(conn, run_id)
+    with recorder.paused(conn):
+        run_id = _new_run(conn, method, params, timings)
+        page_ids = _upsert_pages(conn, run_id, pages)
+        progress("save", len(pages), total)
+        # An upsert, not INSERT OR REPLACE: a pair given twice keeps the last similarity
+        # either way, and REPLACE's delete path took twice as long.
+        conn.executemany(
+            "INSERT INTO pairs (run_id, a, b, similarity) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (run_id, a, b) DO UPDATE SET similarity = excluded.similarity",
+            _pair_rows(run_id, page_ids, pairs),
+        )
+        progress("save", len(pages) + len(pairs), total)
+        singles = (i for i, p in enumerate(pages) if not in_cluster[i] and not p.skip_reason) \
+            if singletons else iter(())
+        _insert_clusters(conn, run_id, page_ids, clusters, singles,
+                         lambda done: progress("save", len(pages) + len(pairs) + done, total))
+        if filters is not None:
+            _save_filters(conn, run_id, filters)
+        conn.executemany(
+            "INSERT INTO run_skips (run_id, source, offset, reason) VALUES (?, ?, ?, ?)",
+            [(run_id, sk.source, sk.offset, sk.reason) for sk in skipped])
+        _finish(conn, run_id)
     progress("save", total, total)
     return run_id
+
+
+def _pair_rows(run_id: int, page_ids: array, pairs: Pairs) -> Iterator[tuple[int, int, int, float]]:
+    for a, b, similarity in pair_triples(pairs):
+        x, y = page_ids[a], page_ids[b]
+        yield (run_id, x, y, float(similarity)) if x < y else (run_id, y, x, float(similarity))
 
 
 def _share(value: float | None) -> float | None:
@@ -157,29 +231,41 @@ def _share(value: float | None) -> float | None:
     return None if value is None or not value >= 0 else float(value)
 
 
-def _insert_clusters(conn: sqlite3.Connection, run_id: int, page_ids: Sequence[int],
-                     clusters: Sequence[Cluster], singles: Iterable[int],
-                     progress: Callable[[int], None] = lambda _done: None) -> None:
-    """Store a run's clusters, then a one-page cluster for each of ``singles`` that is in
-    none (so every story appears in the list and can be tagged).
+Group = tuple[Sequence[int], Sequence[float | None], Sequence[float | None], str]
+
+
+def _groups(clusters: Sequence[Cluster], singles: Iterable[int], n: int) -> Iterator[Group]:
+    """(members, similarities, boilerplate shares, origin) of each cluster to store: the
+    given ones, then a one-page cluster for each of ``singles`` that is in none.
 
     A negative similarity means "not among the stored pairs" (below the run's floor),
     stored as NULL like a missing one.
     """
-    groups: list[tuple[list[int], list, list]] = [
-        (c.members, [None if s is None or s < 0 else float(s) for s in c.similarities]
-         or [None] * len(c.members),
-         [_share(v) for v in c.boilerplate_share] if c.boilerplate_share is not None
-         else [None] * len(c.members))
-        for c in clusters]
-    clustered = {m for c in clusters for m in c.members}
-    groups += [([i], [1.0], [None]) for i in singles if i not in clustered]
+    clustered = bytearray(n)
+    for c in clusters:
+        nones = [None] * len(c.members)
+        sims = [None if s is None or s < 0 else float(s) for s in c.similarities] or nones
+        shares = [_share(v) for v in c.boilerplate_share] \
+            if c.boilerplate_share is not None else nones
+        for m in c.members:
+            clustered[m] = 1
+        yield c.members, sims, shares, "detected"
+    for i in singles:
+        if not clustered[i]:
+            yield (i,), (1.0,), (None,), "singleton"
+
+
+def _insert_clusters(conn: sqlite3.Connection, run_id: int, page_ids: Sequence[int],
+                     clusters: Sequence[Cluster], singles: Iterable[int],
+                     progress: Callable[[int], None] = lambda _done: None) -> None:
+    """Store a run's clusters, then a one-page cluster for each of ``singles`` that is in
+    none (so every story appears in the list and can be tagged), a batch at a time."""
     next_id = (conn.execute("SELECT coalesce(max(id), 0) FROM clusters").fetchone()[0]) + 1
-    for start in range(0, len(groups), _BATCH):
+    groups = _groups(clusters, singles, len(page_ids))
+    done = 0
+    while batch := list(islice(groups, _BATCH)):
         cluster_rows, member_rows = [], []
-        for offset, (members, sims, shares) in enumerate(groups[start:start + _BATCH]):
-            cid = next_id + start + offset
-            origin = "detected" if start + offset < len(clusters) else "singleton"
+        for cid, (members, sims, shares, origin) in enumerate(batch, next_id + done):
             cluster_rows.append((cid, run_id, page_ids[members[0]], origin))
             member_rows += [(cid, page_ids[m], s, b)
                             for m, s, b in zip(members, sims, shares, strict=True)]
@@ -192,7 +278,8 @@ def _insert_clusters(conn: sqlite3.Connection, run_id: int, page_ids: Sequence[i
             "VALUES (?, ?, ?, ?)",
             member_rows,
         )
-        progress(min(start + _BATCH, len(clusters)))
+        done += len(batch)
+        progress(min(done, len(clusters)))
 
 
 def _finish(conn: sqlite3.Connection, run_id: int) -> None:
@@ -242,14 +329,16 @@ def save_recluster(conn: sqlite3.Connection, base_run: int, tau: float, clusters
             seen.add(m)
     params.update(tau=float(tau), pair_floor=floor, reclustered_from=base_run)
     run_id = _new_run(conn, method, params, timings)
+    conn.execute("UPDATE runs SET page_count = ? WHERE id = ?", (len(page_ids), run_id))
     for table, cols in (("run_pages", "page_id, idx"), ("pairs", "a, b, similarity"),
                         ("run_filters", "kind, site, value"), ("run_skips", "source, offset, reason")):
         conn.execute(f"INSERT INTO {table} (run_id, {cols}) SELECT ?, {cols} FROM {table} "
                      "WHERE run_id = ?", (run_id, base_run))
-    usable = [i for i in range(len(page_ids)) if i not in skipped]
-    _insert_clusters(conn, run_id, page_ids, clusters, usable)
-    _carry_shares(conn, base_run, run_id)
-    _finish(conn, run_id)
+    usable = (i for i in range(len(page_ids)) if i not in skipped)
+    with recorder.paused(conn):
+        _insert_clusters(conn, run_id, page_ids, clusters, usable)
+        _carry_shares(conn, base_run, run_id)
+        _finish(conn, run_id)
     return run_id
 
 

@@ -4,7 +4,8 @@
 numbers the list shows (size, similarity, reference title, sites, tag counts,
 coded state). It is derived data: every write path calls :func:`refresh` for
 the clusters it touched, inside the same transaction, so the list is never
-stale and reading 200 rows never aggregates members or tags.
+stale and reading 200 rows never aggregates members or tags. ``cluster_totals``
+sums it up (the status bar's figures) and follows every refresh the same way.
 """
 
 from __future__ import annotations
@@ -67,10 +68,40 @@ def rebuild(conn: sqlite3.Connection) -> None:
     """Recompute the whole table for the current run (after save_run, migration)."""
     conn.execute("DELETE FROM cluster_summary")
     run = current_run(conn)
-    if run is None:
-        return
-    ids = f"SELECT id FROM clusters WHERE run_id = {int(run)}"
-    conn.execute(_INSERT + _SELECT.replace("@IDS@", ids))
+    if run is not None:
+        ids = f"SELECT id FROM clusters WHERE run_id = {int(run)}"
+        conn.execute(_INSERT + _SELECT.replace("@IDS@", ids))
+    # Migration steps 2 and 5 rebuild the summary before step 6 creates the totals.
+    if conn.execute("SELECT 1 FROM sqlite_schema WHERE name = 'cluster_totals'").fetchone():
+        rebuild_totals(conn)
+
+
+# The figures of Counts over summary rows; ``@WHERE@`` picks the rows.
+_TOTALS = f"""SELECT count(*), coalesce(sum(coded_state = {ALL}), 0),
+    coalesce(sum(coded_state = {SOME}), 0), coalesce(sum(needs_review), 0),
+    coalesce(sum(size), 0), coalesce(sum(coded_pages), 0)
+FROM cluster_summary WHERE active = 1 AND @WHERE@"""
+TOTAL_COLUMNS = ("clusters", "all_coded", "some_coded", "need_review", "pages", "pages_coded")
+
+
+def rebuild_totals(conn: sqlite3.Connection) -> None:
+    """Count cluster_totals afresh from the whole summary."""
+    row = conn.execute(_TOTALS.replace("@WHERE@", "1")).fetchone()
+    conn.execute(f"INSERT OR REPLACE INTO cluster_totals (id, {', '.join(TOTAL_COLUMNS)}) "
+                 "VALUES (1, ?, ?, ?, ?, ?, ?)", row)
+
+
+def _shift_totals(conn: sqlite3.Connection, sign: int) -> None:
+    """Add (1) or take away (-1) the summary rows of temp.refresh_ids from the totals.
+
+    Called around every change of those rows, so the totals follow the summary
+    without counting the whole of it.
+    """
+    row = conn.execute(
+        _TOTALS.replace("@WHERE@", "cluster_id IN (SELECT id FROM temp.refresh_ids)")).fetchone()
+    if row[0]:
+        sets = ", ".join(f"{c} = {c} + ?" for c in TOTAL_COLUMNS)
+        conn.execute(f"UPDATE cluster_totals SET {sets} WHERE id = 1", [sign * v for v in row])
 
 
 def _load_ids(conn: sqlite3.Connection, run: int, cluster_ids: Iterable[int]) -> bool:
@@ -97,6 +128,7 @@ def refresh(conn: sqlite3.Connection, cluster_ids: Iterable[int],
         return
     full = set(cluster_ids)
     if _load_ids(conn, run, full):
+        _shift_totals(conn, -1)
         conn.execute(
             "DELETE FROM cluster_summary WHERE cluster_id IN (SELECT id FROM temp.refresh_ids)"
         )
@@ -108,8 +140,11 @@ def refresh(conn: sqlite3.Connection, cluster_ids: Iterable[int],
             (run,),
         )
         conn.execute(_INSERT + _SELECT.replace("@IDS@", "SELECT id FROM temp.refresh_ids"))
+        _shift_totals(conn, 1)
     if _load_ids(conn, run, set(tags_only) - full):
+        _shift_totals(conn, -1)
         conn.execute(_UPDATE_TAGS)
+        _shift_totals(conn, 1)
 
 
 _UPDATE_TAGS = f"""
