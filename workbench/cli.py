@@ -166,7 +166,7 @@ def print_summary(result: DedupResult, out=None) -> None:
     print(f"signatures:        {int(m.lengths().sum()):,} in {usable:,} pages, "
           f"{result.distinct_signatures:,} distinct shared by two or more pages{idf_note}", file=out)
     print(f"{'pairs >= ' + format(result.params.tau, 'g') + ':':<19}{len(result.pairs):,} "
-          f"({result.pairs.candidates:,} compared, {result.pairs.partitions} partitions)", file=out)
+          f"({result.pairs.candidates:,} compared)", file=out)
     in_clusters = sum(len(c) for c in result.clusters)
     print(f"clusters:          {len(result.clusters):,} covering {in_clusters:,} pages "
           f"({result.params.cluster_method})", file=out)

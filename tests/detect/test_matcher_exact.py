@@ -92,9 +92,10 @@ def test_section_4_3_2_example():
     assert multiset_jaccard(d1, d2) == pytest.approx(9 / 16)
     result = find_pairs(_matrix([d1, d2, d3]), 0.8)
     assert _as_dict(result) == {(0, 2): pytest.approx(0.8)}
-    # As in the paper, d1 stops after its rarest list (s3), so d1-d2 is never compared;
-    # d2 compares only d3 (pairs are looked at from the lower id), d3 nothing: 2 of 3 pairs.
-    assert result.candidates == 2
+    # Prefixes (rarest first, |d| - ceil(0.8 |d|) + 1 items): d1 and d3 begin with s3, d2
+    # with s1; only d1 and d3 share a prefix signature, so one pair of three is compared
+    # (the paper's bounds compared two).
+    assert result.candidates == 1
 
 
 def test_empty_and_tiny_inputs():

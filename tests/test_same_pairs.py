@@ -1,0 +1,45 @@
+"""The speed work changed how pairs are found, not which: the pairs (and the pairs down
+to the floor) of the default settings, as the code before it (commit e796a3c) found them.
+
+Each reference is the sha256 of the sorted lines ``source_a<TAB>source_b<TAB>similarity``
+(similarity to 9 decimals) with their count, recorded by running that commit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from tests.conftest import DEMO_ARCHIVE
+from workbench.detect.matcher import PairResult
+from workbench.pipeline import DedupResult, run_dedup
+
+BEFORE = {
+    "demo": {"pairs": (10, "e8e0e8e4013bc785f047414312f202b47bd868f47da15cbaff6d09c565ffa011"),
+             "floor": (10, "e8e0e8e4013bc785f047414312f202b47bd868f47da15cbaff6d09c565ffa011")},
+    "goldset": {"pairs": (31952, "d0fcfd367bc35195cb1888f6136b6803bf599f31e2e48ba737be763d3c921166"),
+                "floor": (36032, "55862e73acc2d62d2f2c9c8c13b7cf4799a9156dc3fdea8211d966fc3576bfc1")},
+}
+
+
+def _digest(result: DedupResult, pairs: PairResult) -> tuple[int, str]:
+    lines = sorted(f"{result.pages[a].source}\t{result.pages[b].source}\t{s:.9f}"
+                   for a, b, s in zip(pairs.a.tolist(), pairs.b.tolist(), pairs.similarity.tolist(),
+                                      strict=True))
+    return len(lines), hashlib.sha256("\n".join(lines).encode()).hexdigest()
+
+
+def _check(result: DedupResult, want: dict[str, tuple[int, str]]) -> None:
+    assert result.floor_pairs is not None
+    assert _digest(result, result.pairs) == want["pairs"]
+    assert _digest(result, result.floor_pairs) == want["floor"]
+
+
+def test_demo_archive_gives_the_pairs_it_gave_before():
+    _check(run_dedup(DEMO_ARCHIVE), BEFORE["demo"])
+
+
+@pytest.mark.slow
+def test_gold_set_gives_the_pairs_it_gave_before(goldset_dev):
+    _check(run_dedup(goldset_dev), BEFORE["goldset"])

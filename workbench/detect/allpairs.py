@@ -1,0 +1,212 @@
+"""The exact similarity join's inner loops, compiled with numba.
+
+An AllPairs/PPJoin-style join (Bayardo et al. 2007; Xiao et al. 2008) for multiset
+Jaccard. Signatures are ranked by ascending document frequency and every page lists its
+signatures in rank order. A multiset is a set of (signature, copy) items, so the
+classic arguments hold with counts:
+
+* **length filter**: J(x, y) >= tau needs tau |x| <= |y| <= |x| / tau;
+* **prefix filter**: J >= tau needs an overlap of at least tau * max(|x|, |y|), so two
+  such pages share a signature among the first |x| - ceil(tau |x|) + 1 items of each
+  (the *prefix*); only prefixes are indexed and probed;
+* **positional filter**: when x meets y on signature s, the overlap so far (over the
+  signatures before s, all of which sit in both prefixes) plus min(count) at s plus the
+  smaller of what follows s in either page bounds the final overlap; a y whose bound
+  falls below tau / (1 + tau) (|x| + |y|) is dropped at once.
+
+Pages are put in ascending length order and every page's prefix is indexed once; then
+each page probes the lists for the pages before it in that order (so every pair is found
+once, by its longer page), from the first page long enough (the length filter: one binary
+search, as the lists ascend in length too). Probing only reads the index, so it runs on
+several threads (numba releases the GIL). Candidates left are verified by merging the
+two pages from where their prefixes end.
+Numba (the standard JIT compiler for numeric Python) runs these loops at C speed: as
+numpy batch operations the same work was dominated by sorting and binary searches over
+every signature entry of the corpus.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+_EPS = 1e-9
+
+
+@njit(cache=True, nogil=True)
+def _grow(a: np.ndarray, size: int) -> np.ndarray:
+    out = np.empty(max(size, 2 * len(a)), dtype=a.dtype)
+    out[: len(a)] = a
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _overlap(ptr: np.ndarray, rank: np.ndarray, cnt: np.ndarray, x: int, y: int, after: int = -1) -> int:
+    """sum of min(count) over the signatures pages x and y share with a rank above
+    ``after`` (rows sorted by rank)."""
+    i, i_end = ptr[x], ptr[x + 1]
+    j, j_end = ptr[y], ptr[y + 1]
+    if after >= 0:
+        i += np.searchsorted(rank[i:i_end], after, side="right")
+        j += np.searchsorted(rank[j:j_end], after, side="right")
+    total = 0
+    while i < i_end and j < j_end:
+        a, b = rank[i], rank[j]
+        if a == b:
+            total += min(cnt[i], cnt[j])
+            i += 1
+            j += 1
+        elif a < b:
+            i += 1
+        else:
+            j += 1
+    return total
+
+
+@njit(cache=True, nogil=True)
+def build_index(
+    order: np.ndarray,  # pages by ascending (length, id): the probing order
+    ptr: np.ndarray,  # CSR rows, sorted by rank within each row
+    rank: np.ndarray,
+    cnt: np.ndarray,
+    length: np.ndarray,  # float64 |x|, unindexed signatures included
+    unindexed: np.ndarray,  # per page: its items no other page has (first in rank order)
+    tau: float,
+    list_ptr: np.ndarray,  # start of each signature's list in the flat list arrays
+    list_pos: np.ndarray,  # int32: the page's position in ``order`` (lists ascend in it)
+    list_delta: np.ndarray,  # int32: the page's items before the signature
+    list_cnt: np.ndarray,  # int32
+    prefix_last: np.ndarray,  # per page: the rank of its prefix's last signature (-1: none)
+) -> None:
+    """Every page's prefix into the inverted lists, in probing order."""
+    fill = list_ptr[:-1].copy()
+    for k in range(len(order)):
+        x = order[k]
+        lx = length[x]
+        prefix_end = lx - np.ceil(tau * lx - _EPS * lx)
+        delta = unindexed[x]
+        e = ptr[x]
+        last = -1
+        while e < ptr[x + 1] and delta <= prefix_end:
+            r = rank[e]
+            q = fill[r]
+            list_pos[q] = k
+            list_delta[q] = delta
+            list_cnt[q] = cnt[e]
+            fill[r] += 1
+            last = r
+            delta += cnt[e]
+            e += 1
+        prefix_last[x] = last
+
+
+@njit(cache=True, nogil=True)
+def probe(
+    order: np.ndarray,
+    lo: int,
+    hi: int,  # probe the pages at positions lo:hi of ``order``
+    ptr: np.ndarray,
+    rank: np.ndarray,
+    cnt: np.ndarray,
+    length: np.ndarray,
+    sorted_length: np.ndarray,  # length[order]
+    unindexed: np.ndarray,
+    tau: float,
+    list_ptr: np.ndarray,
+    list_pos: np.ndarray,
+    list_delta: np.ndarray,
+    list_cnt: np.ndarray,
+    prefix_last: np.ndarray,
+    score: np.ndarray,  # per page, all 0 (scratch for this caller: one per thread)
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """Pairs >= tau of each probed page with the pages before it in ``order``: (a, b,
+    similarity, candidates verified). Reads the index only, so threads may share it."""
+    touched = np.empty(64, dtype=np.int64)
+    out_a = np.empty(64, dtype=np.int64)
+    out_b = np.empty(64, dtype=np.int64)
+    out_s = np.empty(64, dtype=np.float64)
+    found = 0
+    verified = 0
+    for k in range(lo, hi):
+        x = order[k]
+        lx = length[x]
+        need_x = np.ceil(tau * lx - _EPS * lx)  # least overlap any partner needs
+        prefix_end = lx - need_x  # an item at this position (0-based) or before is in the prefix
+        first = np.searchsorted(sorted_length[:k], tau * lx - _EPS * lx)  # long enough from here
+        n_touched = 0
+        delta = unindexed[x]
+        e = ptr[x]
+        last = -1
+        while e < ptr[x + 1] and delta <= prefix_end:
+            r = rank[e]
+            last = r
+            c = cnt[e]
+            rest_x = lx - delta - c
+            begin, end = list_ptr[r], list_ptr[r + 1]
+            q = begin + np.searchsorted(list_pos[begin:end], first)
+            while q < end and list_pos[q] < k:
+                y = order[list_pos[q]]
+                sy = score[y]
+                if sy >= 0:
+                    ly = length[y]
+                    shared = min(c, list_cnt[q])
+                    rest = min(rest_x, ly - list_delta[q] - list_cnt[q])
+                    need = tau / (1.0 + tau) * (lx + ly) - _EPS * (lx + ly)
+                    if sy == 0:
+                        if n_touched == len(touched):
+                            touched = _grow(touched, n_touched + 1)
+                        touched[n_touched] = y
+                        n_touched += 1
+                    score[y] = -1.0 if sy + shared + rest < need else sy + shared
+                q += 1
+            delta += c
+            e += 1
+        for t in range(n_touched):
+            y = touched[t]
+            if score[y] > 0:
+                verified += 1
+                # Every shared signature up to the end of the shorter-ranked prefix lies in
+                # both prefixes, so the score holds it exactly: only the rest is merged.
+                seen = min(last, prefix_last[y])
+                inter = score[y] + _overlap(ptr, rank, cnt, x, y, seen)
+                ly = length[y]
+                sim = inter / (lx + ly - inter)
+                if sim >= tau:
+                    if found == len(out_a):
+                        out_a = _grow(out_a, found + 1)
+                        out_b = _grow(out_b, found + 1)
+                        out_s = _grow(out_s, found + 1)
+                    out_a[found] = min(x, y)
+                    out_b[found] = max(x, y)
+                    out_s[found] = sim
+                    found += 1
+            score[y] = 0.0
+    return out_a[:found], out_b[:found], out_s[:found], verified
+
+
+@njit(cache=True, nogil=True)
+def prefix_sizes(ptr: np.ndarray, rank: np.ndarray, cnt: np.ndarray, length: np.ndarray,
+                 unindexed: np.ndarray, tau: float, n_ranks: int) -> np.ndarray:
+    """How many pages have each signature in their prefix (the lists' sizes)."""
+    sizes = np.zeros(n_ranks, dtype=np.int64)
+    for x in range(len(ptr) - 1):
+        lx = length[x]
+        if lx <= 0:
+            continue
+        prefix_end = lx - np.ceil(tau * lx - _EPS * lx)
+        delta = float(unindexed[x])
+        e = ptr[x]
+        while e < ptr[x + 1] and delta <= prefix_end:
+            sizes[rank[e]] += 1
+            delta += cnt[e]
+            e += 1
+    return sizes
+
+
+@njit(cache=True, nogil=True)
+def overlaps(ptr: np.ndarray, rank: np.ndarray, cnt: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """sum of min(count) over shared signatures for every pair (a[k], b[k])."""
+    out = np.empty(len(a), dtype=np.float64)
+    for k in range(len(a)):
+        out[k] = _overlap(ptr, rank, cnt, a[k], b[k])
+    return out
