@@ -210,3 +210,35 @@ def overlaps(ptr: np.ndarray, rank: np.ndarray, cnt: np.ndarray, a: np.ndarray, 
     for k in range(len(a)):
         out[k] = _overlap(ptr, rank, cnt, a[k], b[k])
     return out
+
+
+@njit(cache=True, nogil=True)
+def gather_rows(ptr: np.ndarray, sig: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """The entries of the given rows, one after another."""
+    total = 0
+    for x in rows:
+        total += ptr[x + 1] - ptr[x]
+    out = np.empty(total, dtype=sig.dtype)
+    k = 0
+    for x in rows:
+        for e in range(ptr[x], ptr[x + 1]):
+            out[k] = sig[e]
+            k += 1
+    return out
+
+
+@njit(cache=True, nogil=True)
+def ranked_rows(ptr: np.ndarray, sig: np.ndarray, cnt: np.ndarray, new_ptr: np.ndarray, rank_of: np.ndarray,
+                rank: np.ndarray, new_cnt: np.ndarray) -> None:
+    """Copy the rows that ``new_ptr`` keeps (an empty row is left out), renumbering
+    signatures by ``rank_of`` and sorting each row by rank."""
+    for x in range(len(new_ptr) - 1):
+        lo, hi = new_ptr[x], new_ptr[x + 1]
+        if hi == lo:
+            continue
+        src = ptr[x]
+        ranks = rank_of[sig[src : src + hi - lo]]
+        order = np.argsort(ranks)
+        for k in range(hi - lo):
+            rank[lo + k] = ranks[order[k]]
+            new_cnt[lo + k] = cnt[src + order[k]]

@@ -257,19 +257,31 @@ def find_pairs(
 
 def _rank_rows(m: SignatureMatrix, active: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """The active pages' rows with signatures renumbered by ascending document frequency
-    (ties by id) and sorted in that order: rarest first, as the prefix filter wants."""
-    rows = m.row_of_entries()
-    keep = active[rows]
-    rows, sig, cnt = rows[keep], m.sig[keep], m.cnt[keep]
-    df = np.bincount(sig, minlength=m.n_signatures)
-    by_rarity = np.lexsort((np.arange(len(df)), df))
-    rank_of = np.empty(len(df), dtype=np.int64)
-    rank_of[by_rarity] = np.arange(len(df))
-    rank = rank_of[sig]
-    order = np.argsort(rows * np.int64(max(len(df), 1)) + rank, kind="stable")
+    (ties by id) and sorted in that order: rarest first, as the prefix filter wants.
+
+    Only two int32 arrays the size of the matrix are made (a million pages have about
+    a hundred million entries): inactive rows become empty and every row is sorted in
+    place.
+    """
+    width = np.diff(m.ptr)
+    n_sig = m.n_signatures
+    df = np.bincount(m.sig, minlength=n_sig)
+    inactive = np.flatnonzero(~active & (width > 0))
+    if len(inactive):
+        gone = allpairs.gather_rows(m.ptr, m.sig, inactive)
+        df -= np.bincount(gone, minlength=n_sig)
+        width = np.where(active, width, 0)
+    by_rarity = np.argsort(df.astype(np.int64) * np.int64(max(n_sig, 1)) + np.arange(n_sig), kind="stable")
+    del df
+    rank_of = np.empty(n_sig, dtype=np.int32)
+    rank_of[by_rarity] = np.arange(n_sig, dtype=np.int32)
+    del by_rarity
     ptr = np.zeros(m.n + 1, dtype=np.int64)
-    np.cumsum(np.bincount(rows, minlength=m.n), out=ptr[1:])
-    return ptr, rank[order], cnt[order].astype(np.int64), len(df)
+    np.cumsum(width, out=ptr[1:])
+    rank = np.empty(int(ptr[-1]), dtype=np.int32)
+    cnt = np.empty(int(ptr[-1]), dtype=np.int32)
+    allpairs.ranked_rows(m.ptr, m.sig, m.cnt, ptr, rank_of, rank, cnt)
+    return ptr, rank, cnt, n_sig
 
 
 def _with_duplicates(result: PairResult, rep: np.ndarray, lengths: np.ndarray) -> PairResult:
