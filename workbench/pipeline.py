@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from workbench.archive import scan
+from workbench.archive.tasks import Scan, scan  # scan's pages, or workers read them (_extract_all)
 from workbench.core.clustering import cluster_pairs
 from workbench.core.progress import Cancelled, ProgressFn, no_progress
 from workbench.core.records import Cluster, PageInfo, Pair, RawPage, RunFilters, SkipRecord
@@ -28,6 +28,7 @@ from workbench.detect.boilerplate import ANY_SITE, boilerplate_masks, corpus_boi
 from workbench.detect.extract import ExtractedPage, extract_batch
 from workbench.detect.matcher import PairResult, SignatureMatrix, find_pairs, intersections
 from workbench.detect.member_overlap import RepeatedBlocks, boilerplate_shares, repeated_blocks
+from workbench.detect.parallel import read_and_extract
 from workbench.detect.params import SpotSigsParams
 
 # Pages handed to a worker at once. An archive that fits in one batch is extracted in
@@ -80,7 +81,16 @@ def _extract_all(
     progress: ProgressFn,
     workers: int,
 ) -> list[ExtractedPage]:
-    """Extract every page, in input order, using worker processes for the parsing."""
+    """Extract every page, in input order, using worker processes for the parsing.
+
+    An opened folder (not a list of pages) is read by the workers themselves, each its own
+    files and WARC ranges; only a crawl too small for that is read here.
+    """
+    if isinstance(items, Scan) and workers > 1:
+        done = read_and_extract(items.root, params, progress, workers)
+        if done is not None:
+            skipped.extend(done[1])
+            return done[0]
     out: list[ExtractedPage] = []
 
     def take(batch: list[RawPage], results: list[ExtractedPage | str]) -> None:

@@ -1,0 +1,243 @@
+"""Read and extract an opened folder with worker processes that read their own files.
+
+The main process plans tasks (``workbench.archive.tasks.plan``), keeps a bounded number
+in flight, and replays the workers' logs in plan order into the run's revisit index
+(``workbench.archive.replay``). What a worker could not settle (a revisit whose original
+is in another task, a file to read again as one piece) becomes a small follow-up task, so
+the main process itself reads no page unless a file must be read here, as ``scan`` would.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections import deque
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from workbench.archive.replay import MainIndex, must_read_here, ranges_join, replay
+from workbench.archive.tasks import (
+    BATCH_BYTES,
+    BATCH_FILES,
+    Deferred,
+    FileBatch,
+    FileLog,
+    Plan,
+    RangeLog,
+    SplitFile,
+    _File,
+    plan,
+    read_one,
+)
+from workbench.archive.worker import Meter, Process, init_worker, read_file_range, read_files, resolve_pages
+from workbench.core.progress import Cancelled, ProgressFn
+from workbench.core.records import RawPage, SkipRecord
+from workbench.detect.extract import extract_batch
+
+_TASKS_PER_WORKER = 3  # tasks in flight: enough to keep every worker fed, memory stays flat
+_POLL_S = 0.25  # how often progress (and so cancelling) is looked at while waiting
+
+
+class _Slot:
+    """A place in the output for a result a follow-up task has yet to give."""
+
+    __slots__ = ("value",)
+
+    def __init__(self) -> None:
+        self.value: Any = None
+
+
+def read_and_extract(
+    root: Path | str,
+    params: Any,
+    progress: ProgressFn,
+    workers: int,
+    *,
+    process: Process = extract_batch,
+    range_bytes: int | None = None,
+    small_here: bool = True,
+) -> tuple[list[Any], list[SkipRecord]] | None:
+    """Every page below ``root`` through ``process`` in worker processes, in ``scan`` order.
+
+    Returns the results (in page order) and the skip records (in reading order, a page
+    ``process`` failed on in its place), or None for a crawl so small that reading it in
+    this process is faster (``small_here``). Progress: ``read`` in bytes, ``extract`` in
+    pages; ``Cancelled`` raised by ``progress`` stops the workers and propagates.
+    """
+    found = plan(root, workers, range_bytes=range_bytes)
+    if small_here and found.small:
+        return None
+    # forkserver: never fork a process that may hold Qt or other threads. Workers fork
+    # from a server that has already imported lxml, numpy and the readers.
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload(["workbench.detect.extract", "workbench.archive.worker"])
+    counter = ctx.Value("q", 0)
+    stop = ctx.Event()
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=init_worker,
+                               initargs=(counter, stop))
+    try:
+        done = run_plan(found, pool, counter, params, progress, workers, process)
+    except BaseException:
+        stop.set()  # a task that is running stops at its next record or file
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+    return done
+
+
+def run_plan(found: Plan, pool: Executor, counter: Any, params: Any, progress: ProgressFn,
+             workers: int, process: Process) -> tuple[list[Any], list[SkipRecord]]:
+    """Carry out a plan on ``pool`` (whose workers count bytes read into ``counter.value``)."""
+    return _Run(found, pool, counter, params, progress, workers, process).go()
+
+
+class _Run:
+    def __init__(self, found: Plan, pool: Executor, counter: Any, params: Any, progress: ProgressFn,
+                 workers: int, process: Process) -> None:
+        self.plan = found
+        self.pool = pool
+        self.counter = counter
+        self.params = params
+        self.progress = progress
+        self.workers = workers
+        self.process = process
+        self.index = MainIndex()
+        self.entries: list[Any] = []  # results, skip records and slots, in output order
+        self.pages = 0
+        self.read_here = 0  # bytes of files the main process read itself
+        self.reported = -1
+        self.loose: list[tuple[_Slot, RawPage | Deferred]] = []
+        self.loose_bytes = 0
+        self.follow_ups: deque[tuple[Future, list[_Slot]]] = deque()
+        self.ranges: list[RangeLog] = []
+
+    def go(self) -> tuple[list[Any], list[SkipRecord]]:
+        self._report_read()
+        window: deque[tuple[FileBatch | SplitFile, Future]] = deque()
+        for unit, future in self._submit_all():
+            window.append((unit, future))
+            while len(window) >= _TASKS_PER_WORKER * self.workers:
+                self._take(*window.popleft())
+        while window:
+            self._take(*window.popleft())
+        self._leftovers()
+        self._flush_loose()
+        while self.follow_ups:
+            self._fill(*self.follow_ups.popleft())
+        self.progress("read", self.plan.total, self.plan.total)
+        return self._split()
+
+    def _submit_all(self):
+        for unit in self.plan.units:
+            if isinstance(unit, FileBatch):
+                yield unit, self.pool.submit(read_files, unit, self.process, self.params)
+            else:
+                for part in unit.ranges:
+                    yield unit, self.pool.submit(read_file_range, part, self.process, self.params)
+
+    # ----------------------------------------------------------------------- results
+
+    def _take(self, unit: FileBatch | SplitFile, future: Future) -> None:
+        got = self._wait(future)
+        if isinstance(unit, FileBatch):
+            for item in got:
+                if isinstance(item, FileLog):
+                    self._file(item)
+                else:
+                    self._emit(item)
+        else:
+            self.ranges.append(got)
+            if len(self.ranges) == len(unit.ranges):
+                parts, self.ranges = self.ranges, []
+                logs = [p.entries for p in parts]
+                if ranges_join([p.end for p in parts]) and not must_read_here(logs, self.index):
+                    for log in logs:
+                        replay(log, self.index, self._emit)
+                else:
+                    self._read_here(unit.file)
+        self.progress("extract", self.pages, None)
+
+    def _file(self, log: FileLog) -> None:
+        if must_read_here([log.entries], self.index):
+            self._read_here(log.file)
+        else:
+            replay(log.entries, self.index, self._emit)
+
+    def _read_here(self, item: _File) -> None:
+        """Read one file in this process with the run's index, exactly as ``scan`` does."""
+        meter = Meter(item.size, self._count_here)
+        for got in read_one(item, meter, self.index):
+            self._emit(got)
+        meter.finish()
+
+    def _count_here(self, n: int) -> None:
+        self.read_here += n
+        self._report_read()
+
+    def _leftovers(self) -> None:
+        """Revisits whose original came later in the scan, or never (as ``scan`` ends)."""
+        try:
+            for got in self.index.leftovers():
+                self._emit(got)
+        except Cancelled:
+            raise
+        except Exception as exc:  # noqa: BLE001
+            self._emit(SkipRecord(".", f"unexpected error while resolving revisits: {exc}"))
+
+    def _emit(self, item: Any) -> None:
+        if isinstance(item, RawPage | Deferred):
+            self._add_loose(item)
+        else:
+            if not isinstance(item, SkipRecord):
+                self.pages += 1
+            self.entries.append(item)
+
+    # ----------------------------------------------------------------------- follow-ups
+
+    def _add_loose(self, item: RawPage | Deferred) -> None:
+        slot = _Slot()
+        self.entries.append(slot)
+        self.loose.append((slot, item))
+        self.loose_bytes += len(item.data) if isinstance(item, RawPage) else 0
+        if len(self.loose) >= BATCH_FILES or self.loose_bytes >= BATCH_BYTES:
+            self._flush_loose()
+
+    def _flush_loose(self) -> None:
+        if not self.loose:
+            return
+        loose, self.loose, self.loose_bytes = self.loose, [], 0
+        future = self.pool.submit(resolve_pages, [item for _, item in loose], self.process,
+                                  self.params)
+        self.follow_ups.append((future, [slot for slot, _ in loose]))
+        while len(self.follow_ups) > 2 * self.workers:  # bounded, like the tasks
+            self._fill(*self.follow_ups.popleft())
+
+    def _fill(self, future: Future, slots: list[_Slot]) -> None:
+        for slot, value in zip(slots, self._wait(future), strict=True):
+            slot.value = value
+            if not isinstance(value, SkipRecord):
+                self.pages += 1
+
+    # ----------------------------------------------------------------------- waiting
+
+    def _wait(self, future: Future) -> Any:
+        while True:
+            try:
+                return future.result(timeout=_POLL_S)
+            except TimeoutError:
+                self._report_read()  # the callback may raise Cancelled
+
+    def _report_read(self) -> None:
+        total = self.plan.total
+        done = min(self.counter.value + self.read_here, total)
+        if done > self.reported:
+            self.reported = done
+            self.progress("read", done, total)
+
+    def _split(self) -> tuple[list[Any], list[SkipRecord]]:
+        out: list[Any] = []
+        skipped: list[SkipRecord] = []
+        for entry in self.entries:
+            value = entry.value if isinstance(entry, _Slot) else entry
+            (skipped if isinstance(value, SkipRecord) else out).append(value)
+        return out, skipped
