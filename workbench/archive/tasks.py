@@ -185,12 +185,6 @@ _NO_INDEX = RevisitIndex()  # resolve() needs an index only to be a method
 
 
 @dataclass(slots=True)
-class FileLog:
-    file: _File
-    entries: list
-
-
-@dataclass(slots=True)
 class RangeLog:
     end: RangeEnd
     entries: list  # empty when the range was not clean

@@ -19,7 +19,6 @@ from workbench.archive.tasks import (
     Added,
     Deferred,
     FileBatch,
-    FileLog,
     FileRange,
     RangeLog,
     Revisit,
@@ -162,13 +161,14 @@ def _take(item: RawPage | SkipRecord, rec: _Recorder, log: list, pages: _Pages) 
         log.append(item)
 
 
-def read_files(batch: FileBatch, process: Process, params: Any) -> list[FileLog | SkipRecord]:
-    """Task: whole files, each logged on its own (the main process may read one again)."""
+def read_files(batch: FileBatch, process: Process, params: Any) -> list[list | None]:
+    """Task: whole files, one log each (the main process may read a file again), in batch
+    order; None for the walk's skip records, which the main process has already."""
     pages = _Pages(process, params)
-    out: list[FileLog | SkipRecord] = []
+    out: list[list | None] = []
     for item in batch.items:
         if isinstance(item, SkipRecord):
-            out.append(item)
+            out.append(None)
             continue
         rec = _Recorder()
         log: list = []
@@ -177,7 +177,7 @@ def read_files(batch: FileBatch, process: Process, params: Any) -> list[FileLog 
             _take(got, rec, log, pages)
         log.extend(rec.events)
         meter.finish()
-        out.append(FileLog(item, log))
+        out.append(log)
     pages.flush()
     return out
 

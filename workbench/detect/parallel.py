@@ -21,7 +21,6 @@ from workbench.archive.tasks import (
     BATCH_FILES,
     Deferred,
     FileBatch,
-    FileLog,
     Plan,
     RangeLog,
     SplitFile,
@@ -140,11 +139,11 @@ class _Run:
     def _take(self, unit: FileBatch | SplitFile, future: Future) -> None:
         got = self._wait(future)
         if isinstance(unit, FileBatch):
-            for item in got:
-                if isinstance(item, FileLog):
-                    self._file(item)
-                else:
+            for item, log in zip(unit.items, got, strict=True):
+                if isinstance(item, SkipRecord):
                     self._emit(item)
+                else:
+                    self._file(item, log)
         else:
             self.ranges.append(got)
             if len(self.ranges) == len(unit.ranges):
@@ -157,11 +156,11 @@ class _Run:
                     self._read_here(unit.file)
         self.progress("extract", self.pages, None)
 
-    def _file(self, log: FileLog) -> None:
-        if must_read_here([log.entries], self.index):
-            self._read_here(log.file)
+    def _file(self, item: _File, log: list) -> None:
+        if must_read_here([log], self.index):
+            self._read_here(item)
         else:
-            replay(log.entries, self.index, self._emit)
+            replay(log, self.index, self._emit)
 
     def _read_here(self, item: _File) -> None:
         """Read one file in this process with the run's index, exactly as ``scan`` does."""
