@@ -25,7 +25,7 @@ def _matrix() -> SignatureMatrix:
 
 def test_share_counts_signatures_in_blocks_that_unrelated_pages_carry():
     repeated = repeated_blocks(SPOT_IDS, SPOT_BLOCK, BLOCKS, [None] * len(BLOCKS))
-    assert repeated.pages_of[20].tolist() == [0, 2, 3] and repeated.pages_of[10].tolist() == [0, 1, 4]
+    assert repeated.pages_of(20).tolist() == [0, 2, 3] and repeated.pages_of(10).tolist() == [0, 1, 4]
     # Page 4 is paired with the reference (a copy of its story); page 3 is not.
     pairs_a, pairs_b = np.array([0, 0, 0]), np.array([1, 2, 4])
     cluster = Cluster(0, [0, 1, 2], [1.0, 0.4, 0.4])
@@ -46,7 +46,7 @@ def test_blocks_the_run_left_out_are_not_counted():
     # among the compared blocks, both in the cluster, so nothing is found elsewhere.
     masks = [None, None, None, np.array([True, False]), None]
     repeated = repeated_blocks(SPOT_IDS, SPOT_BLOCK, BLOCKS, masks)
-    assert repeated.pages_of[20].tolist() == [0, 2]
+    assert repeated.pages_of(20).tolist() == [0, 2]
     cluster = Cluster(0, [0, 1, 2], [1.0, 0.4, 0.4])
     boilerplate_shares(_matrix(), [cluster], repeated, np.array([0, 0, 0]), np.array([1, 2, 4]))
     assert cluster.boilerplate_share == [None, 0.0, 0.0]

@@ -8,26 +8,60 @@ split off into another) carry the same story, so their blocks do not count again
 For each member, the share of the signatures it shares with the reference (by multiset
 count) that stand in such blocks is recorded with the cluster
 (``Cluster.boilerplate_share``).
+
+Everything is computed over flat arrays, a chunk of pages or clusters at a time: on
+30,000 pages a loop per page and member with a few ``np.isin`` calls each took seconds,
+and its per-page lists cost ~200 bytes of overhead per page and block. The loop version
+is kept in the tests as the definition (tests/detect/member_overlap_reference.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 
 from workbench.core.records import Cluster
 from workbench.detect.matcher import SignatureMatrix
 
+# Rows (spot occurrences, expanded signature entries, ...) handled at once: bounds memory.
+_CHUNK_ROWS = 2_000_000
+
 
 @dataclass(slots=True)
 class RepeatedBlocks:
-    """Compared blocks found on more than one page: per page, the signatures standing in
-    them with their block (parallel arrays), and per block, the pages that carry it."""
+    """Compared blocks found on more than one page, in two CSR tables over pages.
 
-    signatures: list[tuple[np.ndarray, np.ndarray]]
-    pages_of: dict[int, np.ndarray]
+    Blocks are numbered densely in the order of their hashes (``block_ids``). Page p
+    carries the blocks ``page_block[page_block_ptr[p]:page_block_ptr[p + 1]]`` (each once)
+    among the blocks the run compares, and its spots that stand in them are
+    ``sig_id``/``sig_block`` ``[sig_ptr[p]:sig_ptr[p + 1]]``: (signature raw id, block),
+    in spot order. Only flat numpy arrays: this lives as long as the run, and a million
+    pages must cost bytes per page, not Python objects.
+    """
+
+    block_ids: np.ndarray  # int64, sorted: the hash of each repeated block
+    block_pages: np.ndarray  # int64 per block: how many pages carry it (>= 2)
+    page_block_ptr: np.ndarray  # int64, n + 1
+    page_block: np.ndarray  # int32 dense block numbers
+    sig_ptr: np.ndarray  # int64, n + 1
+    sig_id: np.ndarray  # int64 raw signature ids
+    sig_block: np.ndarray  # int32 dense block numbers
+
+    @property
+    def n_pages(self) -> int:
+        return len(self.sig_ptr) - 1
+
+    def pages_of(self, block_id: int) -> np.ndarray:
+        """The pages that carry the block with this hash, ascending (empty if it is not a
+        repeated block). A scan of the whole table: for tests and inspection only."""
+        pos = int(np.searchsorted(self.block_ids, block_id))
+        if pos == len(self.block_ids) or self.block_ids[pos] != block_id:
+            return np.empty(0, np.int64)
+        page = np.repeat(np.arange(self.n_pages, dtype=np.int64), np.diff(self.page_block_ptr))
+        return page[self.page_block == pos]
 
 
 def repeated_blocks(
@@ -38,35 +72,123 @@ def repeated_blocks(
 ) -> RepeatedBlocks:
     """``left_out[p]``: a mask over page p's blocks that the run does not compare
     (boilerplate), or None. Only numpy arrays are kept: this lives as long as the run."""
-    compared = [np.unique(h if mask is None else h[~mask])
-                for h, mask in zip(block_hashes, left_out, strict=True)]
-    flat = np.concatenate(compared) if compared else np.empty(0, np.int64)
-    page = np.repeat(np.arange(len(compared)), [len(h) for h in compared])
-    blocks, counts = np.unique(flat, return_counts=True)
-    repeated = blocks[counts > 1]  # sorted
-    keep = _member(flat, repeated)
-    order = np.argsort(flat[keep], kind="stable")
-    sorted_blocks, sorted_pages = flat[keep][order], page[keep][order]
-    cuts = np.flatnonzero(np.diff(sorted_blocks)) + 1
-    pages_of = {int(b[0]): p for b, p in zip(np.split(sorted_blocks, cuts), np.split(sorted_pages, cuts),
-                                            strict=True) if len(b)}
-    signatures = []
-    for ids, where, hashes, mask in zip(spot_ids, spot_block, block_hashes, left_out, strict=True):
-        ids, where = np.asarray(ids, np.int64), np.asarray(where, np.int64)
-        in_block = np.asarray(hashes, np.int64)[where] if len(ids) else np.empty(0, np.int64)
-        wanted = _member(in_block, repeated)
-        if mask is not None and len(ids):
-            wanted &= ~mask[where]
-        signatures.append((ids[wanted], in_block[wanted]))
-    return RepeatedBlocks(signatures, pages_of)
+    n = len(block_hashes)
+    if not len(spot_ids) == len(spot_block) == len(left_out) == n:
+        raise ValueError("spot_ids, spot_block, block_hashes and left_out must be one per page")
+    n_blocks = np.fromiter(map(len, block_hashes), dtype=np.int64, count=n)
+    block_ptr = _ptr(n_blocks)
+    flat = (np.concatenate(block_hashes).astype(np.int64, copy=False) if int(block_ptr[-1])
+            else np.empty(0, np.int64))
+    compared = np.ones(len(flat), dtype=bool)
+    masked = np.flatnonzero(np.fromiter((m is not None for m in left_out), dtype=bool, count=n))
+    if len(masked) and int(n_blocks[masked].sum()):
+        compared[_expand_ranges(block_ptr[masked], n_blocks[masked])] = ~np.concatenate(
+            [left_out[p] for p in masked.tolist()]).astype(bool, copy=False)
+
+    # The page of each flat position (int32: a crawl has far fewer than 2**31 pages).
+    page_at = np.repeat(np.arange(n, dtype=np.int32), n_blocks)
+    block_ids, block_pages, dense_at, first = _number_blocks(flat, compared, page_at)
+    del flat, compared
+    # Page -> its repeated blocks: the first position of each (hash, page), taken in
+    # position order, which is page order.
+    page_block = dense_at[first]
+    page_block_ptr = _ptr(np.bincount(page_at[first], minlength=n))
+    del first, page_at
+
+    sig_ptr, sig_id, sig_block = _signatures_in_blocks(spot_ids, spot_block, block_ptr, dense_at)
+    return RepeatedBlocks(block_ids, block_pages, page_block_ptr, page_block, sig_ptr, sig_id, sig_block)
 
 
-def _member(values: np.ndarray, sorted_set: np.ndarray) -> np.ndarray:
-    """``np.isin`` against a sorted array, without sorting it again for every page."""
-    if not len(sorted_set):
-        return np.zeros(len(values), dtype=bool)
-    pos = np.minimum(np.searchsorted(sorted_set, values), len(sorted_set) - 1)
-    return sorted_set[pos] == values
+def _number_blocks(
+    flat: np.ndarray, compared: np.ndarray, page_at: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The repeated blocks among the compared positions of ``flat`` (every page's block
+    hashes, one after the other): their sorted hashes and page counts; per position the
+    block's dense number (-1 where it is left out or on one page only), and whether the
+    position is its page's first of that block.
+
+    Each compared (page, hash) once, sorted by hash then page, tells the pages of a hash.
+    The sort is done a range of hashes at a time (ranges cut at quantiles of a sample), so
+    that only a few million positions are sorted at once.
+    """
+    dense_at = np.full(len(flat), -1, dtype=np.int32)
+    first = np.zeros(len(flat), dtype=bool)
+    ids_parts: list[np.ndarray] = []
+    pages_parts: list[np.ndarray] = []
+    total = int(np.count_nonzero(compared))
+    parts = -(-total // _CHUNK_ROWS)
+    if parts > 1:
+        step = max(len(flat) // (64 * parts), 1)  # ~64 samples per range, taken as views
+        sample = np.sort(flat[::step][compared[::step]])
+        cuts = np.unique(sample[(np.arange(1, parts) * len(sample)) // parts]) if len(sample) else sample
+    else:
+        cuts = np.empty(0, np.int64)
+    numbered = 0
+    for k in range(len(cuts) + 1):
+        wanted = compared.copy()
+        if k:
+            wanted &= flat >= cuts[k - 1]
+        if k < len(cuts):
+            wanted &= flat < cuts[k]
+        where = np.flatnonzero(wanted)
+        del wanted
+        by_hash = np.argsort(flat[where], kind="stable")  # pages ascending within a hash
+        order = where[by_hash]
+        del where, by_hash
+        hashes = flat[order]
+        new_hash = np.ones(len(order), dtype=bool)
+        new_hash[1:] = hashes[1:] != hashes[:-1]
+        pages = page_at[order]
+        new_page = new_hash.copy()
+        new_page[1:] |= pages[1:] != pages[:-1]
+        del pages
+        run_start = np.flatnonzero(new_hash)
+        page_count = _segment_sums(new_page.astype(np.int64), run_start,
+                                   np.diff(np.append(run_start, len(order))))
+        is_repeated = page_count > 1
+        ids_parts.append(hashes[run_start[is_repeated]])
+        pages_parts.append(page_count[is_repeated])
+        del hashes
+        dense_of_run = np.where(is_repeated, numbered + np.cumsum(is_repeated) - 1, -1).astype(np.int32)
+        dense = dense_of_run[np.cumsum(new_hash) - 1]
+        dense_at[order] = dense
+        first[order] = new_page & (dense >= 0)
+        numbered += int(np.count_nonzero(is_repeated))
+    return np.concatenate(ids_parts), np.concatenate(pages_parts), dense_at, first
+
+
+def _signatures_in_blocks(
+    spot_ids: Sequence[np.ndarray],
+    spot_block: Sequence[np.ndarray],
+    block_ptr: np.ndarray,
+    dense_at: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per page, its (spot id, dense block) pairs in repeated compared blocks, in spot
+    order. Pages are taken a chunk at a time so only that chunk's spots are flattened."""
+    n = len(spot_ids)
+    n_spots = np.fromiter(map(len, spot_ids), dtype=np.int64, count=n)
+    per_page = np.zeros(n, dtype=np.int64)
+    ids_parts: list[np.ndarray] = []
+    block_parts: list[np.ndarray] = []
+    cum = np.cumsum(n_spots)
+    lo = 0
+    while lo < n:
+        base = int(cum[lo - 1]) if lo else 0
+        hi = max(int(np.searchsorted(cum, base + _CHUNK_ROWS, side="right")), lo + 1)
+        counts = n_spots[lo:hi]
+        if int(counts.sum()):
+            at = np.repeat(block_ptr[lo:hi], counts)  # each spot's block, as a flat position
+            at += np.concatenate(spot_block[lo:hi])
+            block = dense_at[at]
+            del at
+            hit = block >= 0
+            ids_parts.append(np.concatenate(spot_ids[lo:hi]).astype(np.int64, copy=False)[hit])
+            block_parts.append(block[hit])
+            per_page[lo:hi] = _segment_sums(hit, _ptr(counts)[:-1], counts)
+        lo = hi
+    sig_id = np.concatenate(ids_parts) if ids_parts else np.empty(0, np.int64)
+    sig_block = np.concatenate(block_parts) if block_parts else np.empty(0, np.int32)
+    return _ptr(per_page), sig_id, sig_block
 
 
 def boilerplate_shares(
@@ -81,55 +203,187 @@ def boilerplate_shares(
     (down to its floor), to tell copies of the reference from unrelated pages."""
     if matrix.raw_ids is None or not clusters:
         return
-    copies = _neighbours({c.reference for c in clusters}, pair_a, pair_b)
-    for cluster in clusters:
-        ref = cluster.reference
-        related = np.fromiter(copies.get(ref, set()) | set(cluster.members), dtype=np.int64)
-        outside = _Outside(repeated.pages_of, related)
-        cluster.boilerplate_share = [None if m == ref else _share(matrix, ref, m, repeated, outside)
-                                     for m in cluster.members]
+    n = max(matrix.n, repeated.n_pages)
+    refs = np.fromiter((c.reference for c in clusters), dtype=np.int64, count=len(clusters))
+    sizes = np.fromiter((len(c.members) for c in clusters), dtype=np.int64, count=len(clusters))
+    members = np.fromiter(chain.from_iterable(c.members for c in clusters), dtype=np.int64,
+                          count=int(sizes.sum()))
+    member_ptr = _ptr(sizes)
+    adj_ptr, adj = _neighbours(refs, np.asarray(pair_a, np.int64), np.asarray(pair_b, np.int64), n)
+    width = _widths(matrix.ptr, n)
+    rep_width = _widths(repeated.sig_ptr, n)
+    carried = _widths(repeated.page_block_ptr, n)
+
+    # What a cluster costs in rows: its pages' signature entries, spot entries and blocks
+    # (the reference counted twice, as it is matched with every member), and its
+    # reference's neighbours' blocks. Clusters are taken in groups of about _CHUNK_ROWS.
+    page_cost = width + rep_width + carried
+    member_cost = _segment_sums(page_cost[members], member_ptr[:-1], sizes)
+    neighbour_cost = _segment_sums(carried[adj], adj_ptr[refs], np.diff(adj_ptr)[refs])
+    cost = np.cumsum(member_cost + 2 * page_cost[refs] + neighbour_cost + 1)
+
+    shares = np.zeros(len(members), dtype=np.float64)
+    counted = np.zeros(len(members), dtype=bool)
+    lo = 0
+    while lo < len(clusters):
+        base = int(cost[lo - 1]) if lo else 0
+        hi = max(int(np.searchsorted(cost, base + _CHUNK_ROWS, side="right")), lo + 1)
+        group = _Group(refs[lo:hi], members[member_ptr[lo] : member_ptr[hi]],
+                       sizes[lo:hi], adj_ptr, adj)
+        s, ok = group.shares(matrix, repeated, width, rep_width)
+        shares[member_ptr[lo] : member_ptr[hi]] = s
+        counted[member_ptr[lo] : member_ptr[hi]] = ok
+        lo = hi
+
+    values = shares.astype(object)
+    values[~counted] = None
+    for k, cluster in enumerate(clusters):
+        cluster.boilerplate_share = values[member_ptr[k] : member_ptr[k + 1]].tolist()
 
 
-class _Outside:
-    """Whether a block is carried by a page that is no copy of the cluster's reference
-    (answered once per block and cluster)."""
+class _Group:
+    """A run of clusters handled together. Every (cluster, page) they involve (each
+    reference, then each member) is a *slot*; signatures and blocks are keyed by slot."""
 
-    def __init__(self, pages_of: dict[int, np.ndarray], related: np.ndarray) -> None:
-        self._pages_of = pages_of
-        self._related = related
-        self._known: dict[int, bool] = {}
+    def __init__(self, refs: np.ndarray, members: np.ndarray, sizes: np.ndarray,
+                 adj_ptr: np.ndarray, adj: np.ndarray) -> None:
+        k = len(refs)
+        self.refs, self.members = refs, members
+        self.member_cluster = np.repeat(np.arange(k, dtype=np.int64), sizes)
+        # Slot of cluster c's reference: ref_slot[c]; of its j-th member: ref_slot[c] + 1 + j.
+        self.ref_slot = np.arange(k, dtype=np.int64) + np.concatenate(([0], np.cumsum(sizes)[:-1]))
+        slot_page = np.empty(k + len(members), dtype=np.int64)
+        slot_cluster = np.empty(k + len(members), dtype=np.int64)
+        member_slot = self.member_cluster + 1 + np.arange(len(members), dtype=np.int64)
+        slot_page[self.ref_slot], slot_cluster[self.ref_slot] = refs, np.arange(k)
+        slot_page[member_slot], slot_cluster[member_slot] = members, self.member_cluster
+        self.member_slot, self.slot_page, self.slot_cluster = member_slot, slot_page, slot_cluster
+        # Pages related to each cluster's reference: its members and its neighbours.
+        deg = np.diff(adj_ptr)[refs]
+        rel_cluster = np.concatenate([self.member_cluster, np.repeat(np.arange(k, dtype=np.int64), deg)])
+        rel_page = np.concatenate([members, adj[_expand_ranges(adj_ptr[refs], deg)]])
+        self.rel_cluster, self.rel_page = rel_cluster, rel_page
 
-    def __call__(self, block: int) -> bool:
-        if block not in self._known:
-            self._known[block] = not np.isin(self._pages_of[block], self._related).all()
-        return self._known[block]
+    def shares(self, matrix: SignatureMatrix, repeated: RepeatedBlocks, width: np.ndarray,
+               rep_width: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each member's share, and whether it shares anything counted with its reference."""
+        out = np.zeros(len(self.members), dtype=np.float64)
+        ok = np.zeros(len(self.members), dtype=bool)
+        # Dense ids index raw_ids, which may be longer than the ids left in the matrix.
+        assert matrix.raw_ids is not None
+        n_sig = np.int64(max(len(matrix.raw_ids), 1))
+        # Every slot's signature entries, keyed slot * n_sig + dense id: ascending, since
+        # slots are numbered in order and ids ascend within a page.
+        slot_width = width[self.slot_page]
+        slot_ptr = _ptr(slot_width)
+        ent = _expand_ranges(matrix.ptr[self.slot_page], slot_width)
+        keys = np.repeat(np.arange(len(self.slot_page), dtype=np.int64), slot_width) * n_sig + matrix.sig[ent]
+        flagged = self._flagged(matrix, repeated, rep_width, keys, n_sig)
+
+        # (reference, member) pairs, the reference itself left out; the shorter side's
+        # entries are looked up among the longer side's, a few million at a time.
+        pair = np.flatnonzero(self.members != self.refs[self.member_cluster])
+        ref_slot = self.ref_slot[self.member_cluster[pair]]
+        mem_slot = self.member_slot[pair]
+        swap = slot_width[ref_slot] > slot_width[mem_slot]
+        short = np.where(swap, mem_slot, ref_slot)
+        long = np.where(swap, ref_slot, mem_slot)
+        short_width = slot_width[short]
+        cum = np.cumsum(short_width)
+        lo = 0
+        while lo < len(pair):
+            base = int(cum[lo - 1]) if lo else 0
+            hi = max(int(np.searchsorted(cum, base + _CHUNK_ROWS, side="right")), lo + 1)
+            row = np.repeat(np.arange(hi - lo, dtype=np.int64), short_width[lo:hi])
+            mine = _expand_ranges(slot_ptr[short[lo:hi]], short_width[lo:hi])
+            sig = matrix.sig[ent[mine]]
+            probe = long[lo:hi][row] * n_sig + sig
+            pos = np.minimum(np.searchsorted(keys, probe), max(len(keys) - 1, 0))
+            common = keys[pos] == probe if len(keys) else np.zeros(len(probe), dtype=bool)
+            row, sig, mine, pos = row[common], sig[common], mine[common], pos[common]
+            weight = np.minimum(matrix.cnt[ent[mine]], matrix.cnt[ent[pos]]).astype(np.float64)
+            # Flagged when either page has the signature in a block found outside.
+            bad = flagged[mine] | flagged[pos]
+            total = np.bincount(row, weights=weight, minlength=hi - lo)
+            outside = np.bincount(row, weights=np.where(bad, weight, 0.0), minlength=hi - lo)
+            some = np.bincount(row, minlength=hi - lo) > 0
+            out[pair[lo:hi][some]] = outside[some] / total[some]
+            ok[pair[lo:hi][some]] = True
+            lo = hi
+        return out, ok
+
+    def _flagged(self, matrix: SignatureMatrix, repeated: RepeatedBlocks, rep_width: np.ndarray,
+                 keys: np.ndarray, n_sig: np.int64) -> np.ndarray:
+        """Over the slots' signature entries (``keys``), whether the signature stands, on
+        the slot's page, in a block some page unrelated to the slot's cluster carries."""
+        assert matrix.raw_ids is not None
+        n_blocks = np.int64(max(len(repeated.block_ids), 1))
+        # How many related pages of each cluster carry each block (related pages once).
+        rel = np.unique(self.rel_cluster * np.int64(max(repeated.n_pages, 1)) + self.rel_page) \
+            if len(self.rel_page) else np.empty(0, np.int64)
+        rel_cluster, rel_page = np.divmod(rel, np.int64(max(repeated.n_pages, 1)))
+        carried = np.diff(repeated.page_block_ptr)[rel_page]
+        blocks = repeated.page_block[_expand_ranges(repeated.page_block_ptr[rel_page], carried)]
+        known, related_pages = np.unique(np.repeat(rel_cluster, carried) * n_blocks + blocks,
+                                         return_counts=True)
+        # A block is outside when fewer of the cluster's related pages carry it than pages do.
+        outside_known = related_pages < repeated.block_pages[known % n_blocks]
+        del rel, rel_cluster, rel_page, carried, blocks
+
+        slot_width = rep_width[self.slot_page]
+        ent = _expand_ranges(repeated.sig_ptr[self.slot_page], slot_width)
+        slot = np.repeat(np.arange(len(self.slot_page), dtype=np.int64), slot_width)
+        raw = repeated.sig_id[ent]
+        dense = np.minimum(np.searchsorted(matrix.raw_ids, raw), max(len(matrix.raw_ids) - 1, 0))
+        known_id = matrix.raw_ids[dense] == raw if len(matrix.raw_ids) else np.zeros(len(raw), dtype=bool)
+        query = self.slot_cluster[slot] * n_blocks + repeated.sig_block[ent]
+        at = np.minimum(np.searchsorted(known, query), max(len(known) - 1, 0))
+        # Blocks no related page carries (a reference outside its own cluster) are outside.
+        outside = ~(known[at] == query) | outside_known[at] if len(known) else np.ones(len(query), bool)
+        keep = known_id & outside
+        flagged = np.zeros(len(keys), dtype=bool)
+        found = slot[keep] * n_sig + dense[keep]
+        if len(keys):
+            at = np.minimum(np.searchsorted(keys, found), len(keys) - 1)
+            flagged[at[keys[at] == found]] = True
+        return flagged
 
 
-def _neighbours(pages: set[int], a: np.ndarray, b: np.ndarray) -> dict[int, set[int]]:
-    """For each of ``pages``, the pages paired with it."""
-    out: dict[int, set[int]] = {}
-    wanted = np.fromiter(pages, dtype=np.int64, count=len(pages))
-    for x, y in ((a, b), (b, a)):
-        hit = np.isin(x, wanted)
-        for p, q in zip(x[hit].tolist(), y[hit].tolist(), strict=True):
-            out.setdefault(p, set()).add(q)
-    return out
+def _neighbours(refs: np.ndarray, a: np.ndarray, b: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The pages paired with each reference, as CSR over all pages (others have none)."""
+    is_ref = np.zeros(n, dtype=bool)
+    is_ref[refs] = True
+    from_a, from_b = is_ref[a], is_ref[b]
+    src = np.concatenate([a[from_a], b[from_b]])
+    dst = np.concatenate([b[from_a], a[from_b]])
+    order = np.argsort(src, kind="stable")
+    return _ptr(np.bincount(src, minlength=n)), dst[order]
 
 
-def _share(matrix: SignatureMatrix, a: int, b: int, repeated: RepeatedBlocks,
-           outside: _Outside) -> float | None:
-    sa, ea = matrix.ptr[a], matrix.ptr[a + 1]
-    sb, eb = matrix.ptr[b], matrix.ptr[b + 1]
-    common, ia, ib = np.intersect1d(matrix.sig[sa:ea], matrix.sig[sb:eb], assume_unique=True,
-                                    return_indices=True)
-    if not len(common):
-        return None
-    weight = np.minimum(matrix.cnt[sa:ea][ia], matrix.cnt[sb:eb][ib]).astype(np.float64)
-    raw = matrix.raw_ids[common]
-    flagged = np.zeros(len(raw), dtype=bool)
-    for page in (a, b):
-        sigs, blocks = repeated.signatures[page]
-        here = np.isin(sigs, raw)
-        unrelated = [blk for blk in np.unique(blocks[here]).tolist() if outside(blk)]
-        flagged |= np.isin(raw, sigs[here & np.isin(blocks, unrelated)])
-    return float(weight[flagged].sum() / weight.sum())
+def _segment_sums(values: np.ndarray, start: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """values[start[k]:start[k] + count[k]].sum() for every k (empty segments give 0)."""
+    cum = np.zeros(len(values) + 1, dtype=np.int64)
+    np.cumsum(values, out=cum[1:])
+    return cum[start + count] - cum[start]
+
+
+def _ptr(counts: np.ndarray) -> np.ndarray:
+    ptr = np.zeros(len(counts) + 1, dtype=np.int64)
+    np.cumsum(counts, out=ptr[1:])
+    return ptr
+
+
+def _widths(ptr: np.ndarray, n: int) -> np.ndarray:
+    """Row lengths of a CSR pointer array, padded with zeros to ``n`` rows."""
+    width = np.zeros(n, dtype=np.int64)
+    width[: len(ptr) - 1] = np.diff(ptr)
+    return width
+
+
+def _expand_ranges(start: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """Concatenate arange(start[k], start[k] + count[k]) for every k."""
+    total = int(count.sum())
+    if total == 0:
+        return np.empty(0, dtype=np.int64)
+    offsets = np.repeat(np.cumsum(count) - count, count)
+    return np.repeat(start, count) + (np.arange(total, dtype=np.int64) - offsets)
