@@ -22,7 +22,7 @@ from workbench.detect.signatures import (
     spots_in,
 )
 from workbench.text.html import extract
-from workbench.text.tokenize import words_of
+from workbench.text.tokenize import tokenize, words_of
 
 OBAMA = (
     "At a rally to kick off a weeklong campaign for the South Carolina primary, Obama tried "
@@ -173,3 +173,9 @@ def test_a_batch_of_pages_in_many_languages_gets_each_page_its_own_signatures(pa
         assert batch.where.tolist() == alone.where.tolist()
         assert batch.spots == alone.spots
         assert (batch.language, batch.kind) == (alone.language, alone.kind)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("aZ_9 .,-\nİßÉé\u0307漢")), max_size=60))
+def test_words_without_spans_are_the_words_of_the_tokenizer(text):
+    assert words_of(text) == tokenize(text).words
