@@ -1,13 +1,15 @@
 """Readers that turn an opened folder or file into pages and skip records.
 
-``scan(root, progress)`` is the one entry point the pipeline uses: a lazy
+``scan(root, progress)`` is the definition of what a folder holds: a lazy
 generator of :class:`~workbench.core.records.RawPage` and
 :class:`~workbench.core.records.SkipRecord`, in a stable order, reporting
 ``progress("read", done_bytes, total_bytes)``. Inputs are recognised by their
 bytes: HTML/text files (plain or gzip), WARC and ARC files (plain, gzipped per
 record or as a whole) and WACZ packages (read in place). Only ``Cancelled``
 (raised by the progress callback) escapes; everything else becomes a skip
-record whose reason says what and where, e.g.
+record whose reason says what and where (the pipeline reads big folders through
+:mod:`workbench.archive.tasks` instead: workers read their own files and WARC byte ranges
+and give the same pages, skip records and revisit resolution, in the same order), e.g.
 
 * ``empty file``, ``permission denied``, ``symbolic link loop``, ``broken symbolic link``,
   ``not a regular file (a named pipe)``
