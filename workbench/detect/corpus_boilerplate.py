@@ -33,6 +33,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from workbench.detect.matcher import expand_ranges
+
 # Rows (candidate block, sampled page, block of that page) handled at once: bounds memory.
 _CHUNK_ROWS = 4_000_000
 
@@ -142,8 +144,7 @@ def _chunk_median_shares(entries: _Entries, candidates: np.ndarray, samples: lis
     cand = np.repeat(np.arange(len(candidates), dtype=np.int64), n_samples)
     # One row per (candidate, sampled page, block of that page).
     counts = entries.page_start[pages + 1] - entries.page_start[pages]
-    offsets = np.repeat(np.cumsum(counts) - counts, counts)
-    row_entry = np.repeat(entries.page_start[pages], counts) + (np.arange(int(counts.sum())) - offsets)
+    row_entry = expand_ranges(entries.page_start[pages], counts)
     row_cand = np.repeat(cand, counts)
     row_group = np.repeat(np.arange(len(pages), dtype=np.int64), counts)  # (candidate, page)
     block, weight = entries.block[row_entry], entries.weight[row_entry]

@@ -155,7 +155,7 @@ class PairResult:
         return len(self.a)
 
 
-def _expand_ranges(start: np.ndarray, count: np.ndarray) -> np.ndarray:
+def expand_ranges(start: np.ndarray, count: np.ndarray) -> np.ndarray:
     """Concatenate arange(start[k], start[k] + count[k]) for every k."""
     total = int(count.sum())
     if total == 0:
@@ -178,7 +178,7 @@ def intersections(m: SignatureMatrix, keys: np.ndarray, i: np.ndarray, j: np.nda
         base = cw[lo - 1] if lo else 0
         hi = max(int(np.searchsorted(cw, base + _VERIFY_CHUNK, side="right")), lo + 1)
         sa, sb, sw = a[lo:hi], b[lo:hi], wa[lo:hi]
-        ent = _expand_ranges(m.ptr[sa], sw)
+        ent = expand_ranges(m.ptr[sa], sw)
         pair = np.repeat(np.arange(hi - lo, dtype=np.int64), sw)
         probe = sb[pair] * np.int64(m.n_signatures) + m.sig[ent]
         pos = np.minimum(np.searchsorted(keys, probe), len(keys) - 1)

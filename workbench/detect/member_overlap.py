@@ -24,7 +24,7 @@ from itertools import chain
 import numpy as np
 
 from workbench.core.records import Cluster
-from workbench.detect.matcher import SignatureMatrix
+from workbench.detect.matcher import SignatureMatrix, expand_ranges
 
 # Rows (spot occurrences, expanded signature entries, ...) handled at once: bounds memory.
 _CHUNK_ROWS = 2_000_000
@@ -82,7 +82,7 @@ def repeated_blocks(
     compared = np.ones(len(flat), dtype=bool)
     masked = np.flatnonzero(np.fromiter((m is not None for m in left_out), dtype=bool, count=n))
     if len(masked) and int(n_blocks[masked].sum()):
-        compared[_expand_ranges(block_ptr[masked], n_blocks[masked])] = ~np.concatenate(
+        compared[expand_ranges(block_ptr[masked], n_blocks[masked])] = ~np.concatenate(
             [left_out[p] for p in masked.tolist()]).astype(bool, copy=False)
 
     # The page of each flat position (int32: a crawl has far fewer than 2**31 pages).
@@ -261,7 +261,7 @@ class _Group:
         # Pages related to each cluster's reference: its members and its neighbours.
         deg = np.diff(adj_ptr)[refs]
         rel_cluster = np.concatenate([self.member_cluster, np.repeat(np.arange(k, dtype=np.int64), deg)])
-        rel_page = np.concatenate([members, adj[_expand_ranges(adj_ptr[refs], deg)]])
+        rel_page = np.concatenate([members, adj[expand_ranges(adj_ptr[refs], deg)]])
         self.rel_cluster, self.rel_page = rel_cluster, rel_page
 
     def shares(self, matrix: SignatureMatrix, repeated: RepeatedBlocks, width: np.ndarray,
@@ -276,7 +276,7 @@ class _Group:
         # slots are numbered in order and ids ascend within a page.
         slot_width = width[self.slot_page]
         slot_ptr = _ptr(slot_width)
-        ent = _expand_ranges(matrix.ptr[self.slot_page], slot_width)
+        ent = expand_ranges(matrix.ptr[self.slot_page], slot_width)
         keys = np.repeat(np.arange(len(self.slot_page), dtype=np.int64), slot_width) * n_sig + matrix.sig[ent]
         flagged = self._flagged(matrix, repeated, rep_width, keys, n_sig)
 
@@ -295,7 +295,7 @@ class _Group:
             base = int(cum[lo - 1]) if lo else 0
             hi = max(int(np.searchsorted(cum, base + _CHUNK_ROWS, side="right")), lo + 1)
             row = np.repeat(np.arange(hi - lo, dtype=np.int64), short_width[lo:hi])
-            mine = _expand_ranges(slot_ptr[short[lo:hi]], short_width[lo:hi])
+            mine = expand_ranges(slot_ptr[short[lo:hi]], short_width[lo:hi])
             sig = matrix.sig[ent[mine]]
             probe = long[lo:hi][row] * n_sig + sig
             pos = np.minimum(np.searchsorted(keys, probe), max(len(keys) - 1, 0))
@@ -323,7 +323,7 @@ class _Group:
             if len(self.rel_page) else np.empty(0, np.int64)
         rel_cluster, rel_page = np.divmod(rel, np.int64(max(repeated.n_pages, 1)))
         carried = np.diff(repeated.page_block_ptr)[rel_page]
-        blocks = repeated.page_block[_expand_ranges(repeated.page_block_ptr[rel_page], carried)]
+        blocks = repeated.page_block[expand_ranges(repeated.page_block_ptr[rel_page], carried)]
         known, related_pages = np.unique(np.repeat(rel_cluster, carried) * n_blocks + blocks,
                                          return_counts=True)
         # A block is outside when fewer of the cluster's related pages carry it than pages do.
@@ -331,7 +331,7 @@ class _Group:
         del rel, rel_cluster, rel_page, carried, blocks
 
         slot_width = rep_width[self.slot_page]
-        ent = _expand_ranges(repeated.sig_ptr[self.slot_page], slot_width)
+        ent = expand_ranges(repeated.sig_ptr[self.slot_page], slot_width)
         slot = np.repeat(np.arange(len(self.slot_page), dtype=np.int64), slot_width)
         raw = repeated.sig_id[ent]
         dense = np.minimum(np.searchsorted(matrix.raw_ids, raw), max(len(matrix.raw_ids) - 1, 0))
@@ -380,10 +380,3 @@ def _widths(ptr: np.ndarray, n: int) -> np.ndarray:
     return width
 
 
-def _expand_ranges(start: np.ndarray, count: np.ndarray) -> np.ndarray:
-    """Concatenate arange(start[k], start[k] + count[k]) for every k."""
-    total = int(count.sum())
-    if total == 0:
-        return np.empty(0, dtype=np.int64)
-    offsets = np.repeat(np.cumsum(count) - count, count)
-    return np.repeat(start, count) + (np.arange(total, dtype=np.int64) - offsets)
