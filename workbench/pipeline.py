@@ -178,8 +178,7 @@ def reference_similarities(matrix: SignatureMatrix, clusters: list[Cluster]) -> 
         return
     i = np.asarray(need_i, dtype=np.int64)
     j = np.asarray(need_j, dtype=np.int64)
-    keys = matrix.row_of_entries() * np.int64(max(matrix.n_signatures, 1)) + matrix.sig
-    inter = intersections(matrix, keys, i, j)
+    inter = intersections(matrix, i, j)
     lengths = matrix.lengths()
     union = lengths[i] + lengths[j] - inter
     sims = np.divide(inter, union, out=np.zeros_like(inter), where=union > 0)
@@ -324,8 +323,7 @@ def detect(
 def _at_least(pairs: PairResult, tau: float) -> PairResult:
     """The pairs with similarity >= tau (the same test the matcher makes)."""
     keep = pairs.similarity >= tau
-    return PairResult(pairs.a[keep], pairs.b[keep], pairs.similarity[keep], pairs.candidates,
-                      pairs.partitions)
+    return PairResult(pairs.a[keep], pairs.b[keep], pairs.similarity[keep], pairs.candidates)
 
 
 def run_dedup(

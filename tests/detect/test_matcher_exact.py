@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from workbench.detect.jaccard import brute_force_pairs, multiset_jaccard
-from workbench.detect.matcher import SignatureMatrix, find_pairs
+from workbench.detect.matcher import SignatureMatrix, find_pairs, intersections
 
 multiset = st.dictionaries(st.integers(0, 12), st.integers(1, 6), max_size=10)
 
@@ -156,3 +156,13 @@ def test_a_pages_own_signatures_keep_two_same_frame_pages_apart():
     # Measured without the own signatures (the old behaviour) they were identical.
     shrunk = _matrix([frame, frame])
     assert _as_dict(find_pairs(shrunk, 0.2)) == {(0, 1): 1.0}
+
+
+@settings(max_examples=200, deadline=None)
+@given(docs=st.lists(multiset, min_size=1, max_size=8), data=st.data())
+def test_intersections_are_the_shared_counts(docs, data):
+    i = data.draw(st.lists(st.integers(0, len(docs) - 1), max_size=10))
+    j = data.draw(st.lists(st.integers(0, len(docs) - 1), min_size=len(i), max_size=len(i)))
+    got = intersections(_matrix(docs), np.array(i, np.int64), np.array(j, np.int64)).tolist()
+    want = [sum(min(c, docs[y].get(s, 0)) for s, c in docs[x].items()) for x, y in zip(i, j, strict=True)]
+    assert got == want

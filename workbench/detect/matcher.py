@@ -31,7 +31,6 @@ from workbench.detect import allpairs
 
 # Probing reads a shared index without the GIL: one thread per core.
 _THREADS = max(1, min(os.cpu_count() or 1, 8))
-_VERIFY_CHUNK = 2_000_000  # signature entries compared at once
 
 
 @dataclass(slots=True)
@@ -149,7 +148,6 @@ class PairResult:
     b: np.ndarray
     similarity: np.ndarray  # float64
     candidates: int = 0  # pairs whose multisets were compared
-    partitions: int = 0
 
     def __len__(self) -> int:
         return len(self.a)
@@ -164,28 +162,11 @@ def expand_ranges(start: np.ndarray, count: np.ndarray) -> np.ndarray:
     return np.repeat(start, count) + (np.arange(total, dtype=np.int64) - offsets)
 
 
-def intersections(m: SignatureMatrix, keys: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
-    """sum of min(f_i, f_j) for every pair, looking up the shorter row in the longer."""
-    width = np.diff(m.ptr)
-    swap = width[i] > width[j]
-    a = np.where(swap, j, i)
-    b = np.where(swap, i, j)
-    out = np.zeros(len(i), dtype=np.float64)
-    wa = width[a]
-    cw = np.cumsum(wa)
-    lo = 0
-    while lo < len(a):
-        base = cw[lo - 1] if lo else 0
-        hi = max(int(np.searchsorted(cw, base + _VERIFY_CHUNK, side="right")), lo + 1)
-        sa, sb, sw = a[lo:hi], b[lo:hi], wa[lo:hi]
-        ent = expand_ranges(m.ptr[sa], sw)
-        pair = np.repeat(np.arange(hi - lo, dtype=np.int64), sw)
-        probe = sb[pair] * np.int64(m.n_signatures) + m.sig[ent]
-        pos = np.minimum(np.searchsorted(keys, probe), len(keys) - 1)
-        shared = np.where(keys[pos] == probe, np.minimum(m.cnt[ent], m.cnt[pos]), 0)
-        out[lo:hi] = np.bincount(pair, weights=shared, minlength=hi - lo)
-        lo = hi
-    return out
+def intersections(m: SignatureMatrix, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """sum of min(f_i, f_j) over the signatures pages i[k] and j[k] share, for every k
+    (rows are ascending in id, so each pair is one merge)."""
+    i, j = np.asarray(i, np.int64), np.asarray(j, np.int64)
+    return allpairs.overlaps(m.ptr, m.sig, m.cnt, i, j)
 
 
 def find_pairs(
@@ -227,15 +208,14 @@ def find_pairs(
     allpairs.build_index(order, ptr, rank, cnt, length, unindexed, float(tau), *index, prefix_last)
     shared = (ptr, rank, cnt, length, length[order], unindexed, float(tau), *index, prefix_last)
 
+    step = max(256, len(order) // 200)  # pages a task probes: progress and cancel points
     local = threading.local()
 
     def probe(lo: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-        if not hasattr(local, "score"):
+        if not hasattr(local, "score"):  # each thread its own scratch scores
             local.score = np.zeros(n, dtype=np.float64)
-        hi = min(lo + step, len(order))
-        return allpairs.probe(order, lo, hi, *shared, local.score)
+        return allpairs.probe(order, lo, min(lo + step, len(order)), *shared, local.score)
 
-    step = max(256, len(order) // 200)
     parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, int]] = []
     with ThreadPoolExecutor(max_workers=_THREADS) as pool:
         futures = [pool.submit(probe, lo) for lo in range(0, len(order), step)]
@@ -243,9 +223,8 @@ def find_pairs(
             for k, future in enumerate(futures):
                 parts.append(future.result())
                 progress("match", min((k + 1) * step, len(order)), len(order))
-        except BaseException:
-            for future in futures:
-                future.cancel()
+        except BaseException:  # Cancelled: tasks not yet started never run
+            pool.shutdown(wait=False, cancel_futures=True)
             raise
     if parts:
         result = PairResult(np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
@@ -318,7 +297,6 @@ def _with_duplicates(result: PairResult, rep: np.ndarray, lengths: np.ndarray) -
         np.concatenate([result.b, np.asarray(extra_b, dtype=np.int64)]),
         np.concatenate([result.similarity, np.asarray(extra_s, dtype=np.float64)]),
         result.candidates,
-        result.partitions,
     )
     return _sorted(merged)
 
@@ -327,5 +305,4 @@ def _sorted(result: PairResult) -> PairResult:
     order = np.lexsort((result.b, result.a))
     return PairResult(
         result.a[order], result.b[order], result.similarity[order], result.candidates,
-        result.partitions,
     )
