@@ -169,7 +169,14 @@ def batch_signatures(pages: Sequence[Extracted], params: SpotSigsParams) -> list
     """:func:`block_signatures` of every page, the chains of all pages of one language
     found together: numpy's cost per call, paid once per batch instead of once per page,
     was most of the time on small pages."""
-    ready = [_prepare(page, params, spans=False) for page in pages]
+    return [found for found, _ in _batch(pages, params, spans=False)]
+
+
+def _batch(pages: Sequence[Extracted], params: SpotSigsParams,
+           spans: bool) -> list[tuple[BlockSignatures, Tokens]]:
+    """What detection (a batch) and display (one page, with spans) share, so both always
+    find the same spots."""
+    ready = [_prepare(page, params, spans) for page in pages]
     out: list[BlockSignatures | None] = [None] * len(ready)
     by_scheme: dict[int, list[int]] = {}
     for i, page in enumerate(ready):
@@ -195,7 +202,7 @@ def batch_signatures(pages: Sequence[Extracted], params: SpotSigsParams) -> list
             own = Chains(found.antecedent[lo:hi] - off, np.where(chain >= 0, chain - off, -1),
                          found.length[lo:hi], found.ids[lo:hi])
             out[i] = _finish(ready[i], own)
-    return out  # type: ignore[return-value]  # every page got its signatures above
+    return [(found, page.tokens) for found, page in zip(out, ready, strict=True)]  # type: ignore[misc]
 
 
 @dataclass(slots=True)
@@ -243,14 +250,8 @@ def _finish(page: _Prepared, chains: Chains) -> BlockSignatures:
 
 
 def _signatures(extracted: Extracted, params: SpotSigsParams, spans: bool) -> tuple[BlockSignatures, Tokens]:
-    """What both paths share, so display and detection always find the same spots. Spot
-    chains need only the words; spans are kept for display or for punctuation spots."""
-    page = _prepare(extracted, params, spans)
-    if page.scheme.kind == PUNCTUATION:
-        return _punctuation(page, extracted.text), page.tokens
-    lexicon = lexicon_of(page.scheme)
-    chains = find_chains(lexicon.codes(page.tokens.words), _chain_ranges(page, params), lexicon)
-    return _finish(page, chains), page.tokens
+    """One page's signatures and tokens (spans kept for display, or for punctuation spots)."""
+    return _batch([extracted], params, spans)[0]
 
 
 _LOCAL = threading.local()
