@@ -37,11 +37,11 @@ from workbench.archive.sniff import SNIFF_BYTES, sniff
 from workbench.archive.warc import (
     _GZIP_MEMBER,
     _WARC_START,
+    RecordIterator,
+    RecordReader,
     RevisitIndex,
-    _handle_record,
-    _Iterator,
-    _Reader,
     _State,
+    handle_record,
 )
 from workbench.core.records import RawPage, SkipRecord
 
@@ -145,7 +145,7 @@ def _opens_a_record(fh: BinaryIO, pos: int) -> bool:
     return head.lstrip(b"\r\n").startswith(b"WARC/")
 
 
-class _IsalReader(_Reader):
+class _IsalReader(RecordReader):
     """The whole-file reader's gzip-member reader, inflating with ISA-L (or not at all)."""
 
     def __init__(self, stream, gzipped: bool) -> None:
@@ -161,7 +161,7 @@ class _IsalReader(_Reader):
             self.decompressor = isal_zlib.decompressobj(16 + isal_zlib.MAX_WBITS)
 
 
-class _RangeIterator(_Iterator):
+class _RangeIterator(RecordIterator):
     def __init__(self, fh, gzipped: bool) -> None:
         super().__init__(fh, "warc")
         self.reader = _IsalReader(self.fh, gzipped)
@@ -188,7 +188,7 @@ def read_range(
         fh.seek(first)
         counted = Counted(fh, first)
         it = _RangeIterator(counted, gzipped)
-        reader: _Reader = it.reader
+        reader: RecordReader = it.reader
         records = iter(it)
         last = -1
         while True:
@@ -206,7 +206,7 @@ def read_range(
                 return RangeEnd(first, offset, True, st.outputs)
             last = offset
             try:
-                damage = yield from _handle_record(st, rec, offset, "raw", counted)
+                damage = yield from handle_record(st, rec, offset, "raw", counted)
             except Exception:  # noqa: BLE001
                 return RangeEnd(first, None, False)
             if damage is not None or reader.gzip_error:

@@ -25,7 +25,7 @@ from workbench.core.records import RawPage, SkipRecord
 
 
 @dataclass(frozen=True, slots=True)
-class _File:
+class FileEntry:
     path: Path
     rel: str
     size: int
@@ -66,7 +66,7 @@ def _kind_of(mode: int) -> str:
     return "a special file"
 
 
-def walk(root: Path) -> Iterator[_File | SkipRecord]:
+def walk(root: Path) -> Iterator[FileEntry | SkipRecord]:
     """Files below ``root`` in sorted order, following symbolic links without looping.
 
     Folders are sorted by the bytes of their names, so the order does not depend
@@ -80,7 +80,7 @@ def walk(root: Path) -> Iterator[_File | SkipRecord]:
         return
     if not stat.S_ISDIR(st.st_mode):
         if stat.S_ISREG(st.st_mode):
-            yield _File(root, display_name(root.name), st.st_size)
+            yield FileEntry(root, display_name(root.name), st.st_size)
         else:
             kind = _kind_of(st.st_mode)
             yield SkipRecord(display_name(root.name), f"not a regular file ({kind})")
@@ -123,7 +123,7 @@ def walk(root: Path) -> Iterator[_File | SkipRecord]:
                 seen[ident] = erel
                 subfolders.append((path, erel, ancestors | {ident}))
             elif stat.S_ISREG(est.st_mode):
-                yield _File(path, erel, est.st_size)
+                yield FileEntry(path, erel, est.st_size)
             else:
                 yield SkipRecord(erel, f"not a regular file ({_kind_of(est.st_mode)})")
         # Folders are walked after the files beside them, in name order.
@@ -141,7 +141,7 @@ def scan(root: Path | str, progress: ProgressFn = no_progress) -> Iterator[RawPa
     """
     root = Path(root)
     items = list(walk(root))
-    total = sum(item.size for item in items if isinstance(item, _File))
+    total = sum(item.size for item in items if isinstance(item, FileEntry))
     tracker = Tracker(progress, total)
     index = RevisitIndex()
     tracker.at(0, force=True)
@@ -151,7 +151,7 @@ def scan(root: Path | str, progress: ProgressFn = no_progress) -> Iterator[RawPa
             continue
         tracker.start(item.size)
         try:
-            yield from _read_file(item, tracker, index)
+            yield from read_file(item, tracker, index)
         except Cancelled:
             raise
         except Exception as exc:  # noqa: BLE001 - the reader's promise: nothing escapes
@@ -167,7 +167,7 @@ def scan(root: Path | str, progress: ProgressFn = no_progress) -> Iterator[RawPa
     tracker.end()
 
 
-def _read_file(item: _File, tracker: Tracker, index: RevisitIndex
+def read_file(item: FileEntry, tracker: Tracker, index: RevisitIndex
                ) -> Iterator[RawPage | SkipRecord]:
     rel, path = item.rel, item.path
     if item.size == 0:

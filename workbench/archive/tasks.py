@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from workbench.archive.chunks import RangeEnd, splittable
-from workbench.archive.scan import _File, _read_file, walk
+from workbench.archive.scan import FileEntry, read_file, walk
 from workbench.archive.scan import scan as scan_here
 from workbench.archive.sniff import SNIFF_BYTES
 from workbench.archive.warc import Original, PendingRevisit, RevisitIndex
@@ -60,14 +60,14 @@ def scan(root: Path | str, progress: ProgressFn = no_progress) -> Scan:
 class FileBatch:
     """Whole files read by one worker, with the walk's skip records among them, in walk order."""
 
-    items: list[_File | SkipRecord]
+    items: list[FileEntry | SkipRecord]
 
 
 @dataclass(frozen=True, slots=True)
 class FileRange:
     """The records of a large WARC file that start in ``[start, end)``."""
 
-    file: _File
+    file: FileEntry
     gzipped: bool
     start: int
     end: int
@@ -75,7 +75,7 @@ class FileRange:
 
 @dataclass(slots=True)
 class SplitFile:
-    file: _File
+    file: FileEntry
     ranges: list[FileRange]
 
 
@@ -97,14 +97,14 @@ def plan(root: Path | str, workers: int, *, range_bytes: int | None = None) -> P
     is split into ranges; every other file is read whole by one worker.
     """
     items = list(walk(Path(root)))
-    total = sum(item.size for item in items if isinstance(item, _File))
+    total = sum(item.size for item in items if isinstance(item, FileEntry))
     step = range_bytes or range_size(total, workers)
     units: list[FileBatch | SplitFile] = []
-    batch: list[_File | SkipRecord] = []
+    batch: list[FileEntry | SkipRecord] = []
     size = 0
     files = 0
     for item in items:
-        if isinstance(item, _File):
+        if isinstance(item, FileEntry):
             files += 1
             gzipped = _split_kind(item) if item.size >= 2 * step else None
             if gzipped is not None:
@@ -127,7 +127,7 @@ def plan(root: Path | str, workers: int, *, range_bytes: int | None = None) -> P
     return Plan(total, units, small)
 
 
-def _split_kind(item: _File) -> bool | None:
+def _split_kind(item: FileEntry) -> bool | None:
     try:
         with open(item.path, "rb") as fh:
             head = fh.read(SNIFF_BYTES)
@@ -190,10 +190,10 @@ class RangeLog:
     entries: list  # empty when the range was not clean
 
 
-def read_one(item: _File, tracker, index: RevisitIndex) -> Iterator[RawPage | SkipRecord]:
+def read_one(item: FileEntry, tracker, index: RevisitIndex) -> Iterator[RawPage | SkipRecord]:
     """One file as ``scan`` reads it: nothing but ``Cancelled`` escapes."""
     try:
-        yield from _read_file(item, tracker, index)
+        yield from read_file(item, tracker, index)
     except Cancelled:
         raise
     except Exception as exc:  # noqa: BLE001 - the reader's promise: nothing escapes

@@ -96,7 +96,7 @@ def normalise_digest(value: str | None) -> str | None:
 # --------------------------------------------------------------------------- warcio glue
 
 
-class _Reader(DecompressingBufferedReader):
+class RecordReader(DecompressingBufferedReader):
     """warcio's gzip-member reader, but it records damage instead of printing it."""
 
     def __init__(self, stream, block_size: int = BUFF_SIZE) -> None:
@@ -147,13 +147,13 @@ class _Loader(ArcWarcRecordLoader):
         return fixed
 
 
-class _Iterator(ArchiveIterator):
+class RecordIterator(ArchiveIterator):
     """ArchiveIterator with our reader, a fixed format and no writing to stderr."""
 
     def __init__(self, fh, fmt: str) -> None:
         super().__init__(fh, arc2warc=True, verify_http=False)
         self.loader = _Loader(verify_http=False, arc2warc=True)
-        self.reader = _Reader(self.fh)
+        self.reader = RecordReader(self.fh)
         self.known_format = "arc" if fmt == "arc" else "warc"
         self.odd_endings = 0
 
@@ -296,7 +296,7 @@ def read_payload_at(orig: Original) -> bytes | None:
         else:
             fh.seek(orig.offset)
             stream = Counted(fh, orig.offset)  # type: ignore[assignment]
-        it = _Iterator(stream, orig.fmt)
+        it = RecordIterator(stream, orig.fmt)
         rec = next(iter(it), None)
         if rec is None:
             return None
@@ -426,8 +426,8 @@ def _one_pass(st: _State, fh: BinaryIO, mode: str, start: int, skip_first: int):
             fh.seek(start)
         counted = Counted(fh, start)
         stream = counted  # type: ignore[assignment]
-    it = _Iterator(stream, st.fmt)
-    reader: _Reader = it.reader
+    it = RecordIterator(stream, st.fmt)
+    reader: RecordReader = it.reader
     records = iter(it)
     seen_in_pass = 0
     last = start
@@ -451,7 +451,7 @@ def _one_pass(st: _State, fh: BinaryIO, mode: str, start: int, skip_first: int):
         if seen_in_pass <= skip_first:
             continue
         try:
-            result = yield from _handle_record(st, rec, offset, mode, counted)
+            result = yield from handle_record(st, rec, offset, mode, counted)
         except Exception as exc:  # noqa: BLE001
             return _Damage(offset, f"unreadable record at byte {offset:,} ({_describe(exc)})")
         if result is not None:
@@ -475,7 +475,7 @@ def _one_pass(st: _State, fh: BinaryIO, mode: str, start: int, skip_first: int):
     return None
 
 
-def _handle_record(st: _State, rec, offset: int, mode: str, counted: Counted):
+def handle_record(st: _State, rec, offset: int, mode: str, counted: Counted):
     """Yield at most one page or skip record for ``rec``; return damage if it is cut short."""
     rh = rec.rec_headers
     rtype = (rec.rec_type or "unknown").lower()
@@ -524,7 +524,7 @@ def _handle_record(st: _State, rec, offset: int, mode: str, counted: Counted):
     missing = getattr(raw, "limit", 0)
     if missing and missing > 0:
         declared = getattr(raw, "_orig_limit", None)
-        reader: _Reader = raw.stream if isinstance(raw.stream, _Reader) else None  # type: ignore
+        reader: RecordReader = raw.stream if isinstance(raw.stream, RecordReader) else None  # type: ignore
         if reader is not None and reader.member_cut_short():
             what = f"truncated gzip member at byte {offset:,}"
         elif reader is not None and reader.decompressor is not None and mode == "raw":

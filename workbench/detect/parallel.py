@@ -21,10 +21,10 @@ from workbench.archive.tasks import (
     BATCH_FILES,
     Deferred,
     FileBatch,
+    FileEntry,
     Plan,
     RangeLog,
     SplitFile,
-    _File,
     plan,
     read_one,
 )
@@ -156,13 +156,13 @@ class _Run:
                     self._read_here(unit.file)
         self.progress("extract", self.pages, None)
 
-    def _file(self, item: _File, log: list) -> None:
+    def _file(self, item: FileEntry, log: list) -> None:
         if must_read_here([log], self.index):
             self._read_here(item)
         else:
             replay(log, self.index, self._emit)
 
-    def _read_here(self, item: _File) -> None:
+    def _read_here(self, item: FileEntry) -> None:
         """Read one file in this process with the run's index, exactly as ``scan`` does."""
         meter = Meter(item.size, self._count_here)
         for got in read_one(item, meter, self.index):
