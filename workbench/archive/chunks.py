@@ -37,10 +37,10 @@ from workbench.archive.sniff import SNIFF_BYTES, sniff
 from workbench.archive.warc import (
     _GZIP_MEMBER,
     _WARC_START,
+    ReadState,
     RecordIterator,
     RecordReader,
     RevisitIndex,
-    _State,
     handle_record,
 )
 from workbench.core.records import RawPage, SkipRecord
@@ -180,7 +180,7 @@ def read_range(
 
     Returns how the range ended; an unclean range's output must be thrown away.
     """
-    st = _State(source, Opener(path), "warc", gzipped, report, index)
+    st = ReadState(source, Opener(path), "warc", gzipped, report, index)
     with open(path, "rb") as fh:
         first = 0 if start == 0 else first_record(fh, start, gzipped)
         if first is None:

@@ -315,7 +315,7 @@ class _Damage:
 
 
 @dataclass
-class _State:
+class ReadState:
     source: str
     opener: Opener
     fmt: str
@@ -357,7 +357,7 @@ def read_archive(
     ``fmt`` is "warc" or "arc" (sniffed from the first bytes); ``gzipped`` says
     the file starts with a gzip member.
     """
-    st = _State(source, opener, fmt, gzipped, report, index)
+    st = ReadState(source, opener, fmt, gzipped, report, index)
     mode, start, skip_first, resyncs, first_pass = "raw", 0, 0, 0, True
     # Resyncing after damage (and switching to reading one whole gzip stream) can meet
     # a record again; every (file, offset) is yielded once, so page keys stay unique.
@@ -411,7 +411,7 @@ def _unseen(pass_, seen: set[tuple[str, int | None]]):
         yield item
 
 
-def _one_pass(st: _State, fh: BinaryIO, mode: str, start: int, skip_first: int):
+def _one_pass(st: ReadState, fh: BinaryIO, mode: str, start: int, skip_first: int):
     """Read records from ``start`` until the end or the first damage (returned)."""
     if mode == "gunzip":
         counted = Counted(fh, 0)
@@ -475,7 +475,7 @@ def _one_pass(st: _State, fh: BinaryIO, mode: str, start: int, skip_first: int):
     return None
 
 
-def handle_record(st: _State, rec, offset: int, mode: str, counted: Counted):
+def handle_record(st: ReadState, rec, offset: int, mode: str, counted: Counted):
     """Yield at most one page or skip record for ``rec``; return damage if it is cut short."""
     rh = rec.rec_headers
     rtype = (rec.rec_type or "unknown").lower()
@@ -555,7 +555,7 @@ def _status(http) -> int | None:
         return None
 
 
-def _page_or_skip(st: _State, rec, offset, uri, date, status, ctype, media, charset, data, big,
+def _page_or_skip(st: ReadState, rec, offset, uri, date, status, ctype, media, charset, data, big,
                   mode) -> RawPage | SkipRecord:
     if big:
         return SkipRecord(st.source, too_large(), offset)
@@ -593,7 +593,7 @@ def _page_or_skip(st: _State, rec, offset, uri, date, status, ctype, media, char
     )
 
 
-def _revisit(st: _State, rec, offset, uri, date, status, ctype, media, charset):
+def _revisit(st: ReadState, rec, offset, uri, date, status, ctype, media, charset):
     if media and media not in PAGE_TYPES and media not in VAGUE_TYPES:
         return SkipRecord(st.source, f"not a web page: {media} (revisit)", offset)
     rh = rec.rec_headers
