@@ -270,3 +270,19 @@ def test_damaged_archives_give_what_scan_gives(tmp_path_factory, data, second, r
     (root / "a.warc.gz").write_bytes(data)
     (root / "b.warc").write_bytes(second)
     assert _by_tasks_here(root, range_bytes) == _in_process(root)
+
+
+@pytest.mark.parametrize("gzipped", [False, True], ids=["plain", "gzip per record"])
+def test_a_range_starts_at_the_first_record_at_or_after_its_start(gzipped):
+    from workbench.archive.chunks import first_record
+
+    b = Builder(gzip=gzipped)
+    for n in range(6):
+        # (A page quoting a record line is taken for a record; the ranges then fail to join
+        # up and the file is read whole: test_mixed_folder_gives_what_scan_gives.)
+        b.response(f"http://example.org/{n}", page(n))
+    data = b.bytes()
+    fh = io.BytesIO(data)
+    for start in range(0, len(data) + 1, 37):
+        want = next((o for o in b.offsets if o >= start), None)
+        assert first_record(fh, start, gzipped) == want, start

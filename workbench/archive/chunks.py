@@ -21,7 +21,7 @@ escapes the reader, and the range is unclean, which is what any damage should do
 from __future__ import annotations
 
 import zlib
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -96,43 +96,40 @@ def splittable(path: Path, head: bytes) -> bool | None:
 def first_record(fh: BinaryIO, start: int, gzipped: bool) -> int | None:
     """Where the first record that starts at or after ``start`` seems to begin."""
     if gzipped:
-        return _first_member(fh, start)
+        members = _positions(fh, start, len(_GZIP_MEMBER) - 1, _member_starts)
+        return next((pos for pos in members if _opens_a_record(fh, pos)), None)
     # A record's "WARC/1.x" line follows a newline; look from one byte earlier to see it.
-    at = max(start - 1, 0)
-    fh.seek(at)
-    tail = b""
-    while True:
-        block = fh.read(CHUNK)
-        if not block:
-            return None
-        hay = tail + block
-        base = at - len(tail)
-        for match in _WARC_START.finditer(hay):
-            pos = base + match.start(1)
-            if pos >= start:
-                return pos
-        tail = hay[-64:]
-        at += len(block)
+    lines = _positions(fh, max(start - 1, 0), 64, _warc_lines)
+    return next((pos for pos in lines if pos >= start), None)
 
 
-def _first_member(fh: BinaryIO, start: int) -> int | None:
-    at = start
-    fh.seek(at)
+def _warc_lines(hay: bytes) -> Iterator[int]:
+    return (match.start(1) for match in _WARC_START.finditer(hay))
+
+
+def _member_starts(hay: bytes) -> Iterator[int]:
+    i = hay.find(_GZIP_MEMBER)
+    while i >= 0:
+        yield i
+        i = hay.find(_GZIP_MEMBER, i + 1)
+
+
+def _positions(fh: BinaryIO, at: int, overlap: int, find: Callable[[bytes], Iterator[int]]) -> Iterator[int]:
+    """File positions from ``at`` on where ``find`` matches, read a chunk at a time; the
+    last ``overlap`` bytes of a chunk are searched again with the next, so no match is
+    cut in two. The file is sought before every read (callers may read between matches)."""
     tail = b""
     while True:
-        block = fh.read(CHUNK)
-        if not block:
-            return None
-        hay = tail + block
-        base = at - len(tail)
-        i = hay.find(_GZIP_MEMBER)
-        while i >= 0:
-            if _opens_a_record(fh, base + i):
-                return base + i
-            i = hay.find(_GZIP_MEMBER, i + 1)
-        tail = hay[-(len(_GZIP_MEMBER) - 1):]
-        at += len(block)
         fh.seek(at)
+        block = fh.read(CHUNK)
+        if not block:
+            return
+        hay = tail + block
+        base = at - len(tail)
+        for i in find(hay):
+            yield base + i
+        tail = hay[-overlap:]
+        at += len(block)
 
 
 def _opens_a_record(fh: BinaryIO, pos: int) -> bool:
