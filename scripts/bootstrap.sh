@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Make ./.venv hold everything the workbench and its tests need, on a fresh machine.
 # Idempotent and quick when nothing changed: it reinstalls only when pyproject.toml is newer
-# than the last install. Sourced by ./run and ./test; not meant to be called by hand.
+# than the last install. Run by ./run and ./test; not meant to be called by hand.
+# --system-only: only look for (and, as root, install) the system libraries Qt needs, then
+# stop; the tests run that step with stand-ins for apt-get on PATH.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 venv="$here/.venv"
@@ -9,19 +11,31 @@ python="${PYTHON:-python3}"
 
 # Qt's xcb/offscreen platform plugins and fonts need a few shared libraries that a minimal
 # Debian image may lack; xvfb is for the screenshot script. Install them once, as root, via apt.
+# The cache is read once into a variable and searched there: `ldconfig -p | grep -q` under
+# pipefail fails whenever grep stops at its first match while ldconfig is still writing
+# (SIGPIPE, status 141), which made present libraries look missing in some launches.
+ld_cache="$(ldconfig -p 2>/dev/null || true)"
 need_debs=()
 for lib in libEGL.so.1 libGL.so.1 libxkbcommon.so.0 libxkbcommon-x11.so.0 libfontconfig.so.1 \
     libdbus-1.so.3 libglib-2.0.so.0 libxcb-icccm.so.4 libxcb-keysyms.so.1 libxcb-cursor.so.0; do
-  ldconfig -p 2>/dev/null | grep -q "$lib" || need_debs+=("$lib")
+  [[ "$ld_cache" == *"$lib"* ]] || need_debs+=("$lib")
 done
 if [ ${#need_debs[@]} -gt 0 ] && command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
   echo "bootstrap: installing system libraries for Qt (${need_debs[*]})" >&2
-  apt-get update -qq >/dev/null
   # The xcb libraries are what Qt's xcb plugin needs to open a window on a real desktop.
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libegl1 libgl1 libxkbcommon0 \
-    libxkbcommon-x11-0 libfontconfig1 libdbus-1-3 libglib2.0-0 fonts-dejavu-core \
-    libxcb-icccm4 libxcb-keysyms1 libxcb-cursor0 libxcb-image0 libxcb-render-util0 \
-    libxcb-randr0 libxcb-shape0 libxcb-xinerama0 libxcb-xkb1 >/dev/null
+  # Without a network this fails: say so and go on (the tests run offscreen without most).
+  if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libegl1 \
+      libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libdbus-1-3 libglib2.0-0 \
+      fonts-dejavu-core libxcb-icccm4 libxcb-keysyms1 libxcb-cursor0 libxcb-image0 \
+      libxcb-render-util0 libxcb-randr0 libxcb-shape0 libxcb-xinerama0 libxcb-xkb1; } >/dev/null
+  then
+    echo "bootstrap: could not install the system libraries (no network?); the window may" \
+      "not open until you run: apt-get install libegl1 libgl1 libxkbcommon-x11-0" \
+      "libfontconfig1 libxcb-cursor0" >&2
+  fi
+fi
+if [ "${1:-}" = --system-only ]; then
+  exit 0
 fi
 
 if [ ! -x "$venv/bin/python" ]; then
