@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from workbench.archive.common import Opener, Tracker
+from workbench.archive.names import name_text
 from workbench.archive.pages import read_gzip_page, read_page
 from workbench.archive.sniff import SNIFF_BYTES, gunzip_head, sniff
 from workbench.archive.wacz import read_wacz
@@ -31,16 +32,8 @@ class FileEntry:
     size: int
 
 
-def display_name(name: str) -> str:
-    """A file name as text: undecodable bytes (non-UTF-8 names) become ``\\xNN``."""
-    try:
-        return os.fsencode(name).decode("utf-8")
-    except UnicodeDecodeError:
-        return os.fsencode(name).decode("utf-8", errors="backslashreplace")
-
-
 def _join(rel: str, name: str) -> str:
-    return f"{rel}/{display_name(name)}" if rel else display_name(name)
+    return f"{rel}/{name_text(name)}" if rel else name_text(name)
 
 
 def _os_reason(exc: OSError, *, folder: bool = False) -> str:
@@ -75,15 +68,15 @@ def walk(root: Path) -> Iterator[FileEntry | SkipRecord]:
     try:
         st = root.stat()
     except OSError as exc:
-        yield SkipRecord(display_name(str(root)), _os_reason(exc) if not isinstance(
+        yield SkipRecord(name_text(str(root)), _os_reason(exc) if not isinstance(
             exc, FileNotFoundError) else "no such file or folder")
         return
     if not stat.S_ISDIR(st.st_mode):
         if stat.S_ISREG(st.st_mode):
-            yield FileEntry(root, display_name(root.name), st.st_size)
+            yield FileEntry(root, name_text(root.name), st.st_size)
         else:
             kind = _kind_of(st.st_mode)
-            yield SkipRecord(display_name(root.name), f"not a regular file ({kind})")
+            yield SkipRecord(name_text(root.name), f"not a regular file ({kind})")
         return
     seen: dict[tuple[int, int], str] = {(st.st_dev, st.st_ino): ""}
     # Stack of (folder path, its relative name, identities of its ancestors).

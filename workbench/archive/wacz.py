@@ -58,12 +58,23 @@ def read_wacz(
             yield SkipRecord(rel, "not a web page: ZIP file that is not a WACZ package "
                              "(no archive/*.warc.gz inside)")
             return
+        # Two members with one path (a name given twice, or once with "\\") would give
+        # their records one key each: only the first is read.
+        read: dict[str, str] = {}
         for info in warcs:
             name = info.filename
             source = f"{rel}/{name.replace(chr(92), '/')}"
             if is_unsafe_member(name):
                 yield SkipRecord(rel, f"unsafe member path in WACZ: {name!r}")
                 continue
+            if source in read:
+                first = read[source]
+                yield SkipRecord(source, f"WACZ member {name!r} occurs twice in the package: "
+                                 "only one is read" if first == name else
+                                 f"WACZ member {name!r} has the same path as {first!r}: only "
+                                 "that one is read")
+                continue
+            read[source] = name
             if info.flag_bits & 0x1:
                 yield SkipRecord(source, "encrypted ZIP member")
                 continue

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from workbench.archive import scan
+from workbench.archive.names import archive_file
 from workbench.core.records import RawPage, RunFilters
 from workbench.detect.extract import extract_text
 from workbench.detect.params import AntecedentSpec, SpotSigsParams
@@ -111,21 +112,9 @@ def params_from_dict(values: dict | None) -> SpotSigsParams:
         return SpotSigsParams()
 
 
-def _archive_file(root: Path, source: str) -> Path | None:
-    """The file under ``root`` that holds ``source`` (a WACZ member path ends inside one)."""
-    parts = Path(source).parts
-    for n in range(len(parts), 0, -1):
-        candidate = root.joinpath(*parts[:n])
-        if candidate.is_file():
-            return candidate
-    if root.is_file():  # a single opened file
-        return root
-    return None
-
-
 def read_raw(root: Path | str, source: str, offset: int | None) -> RawPage | None:
     """Read one page's bytes again from the archive (None: it is no longer there)."""
-    path = _archive_file(Path(root), source)
+    path = archive_file(root, source)
     if path is None:
         return None
     for item in scan(path):
