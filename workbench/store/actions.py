@@ -8,11 +8,12 @@ Because it lives in the project file, undo works after closing and reopening.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from workbench.store import recorder, replay, summary
+from workbench.store import changelog, recorder, replay, summary
+from workbench.store.changelog import ChangeGroup
 from workbench.store.clock import utc_now
 from workbench.store.connection import WriteLane
 
@@ -33,37 +34,23 @@ class _NothingChanged(Exception):
     """Raised inside an action's transaction to roll back an empty action."""
 
 
-def touched_clusters(conn: sqlite3.Connection, action_id: int) -> tuple[set[int], set[int]]:
+def touched_clusters(conn: sqlite3.Connection,
+                     groups: Sequence[ChangeGroup]) -> tuple[set[int], set[int]]:
     """Clusters whose summary an action's changes affect.
 
     Returns (clusters whose membership, reference, flags or memos changed;
-    current-run clusters of pages whose tags changed).
+    current-run clusters of pages whose tags changed, as they are now).
+    An update's images hold its key and changed columns only, which is all the
+    summary depends on: a memo whose text changed leaves the summary as it was.
     """
-    direct = conn.execute(
-        """
-        SELECT json_extract(img, '$.cluster_id') FROM (
-            SELECT before AS img FROM changes WHERE action_id = :a
-                AND tbl IN ('cluster_members', 'memos')
-            UNION ALL SELECT after FROM changes WHERE action_id = :a
-                AND tbl IN ('cluster_members', 'memos'))
-        UNION SELECT json_extract(coalesce(after, before), '$.id') FROM changes
-            WHERE action_id = :a AND tbl = 'clusters'
-        """,
-        {"a": action_id},
-    )
-    structure = {r[0] for r in direct if r[0] is not None}
-    run = summary.current_run(conn)
-    via_pages = conn.execute(
-        """
-        SELECT DISTINCT m.cluster_id FROM changes ch
-        JOIN cluster_members m
-            ON m.page_id = json_extract(coalesce(ch.after, ch.before), '$.page_id')
-        JOIN clusters c ON c.id = m.cluster_id AND c.run_id = :r
-        WHERE ch.action_id = :a AND ch.tbl = 'page_tags'
-        """,
-        {"a": action_id, "r": run},
-    )
-    return structure, {r[0] for r in via_pages}
+    structure: set[int] = set()
+    pages: set[int] = set()
+    for group in groups:
+        if group.table in ("cluster_members", "memos", "clusters", "page_tags"):
+            column = {"clusters": "id", "page_tags": "page_id"}.get(group.table, "cluster_id")
+            found = {img[column] for img in group.images() if img.get(column) is not None}
+            (pages if group.table == "page_tags" else structure).update(found)
+    return structure, summary.clusters_of_pages(conn, pages) if pages else set()
 
 
 class ActionLog:
@@ -82,6 +69,9 @@ class ActionLog:
         """
         try:
             with self._lane.transaction() as conn:
+                # Nothing can redo a discarded action: its changes only take up room.
+                conn.execute("DELETE FROM action_changes WHERE action_id IN "
+                             "(SELECT id FROM actions WHERE state = 'undone')")
                 conn.execute(
                     "UPDATE actions SET state = 'discarded', state_changed_at = ? "
                     "WHERE state = 'undone'",
@@ -95,11 +85,11 @@ class ActionLog:
                 assert action_id is not None
                 with recorder.recording(conn, action_id):
                     result = body(conn, action_id)
-                if conn.execute(
-                    "SELECT 1 FROM changes WHERE action_id = ? LIMIT 1", (action_id,)
-                ).fetchone() is None:
+                groups = recorder.take(conn)
+                if not groups:
                     raise _NothingChanged
-                summary.refresh(conn, *touched_clusters(conn, action_id))
+                changelog.store(conn, action_id, groups)
+                summary.refresh(conn, *touched_clusters(conn, groups))
                 return action_id, result
         except _NothingChanged:
             return None, None
@@ -130,15 +120,16 @@ class ActionLog:
     def _flip(conn: sqlite3.Connection, action_id: int, *, backwards: bool) -> None:
         # Summaries of clusters touched before *and* after replay: an undone
         # split's new cluster must lose its row, the old one regain members.
-        structure, tagged = touched_clusters(conn, action_id)
-        replay.replay(conn, action_id, backwards=backwards)
+        groups = changelog.load(conn, action_id)
+        structure, tagged = touched_clusters(conn, groups)
+        replay.replay(conn, action_id, groups, backwards=backwards)
         conn.execute(
             "UPDATE actions SET state = ?, state_changed_at = ? WHERE id = ?",
             ("undone" if backwards else "done", utc_now(), action_id),
         )
         if structure:
             # Membership moved: tagged pages may now sit in other clusters.
-            structure2, tagged2 = touched_clusters(conn, action_id)
+            structure2, tagged2 = touched_clusters(conn, groups)
             structure |= structure2
             tagged |= tagged2
         summary.refresh(conn, structure, tagged)

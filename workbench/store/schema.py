@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
+from contextlib import suppress
+from itertools import groupby
 
 from workbench.store.errors import ProjectError
 
@@ -262,6 +264,23 @@ CREATE INDEX merges_from ON merges(from_cluster);
 """
 
 
+# Version 7: the undo log kept compact and exact. Versions 1-6 logged every changed row
+# twice over as JSON (before and after, every column, REALs cut to 15 digits by SQLite's
+# JSON): a split that takes a 200-page cluster's reference out logged 29 KB, and undo
+# changed similarities in their last bits. Now one row per action holds its changes as
+# changelog.py describes (only the changed columns of an updated row, exact doubles,
+# deflated). The old log is converted (what it lost to 15 digits stays lost) and
+# dropped; the changes of discarded actions, which nothing can redo, are not kept.
+# Every column of ``meta`` a run needs is already there: ``pending_run`` (the settings
+# of a run started and not yet saved) is a new key, not a new table.
+_V7 = """
+CREATE TABLE action_changes (
+    action_id INTEGER PRIMARY KEY REFERENCES actions(id),
+    data BLOB NOT NULL
+);
+"""
+
+
 def _v2_backfill(conn: sqlite3.Connection) -> None:
     # Imported here: summary.py needs the v2 table, and the migration must
     # fill it for files that already hold a run.
@@ -286,6 +305,20 @@ def _v6_backfill(conn: sqlite3.Connection) -> None:
     summary.rebuild_totals(conn)
 
 
+def _v7_compact_log(conn: sqlite3.Connection) -> None:
+    from workbench.store import changelog
+
+    rows = conn.execute(
+        "SELECT c.action_id, c.tbl, c.op, c.before, c.after FROM changes c "
+        "JOIN actions a ON a.id = c.action_id WHERE a.state != 'discarded' "
+        "ORDER BY c.action_id, c.id")
+    for action_id, changes in groupby(rows, key=lambda r: r[0]):
+        groups = changelog.from_json_images(r[1:] for r in changes)
+        if groups:
+            changelog.store(conn, action_id, groups)
+    conn.execute("DROP TABLE changes")
+
+
 # Each step: (DDL script, optional data step run after it in the same transaction).
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None] | None]] = [
     (_V1, None),
@@ -294,6 +327,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None] | None]] = [
     (_V4, None),
     (_V5, _v5_rebuild),
     (_V6, _v6_backfill),
+    (_V7, _v7_compact_log),
 ]
 CURRENT_VERSION = len(MIGRATIONS)
 
@@ -347,7 +381,23 @@ def migrate(conn: sqlite3.Connection) -> int:
     except BaseException:
         conn.execute("ROLLBACK")
         raise
+    if version < CURRENT_VERSION:
+        _give_back_free_pages(conn)
     return CURRENT_VERSION
+
+
+def _give_back_free_pages(conn: sqlite3.Connection) -> None:
+    """Shrink the file when a migration left much of it free (step 7 drops a log that
+    was most of a much-coded project): every open copies the whole file to a backup.
+
+    VACUUM cannot run inside the migration's transaction. If it fails (another process
+    is reading) the file stays as large as it was, and as correct.
+    """
+    pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    free = conn.execute("PRAGMA freelist_count").fetchone()[0]
+    if pages and free > pages // 4:
+        with suppress(sqlite3.Error):
+            conn.execute("VACUUM")
 
 
 def _statements(script: str) -> list[str]:

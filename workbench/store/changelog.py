@@ -1,0 +1,155 @@
+"""The stored form of one action's row changes: compact, and exact to the bit.
+
+An action's changes are a sequence of groups, each a run of consecutive changes of one
+kind to one table (:class:`ChangeGroup`). Only what undo and redo need is kept:
+
+* an insert keeps the new row, a delete the old row (all columns: they must come back);
+* an update keeps the row's key as it was and, for just the columns that changed, the
+  values before and after (a split that takes a cluster's reference out changes the
+  similarity of every other member, and nothing else of them).
+
+The groups are written as JSON (Python's float repr is the shortest text that reads
+back as the same double, unlike SQLite's 15-digit rendering) and deflated: a change
+repeats its table's keys and values (the same cluster, tag, coder and time on every
+row of a tag action), so a 200-member split shrinks from 29 KB of row images to about
+2 KB. One row per action in ``action_changes``; open it with
+``json.loads(zlib.decompress(data))``: ``{"v": 1, "groups": [[table, op, columns,
+rows], ...]}``.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import zlib
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+# The columns that identify a row of each table a user action may change.
+KEYS: dict[str, tuple[str, ...]] = {
+    "tags": ("id",),
+    "page_tags": ("page_id", "tag_id"),
+    "clusters": ("id",),
+    "cluster_members": ("cluster_id", "page_id"),
+    "memos": ("id",),
+    "splits": ("id",),
+    "merges": ("id",),
+}
+
+FORMAT = 1
+_LEVEL = 6  # zlib: 9 saves under 2 % more here at twice the time
+
+
+@dataclass(slots=True)
+class ChangeGroup:
+    """Consecutive changes of one kind (``op``: I, U or D) to one table.
+
+    I and D: ``columns`` are all the columns stored, each row their values.
+    U: ``columns`` are the columns that changed; each row is the key as it was, then
+    those columns' values before, then after.
+    """
+
+    table: str
+    op: str
+    columns: tuple[str, ...]
+    rows: list[list[Any]] = field(default_factory=list)
+
+    @property
+    def key(self) -> tuple[str, ...]:
+        return KEYS[self.table]
+
+    def updates(self) -> Iterator[tuple[list[Any], list[Any], list[Any], list[Any]]]:
+        """Of a U group: (key before, values before, key after, values after) per row."""
+        k, n = len(self.key), len(self.columns)
+        for row in self.rows:
+            key_before, before, after = row[:k], row[k:k + n], row[k + n:]
+            changed = dict(zip(self.columns, after, strict=True))
+            key_after = [changed.get(c, v) for c, v in zip(self.key, key_before, strict=True)]
+            yield key_before, before, key_after, after
+
+    def images(self) -> Iterator[dict[str, Any]]:
+        """Every value the group holds by column, the key included (old and new key of
+        an update), for finding what an action touched."""
+        if self.op != "U":
+            for row in self.rows:
+                yield dict(zip(self.columns, row, strict=True))
+            return
+        for key_before, before, key_after, after in self.updates():
+            yield dict(zip(self.key, key_before, strict=True)) | dict(
+                zip(self.columns, before, strict=True))
+            yield dict(zip(self.key, key_after, strict=True)) | dict(
+                zip(self.columns, after, strict=True))
+
+
+class Builder:
+    """Collects changes in order, one row image at a time, into groups."""
+
+    def __init__(self) -> None:
+        self.groups: list[ChangeGroup] = []
+
+    def _group(self, table: str, op: str, columns: tuple[str, ...]) -> ChangeGroup:
+        last = self.groups[-1] if self.groups else None
+        if last is None or (last.table, last.op, last.columns) != (table, op, columns):
+            last = ChangeGroup(table, op, columns)
+            self.groups.append(last)
+        return last
+
+    def insert(self, table: str, columns: Sequence[str], values: Sequence[Any]) -> None:
+        self._group(table, "I", tuple(columns)).rows.append(list(values))
+
+    def delete(self, table: str, columns: Sequence[str], values: Sequence[Any]) -> None:
+        self._group(table, "D", tuple(columns)).rows.append(list(values))
+
+    def update(self, table: str, before: dict[str, Any], after: dict[str, Any]) -> None:
+        """A row as it was and as it became; nothing is kept when no column differs."""
+        changed = tuple(c for c in after if c not in before or not _same(before[c], after[c]))
+        if not changed:
+            return
+        key = [before[k] for k in KEYS[table]]
+        self._group(table, "U", changed).rows.append(
+            [*key, *(before.get(c) for c in changed), *(after[c] for c in changed)])
+
+
+def _same(a: Any, b: Any) -> bool:
+    # 1 and 1.0 are different values to SQLite's typeof(), and to undo.
+    return type(a) is type(b) and a == b
+
+
+def encode(groups: Sequence[ChangeGroup]) -> bytes:
+    doc = {"v": FORMAT, "groups": [[g.table, g.op, list(g.columns), g.rows] for g in groups]}
+    return zlib.compress(json.dumps(doc, separators=(",", ":")).encode("utf-8"), _LEVEL)
+
+
+def decode(data: bytes) -> list[ChangeGroup]:
+    doc = json.loads(zlib.decompress(data))
+    if doc.get("v") != FORMAT:
+        raise ValueError(f"undo log entry of unknown format {doc.get('v')!r}")
+    return [ChangeGroup(t, op, tuple(cols), rows) for t, op, cols, rows in doc["groups"]]
+
+
+def store(conn: sqlite3.Connection, action_id: int, groups: Sequence[ChangeGroup]) -> None:
+    conn.execute("INSERT INTO action_changes (action_id, data) VALUES (?, ?)",
+                 (action_id, encode(groups)))
+
+
+def load(conn: sqlite3.Connection, action_id: int) -> list[ChangeGroup]:
+    row = conn.execute("SELECT data FROM action_changes WHERE action_id = ?",
+                       (action_id,)).fetchone()
+    return decode(row[0]) if row else []
+
+
+def from_json_images(rows: Iterable[tuple[str, str, str | None, str | None]]) -> list[ChangeGroup]:
+    """Groups from the row images schema versions 1 to 6 logged (one ``changes`` row
+    per changed row: table, op, JSON before, JSON after), for the migration."""
+    builder = Builder()
+    for table, op, before_json, after_json in rows:
+        before = json.loads(before_json) if before_json else {}
+        after = json.loads(after_json) if after_json else {}
+        if op == "I":
+            builder.insert(table, list(after), list(after.values()))
+        elif op == "D":
+            builder.delete(table, list(before), list(before.values()))
+        else:
+            builder.update(table, before, after)
+    return builder.groups
