@@ -13,6 +13,7 @@ and give the same pages, skip records and revisit resolution, in the same order)
 
 * ``empty file``, ``permission denied``, ``symbolic link loop``, ``broken symbolic link``,
   ``not a regular file (a named pipe)``
+* ``symbolic link leading outside the opened folder (to /etc/passwd): not read``
 * ``not a web page: image/png``, ``not a web page: robots.txt``,
   ``HTTP status 404: not a page capture``, ``empty payload``
 * ``larger than the 50 MB page limit (60.0 MB)``

@@ -96,13 +96,12 @@ def archive_file(root: Path | str, source: str) -> Path | None:
             return None
         path = path / name
         if path.is_file():
-            return path if _inside(root, path) else None
+            return path if within(os.path.realpath(root), os.path.realpath(path)) else None
         if not path.is_dir():
             return None
     return None
 
 
-def _inside(root: Path, path: Path) -> bool:
-    real_root = os.path.realpath(root)
-    real = os.path.realpath(path)
+def within(real_root: str, real: str) -> bool:
+    """Is the resolved path ``real`` the folder ``real_root`` or below it?"""
     return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from workbench.archive.common import Opener, Tracker
-from workbench.archive.names import name_text
+from workbench.archive.names import name_text, within
 from workbench.archive.pages import read_gzip_page, read_page
 from workbench.archive.sniff import SNIFF_BYTES, gunzip_head, sniff
 from workbench.archive.wacz import read_wacz
@@ -59,11 +59,35 @@ def _kind_of(mode: int) -> str:
     return "a special file"
 
 
+def _is_link(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_symlink()
+    except OSError:
+        return False
+
+
+def _link_reason(entry: os.DirEntry, est: os.stat_result, real_root: str) -> str | None:
+    """Why a symbolic link is not followed (None: it is, being a folder in the opened one).
+
+    A link that leads out of the opened folder is never read: a crawl is not a way to
+    put /etc/passwd into a project. A link to a file inside is not read either: the file
+    is read in its own place, so the page is not read twice.
+    """
+    real = os.path.realpath(entry.path)
+    if not within(real_root, real):
+        return f"symbolic link leading outside the opened folder (to {name_text(real)}): not read"
+    if stat.S_ISDIR(est.st_mode):
+        return None
+    inside = "/".join(name_text(part) for part in Path(os.path.relpath(real, real_root)).parts)
+    return f"symbolic link to {inside!r} in the opened folder, which is read in its own place"
+
+
 def walk(root: Path) -> Iterator[FileEntry | SkipRecord]:
-    """Files below ``root`` in sorted order, following symbolic links without looping.
+    """Files below ``root`` in sorted order, following symbolic links to folders inside it.
 
     Folders are sorted by the bytes of their names, so the order does not depend
-    on the locale. Unreadable folders, loops and special files become skip records.
+    on the locale. Unreadable folders, loops, links that lead out of ``root`` or to a
+    file in it, a file's second hard link and special files become skip records.
     """
     try:
         st = root.stat()
@@ -78,7 +102,10 @@ def walk(root: Path) -> Iterator[FileEntry | SkipRecord]:
             kind = _kind_of(st.st_mode)
             yield SkipRecord(name_text(root.name), f"not a regular file ({kind})")
         return
+    real_root = os.path.realpath(root)
     seen: dict[tuple[int, int], str] = {(st.st_dev, st.st_ino): ""}
+    # Files with more than one hard link, by identity: only the first name is read.
+    linked: dict[tuple[int, int], str] = {}
     # Stack of (folder path, its relative name, identities of its ancestors).
     stack: list[tuple[Path, str, frozenset[tuple[int, int]]]] = [
         (root, "", frozenset({(st.st_dev, st.st_ino)}))
@@ -103,6 +130,9 @@ def walk(root: Path) -> Iterator[FileEntry | SkipRecord]:
                 else:
                     yield SkipRecord(erel, _os_reason(exc))
                 continue
+            if _is_link(entry) and (why := _link_reason(entry, est, real_root)):
+                yield SkipRecord(erel, why)
+                continue
             if stat.S_ISDIR(est.st_mode):
                 ident = (est.st_dev, est.st_ino)
                 if ident in ancestors:
@@ -116,6 +146,12 @@ def walk(root: Path) -> Iterator[FileEntry | SkipRecord]:
                 seen[ident] = erel
                 subfolders.append((path, erel, ancestors | {ident}))
             elif stat.S_ISREG(est.st_mode):
+                ident = (est.st_dev, est.st_ino)
+                if est.st_nlink > 1 and ident in linked:
+                    yield SkipRecord(erel, f"same file as {linked[ident]!r} (a hard link to it)")
+                    continue
+                if est.st_nlink > 1:
+                    linked[ident] = erel
                 yield FileEntry(path, erel, est.st_size)
             else:
                 yield SkipRecord(erel, f"not a regular file ({_kind_of(est.st_mode)})")
