@@ -11,7 +11,8 @@ from PySide6.QtWidgets import QApplication
 
 import workbench
 from workbench.gui.compat import protect_none
-from workbench.gui.locations import APP_NAME, ORG_NAME, PROJECT_SUFFIX
+from workbench.gui.errorhook import ErrorReporter
+from workbench.gui.locations import APP_NAME, ORG_NAME, PROJECT_SUFFIX, data_dir
 from workbench.gui.mainwindow import MainWindow
 from workbench.gui.prompter import Prompter
 
@@ -45,6 +46,8 @@ def make_window(settings: QSettings | None = None, prompter: Prompter | None = N
     window = MainWindow(settings, prompter, projects_folder, workers)
     if prompter is None:
         window.prompter = Prompter(window)
+    # Installed by run_app: under pytest-qt the tests' own hook must keep failing tests.
+    window.error_reporter = ErrorReporter(lambda: window.prompter, data_dir() / "logs", window)
     window.set_coder(ask_coder(window))
     return window
 
@@ -76,6 +79,7 @@ def make_app() -> QApplication:
 def run_app(argv: list[str]) -> int:
     app = make_app()
     window = make_window()
+    window.error_reporter.install()
     window.show()
     open_target(window, argv[0] if argv else None)
     return app.exec()
