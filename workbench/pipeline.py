@@ -1,7 +1,7 @@
 """Headless use case: read an archive, extract signatures, match, cluster.
 
-The CLI and the GUI's background job both call :func:`run_dedup`; nothing here
-knows about Qt.
+The CLI and the GUI's background job both call :func:`run_dedup` (into a project:
+:func:`run_into_project`); nothing here knows about Qt.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import multiprocessing
 import os
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -353,4 +353,41 @@ def save_result(project, result: DedupResult, progress: ProgressFn = no_progress
                             skipped=result.skipped)
 
 
-__all__ = ["Corpus", "DedupResult", "detect", "load_corpus", "run_dedup", "save_result", "Cancelled"]
+def run_into_project(
+    project,
+    root: Path | str,
+    params: SpotSigsParams | None = None,
+    progress: ProgressFn = no_progress,
+    workers: int | None = None,
+    *,
+    on_corpus: Callable[[Corpus], None] | None = None,
+    on_result: Callable[[DedupResult], None] | None = None,
+) -> tuple[DedupResult, int]:
+    """A detection run into an open project: read, match, cluster and save; returns the
+    result and the new run's id.
+
+    The requested settings go into the project before anything is read
+    (``project.begin_run``) and leave it with the saved run, so a run killed half way
+    leaves them there for the next session to offer again (``project.pending_run()``),
+    while the previous run stays the current one. Cancelling is the coder's choice, so a
+    cancelled run is not left pending; any other failure is. ``on_corpus`` and
+    ``on_result`` see the stages' results as they come (for running counts).
+    """
+    params = params or SpotSigsParams()
+    project.begin_run(params.to_dict())
+    try:
+        corpus = load_corpus(root, params, progress, workers)
+        if on_corpus is not None:
+            on_corpus(corpus)
+        result = detect(corpus, progress=progress)
+        if on_result is not None:
+            on_result(result)
+        run_id = save_result(project, result, progress)
+    except Cancelled:
+        project.forget_pending_run()
+        raise
+    return result, run_id
+
+
+__all__ = ["Corpus", "DedupResult", "detect", "load_corpus", "run_dedup", "run_into_project",
+           "save_result", "Cancelled"]

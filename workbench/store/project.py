@@ -262,6 +262,22 @@ class Project:
                                  singletons=singletons, progress=progress, filters=filters,
                                  skipped=skipped)
 
+    def begin_run(self, params: dict) -> None:
+        """Keep ``params`` in the project as the settings of a run about to start, so a
+        run that never finishes (killed, crashed) does not lose them. ``save_run`` clears
+        them in the transaction that saves the run; so does ``forget_pending_run``."""
+        with self._write() as conn:
+            runs.begin_run(conn, params)
+
+    def pending_run(self) -> dict | None:
+        """The params given to ``begin_run`` for a run that was never saved, or None."""
+        return runs.pending_run(self._read())
+
+    def forget_pending_run(self) -> None:
+        """Drop the pending run's settings (the coder declined to run it again)."""
+        with self._write() as conn:
+            runs.forget_pending_run(conn)
+
     def run_filters(self, run_id: int | None = None) -> RunFilters:
         """What a run (default: the current one) left out before matching."""
         if run_id is None:

@@ -162,6 +162,31 @@ def _page_id_array(conn: sqlite3.Connection, run_id: int, n: int) -> array:
     return ids
 
 
+# A run in progress, by the settings it was asked for (``meta`` key). Written before the
+# run reads anything and removed by the transaction that saves it, so a run killed half
+# way (crash, power cut, task manager) leaves it behind: the previous run is still the
+# current one, and the coder can be offered the new settings again instead of finding
+# them silently dropped.
+_PENDING = "pending_run"
+
+
+def begin_run(conn: sqlite3.Connection, params: dict) -> None:
+    """Record that a run with ``params`` is starting (replaces an earlier pending one)."""
+    conn.execute("INSERT INTO meta (key, value) VALUES (?, ?) "
+                 "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                 (_PENDING, json.dumps(params, sort_keys=True, default=str)))
+
+
+def pending_run(conn: sqlite3.Connection) -> dict | None:
+    """The params of a run that was started and never saved, or None."""
+    row = conn.execute("SELECT value FROM meta WHERE key = ?", (_PENDING,)).fetchone()
+    return json.loads(row[0]) if row else None
+
+
+def forget_pending_run(conn: sqlite3.Connection) -> None:
+    conn.execute("DELETE FROM meta WHERE key = ?", (_PENDING,))
+
+
 def _new_run(conn: sqlite3.Connection, method: str, params: dict, timings: dict[str, float]) -> int:
     """A row for a new run (its parameters, timings and the software that made it)."""
     run_id = conn.execute(
@@ -189,7 +214,8 @@ def save_run(
     run) is flagged for review.
 
     Nothing proportional to the run is built in Python beyond an 8-byte page id and a
-    flag byte per page: rows go to SQLite as they are made.
+    flag byte per page: rows go to SQLite as they are made. The run is no longer pending
+    (:func:`begin_run`) once this commits.
     """
     in_cluster = validate(pages, pairs, clusters)
     total = len(pages) + len(pairs) + len(clusters)
@@ -216,6 +242,7 @@ def save_run(
             "INSERT INTO run_skips (run_id, source, offset, reason) VALUES (?, ?, ?, ?)",
             [(run_id, sk.source, sk.offset, sk.reason) for sk in skipped])
         _finish(conn, run_id)
+        forget_pending_run(conn)
     progress("save", total, total)
     return run_id
 
