@@ -181,7 +181,14 @@ EXPECTED = {
              'read before the damage'): 1,
         },
     ),
-    'webrecorder+warcio/example-trunc.warc': (1, {}),
+    'webrecorder+warcio/example-trunc.warc': (
+        1,
+        {
+            # The payload's gzip stream is cut (its end and checksum are missing).
+            ('the compressed payload (Content-Encoding: gzip) ends early; kept the first '
+             '1,270 bytes'): 1,
+        },
+    ),
     'webrecorder+warcio/example-wget-bad-target-uri.warc.gz': (1, {}),
     'webrecorder+warcio/example-wrong-chunks.warc.gz': (1, {}),
     'webrecorder+warcio/example.arc': (1, {}),

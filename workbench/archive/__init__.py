@@ -19,6 +19,9 @@ and give the same pages, skip records and revisit resolution, in the same order)
 * ``larger than the 50 MB page limit (60.0 MB)``
 * ``LZ4-compressed WARC is not supported``
 * ``truncated gzip member at byte 18,204: 3 records read before the damage``
+* ``truncated gzip file: the compressed page ends early; kept the first 7,363 bytes``: a
+  note beside the page that was kept (a :class:`~workbench.archive.common.SkippedInput`
+  with ``page_kept``); a skip record that knows its capture's URL carries it there too
 * ``revisit of http://... of 2020-...: the original capture is not in the opened folder``
 * ``no web pages in this archive (4 request records)``
 """

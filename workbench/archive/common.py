@@ -10,10 +10,32 @@ from pathlib import Path
 from typing import BinaryIO
 
 from workbench.core.progress import ProgressFn
+from workbench.core.records import SkipRecord
 
 PAGE_LIMIT_BYTES = 50 * 1024 * 1024
 CHUNK = 1024 * 1024
 _REPORT_EVERY = 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedInput(SkipRecord):
+    """A skip record that knows more: the capture's URL, and whether the page was kept.
+
+    ``page_kept``: this record is a note beside a page that was kept in part (a gzip file
+    cut short, say); it says what was lost. The project stores what every skip record
+    has (source, reason, offset); the CLI's skip report writes the URL too.
+    """
+
+    url: str | None = None
+    page_kept: bool = False
+
+
+def skipped(source: str, reason: str, offset: int | None = None, *, url: str | None = None,
+            page_kept: bool = False) -> SkipRecord:
+    """A skip record, with its URL and whether the page was kept when either is known."""
+    if url is None and not page_kept:
+        return SkipRecord(source, reason, offset)
+    return SkippedInput(source, reason, offset, url, page_kept)
 
 
 def mb(n: int) -> str:

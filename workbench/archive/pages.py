@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import gzip
 import re
-import zlib
+from collections.abc import Iterator
 from pathlib import Path
 
-from workbench.archive.common import CHUNK, PAGE_LIMIT_BYTES, mb, too_large
+from workbench.archive.common import PAGE_LIMIT_BYTES, mb, skipped, too_large
+from workbench.archive.inflate import gunzip
 from workbench.archive.sniff import Sniffed
 from workbench.core.records import RawPage, SkipRecord
 
@@ -38,29 +38,40 @@ def read_page(path: Path, rel: str, size: int, found: Sniffed) -> RawPage | Skip
     return RawPage(source=rel, data=data, url=saved_from_url(data), content_type=found.mime)
 
 
-def read_gzip_page(path: Path, rel: str, inner: Sniffed) -> RawPage | SkipRecord:
-    """A gzip-compressed page, decompressed up to the page limit (so a gzip bomb is harmless)."""
-    parts: list[bytes] = []
-    size = 0
+def read_gzip_page(path: Path, rel: str, inner: Sniffed) -> Iterator[RawPage | SkipRecord]:
+    """A gzip-compressed page, decompressed up to the page limit (so a gzip bomb is harmless).
+
+    A file cut short or damaged gives the page as far as it could be decompressed and a
+    note saying how much was kept; only a file with nothing usable is skipped.
+    """
     try:
-        with gzip.open(path, "rb") as gz:
-            while True:
-                block = gz.read(CHUNK)
-                if not block:
-                    break
-                size += len(block)
-                if size > PAGE_LIMIT_BYTES:
-                    return SkipRecord(rel, too_large(after="after decompression"))
-                parts.append(block)
-    except EOFError:
-        return SkipRecord(rel, f"truncated gzip file: the page ends early (after {mb(size)} "
-                          "of text)" if size >= 2**20 else
-                          f"truncated gzip file: the page ends early (after {size:,} bytes)")
-    except (gzip.BadGzipFile, zlib.error) as exc:
-        return SkipRecord(rel, f"damaged gzip data after {size:,} bytes ({exc})")
+        with open(path, "rb") as fh:
+            got = gunzip(fh, PAGE_LIMIT_BYTES)
     except OSError as exc:
-        return SkipRecord(rel, f"cannot read: {exc.strerror or exc}")
-    data = b"".join(parts)
+        yield SkipRecord(rel, f"cannot read: {exc.strerror or exc}")
+        return
+    if got.too_large:
+        yield SkipRecord(rel, too_large(after="after decompression"))
+        return
+    data = got.data
+    if got.cut_short:
+        lost = "truncated gzip file: the compressed page ends"
+    elif got.damage:
+        lost = f"damaged gzip data ({got.damage})"
+    else:
+        lost = ""
     if not data:
-        return SkipRecord(rel, "empty file (gzip-compressed)")
-    return RawPage(source=rel, data=data, url=saved_from_url(data), content_type=inner.mime)
+        yield SkipRecord(rel, f"{lost} before any of it could be decompressed"
+                         if got.cut_short else lost or "empty file (gzip-compressed)")
+        return
+    url = saved_from_url(data)
+    yield RawPage(source=rel, data=data, url=url, content_type=inner.mime)
+    if lost:
+        early = " early" if got.cut_short else ""
+        yield skipped(rel, f"{lost}{early}; kept the first {kept(len(data))}", url=url,
+                      page_kept=True)
+
+
+def kept(n: int) -> str:
+    """How much of a page was kept: '7,363 bytes', '2.0 MB'."""
+    return f"{n:,} bytes" if n < 2**20 else mb(n)

@@ -221,11 +221,8 @@ def read_file(item: FileEntry, tracker: Tracker, index: RevisitIndex
         gzipped = True
         inner_suffix = Path(path.stem).suffix.lower()
         found = sniff(inner_head, inner_suffix)
-        if found.kind == "empty":
-            yield SkipRecord(rel, "empty file (gzip-compressed)")
-            return
-        if found.kind in ("html", "text"):
-            yield read_gzip_page(path, rel, found)
+        if found.kind in ("html", "text", "empty"):  # empty: or cut before any text
+            yield from read_gzip_page(path, rel, found)
             return
         if found.kind not in ("warc", "arc"):
             mime = found.mime or found.kind

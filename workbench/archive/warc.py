@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import BinaryIO
 
 from warcio.archiveiterator import ArchiveIterator
-from warcio.bufferedreaders import BufferedReader, DecompressingBufferedReader
+from warcio.bufferedreaders import BufferedReader, ChunkedDataReader, DecompressingBufferedReader
 from warcio.recordloader import ArcWarcRecordLoader
 from warcio.utils import BUFF_SIZE
 
@@ -29,9 +29,12 @@ from workbench.archive.common import (
     PAGE_LIMIT_BYTES,
     Counted,
     Opener,
+    SkippedInput,
     plural,
+    skipped,
     too_large,
 )
+from workbench.archive.pages import kept
 from workbench.archive.sniff import SNIFF_BYTES, sniff
 from workbench.core.records import RawPage, SkipRecord
 
@@ -173,6 +176,89 @@ class RecordIterator(ArchiveIterator):
             return line, empty_size
 
 
+class _PayloadDecoding:
+    """Content-Encoding decoding that remembers damage instead of printing it, and can
+    tell whether the compressed payload ended before its compressed stream did."""
+
+    decompressor: object
+    decomp_type: str | None
+    num_block_read: int
+    damage: str | None = None
+    fed = False  # has the decompressor been given any bytes?
+
+    def _decompress(self, data: bytes) -> bytes:
+        if not self.decompressor or not data:
+            return data
+        self.fed = True
+        try:
+            return self.decompressor.decompress(data)  # type: ignore[attr-defined]
+        except Exception as exc:  # noqa: BLE001 - zlib and brotli fail in their own ways
+            if self.num_block_read == 0:  # not compressed after all: as warcio does
+                if self.decomp_type == "deflate":
+                    self._init_decomp("deflate_alt")  # type: ignore[attr-defined]
+                    return self._decompress(data)
+                self.decompressor = None
+                return data
+            if self.damage is None:
+                self.damage = str(exc) or type(exc).__name__
+            return b""
+
+    def cut_short(self) -> bool:
+        d = self.decompressor
+        if d is None or not self.fed:
+            return False
+        if hasattr(d, "is_finished"):  # brotli
+            return not d.is_finished()
+        return not getattr(d, "eof", True)
+
+
+class _Payload(_PayloadDecoding, BufferedReader):
+    pass
+
+
+class _ChunkedPayload(_PayloadDecoding, ChunkedDataReader):
+    pass
+
+
+def content_stream(rec):
+    """``rec.content_stream()`` (the payload, de-chunked and decoded), through readers that
+    record damage and a cut-short compressed payload instead of writing to stderr."""
+    http = rec.http_headers
+    if not http:
+        return rec.raw_stream
+    encoding = (http.get_header("content-encoding") or "").lower() or None
+    if encoding not in BufferedReader.get_supported_decompressors():
+        encoding = None
+    if http.get_header("transfer-encoding") == "chunked":
+        return _ChunkedPayload(rec.raw_stream, decomp_type=encoding)
+    if encoding:
+        return _Payload(rec.raw_stream, decomp_type=encoding)
+    return rec.raw_stream
+
+
+@dataclass(frozen=True, slots=True)
+class PayloadLoss:
+    """Part of a compressed payload could not be decompressed: the reasons to give when
+    some of the page was kept, and when none of it was."""
+
+    some_kept: str
+    none_kept: str
+
+
+def payload_loss(stream, encoding: str) -> PayloadLoss | None:
+    """What a payload lost to its Content-Encoding (None: nothing)."""
+    if not isinstance(stream, _PayloadDecoding):
+        return None
+    what = f"the compressed payload (Content-Encoding: {encoding})"
+    if stream.damage:
+        return PayloadLoss(f"{what} is damaged ({stream.damage})",
+                           f"{what} is damaged ({stream.damage})")
+    if stream.cut_short():
+        return PayloadLoss(f"{what} ends early",
+                           f"{what} ends before any of it could be decompressed")
+    return None
+
+
 # --------------------------------------------------------------------------- revisits
 
 
@@ -250,13 +336,13 @@ class RevisitIndex:
         try:
             data = read_payload_at(orig)
         except Exception as exc:  # noqa: BLE001 - any failure becomes a skip record
-            return SkipRecord(rv.source, f"revisit: cannot read its original at {orig.key} "
-                              f"({_describe(exc)})", rv.offset)
+            return skipped(rv.source, f"revisit: cannot read its original at {orig.key} "
+                           f"({_describe(exc)})", rv.offset, url=rv.url)
         if data is None:
-            return SkipRecord(rv.source, f"revisit: its original at {orig.key} could not be "
-                              "read again", rv.offset)
+            return skipped(rv.source, f"revisit: its original at {orig.key} could not be "
+                           "read again", rv.offset, url=rv.url)
         if len(data) > PAGE_LIMIT_BYTES:
-            return SkipRecord(rv.source, too_large(), rv.offset)
+            return skipped(rv.source, too_large(), rv.offset, url=rv.url)
         status = rv.status if rv.status is not None and 200 <= rv.status < 300 else orig.status
         return RawPage(
             source=rv.source,
@@ -280,10 +366,11 @@ class RevisitIndex:
             else:
                 what = rv.refers_uri or rv.url or "an unknown URL"
                 when = f" of {rv.refers_date}" if rv.refers_date else ""
-                yield SkipRecord(
+                yield skipped(
                     rv.source,
                     f"revisit of {what}{when}: the original capture is not in the opened folder",
                     rv.offset,
+                    url=rv.url,
                 )
 
 
@@ -300,7 +387,7 @@ def read_payload_at(orig: Original) -> bytes | None:
         rec = next(iter(it), None)
         if rec is None:
             return None
-        data, _ = _read_capped(rec.content_stream(), lambda: None)
+        data, _ = _read_capped(content_stream(rec), lambda: None)
         return data
 
 
@@ -404,7 +491,9 @@ def _unseen(pass_, seen: set[tuple[str, int | None]]):
             item = next(pass_)
         except StopIteration as stop:
             return stop.value
-        key = ("record", item.offset)
+        # A note beside a page (what part of it was lost) has the page's offset.
+        kind = "note" if isinstance(item, SkippedInput) and item.page_kept else "record"
+        key = (kind, item.offset)
         if item.offset is not None and key in seen:
             continue
         seen.add(key)
@@ -483,9 +572,10 @@ def handle_record(st: ReadState, rec, offset: int, mode: str, counted: Counted):
     date = rh.get_header("WARC-Date")
     http = rec.http_headers
     out: RawPage | SkipRecord | None = None
+    note: SkipRecord | None = None  # what a page kept in part lost
 
     def skip(reason: str) -> SkipRecord:
-        return SkipRecord(st.source, reason, offset)
+        return skipped(st.source, reason, offset, url=uri)
 
     if rtype not in ("response", "resource", "revisit"):
         st.ignored[rtype] += 1
@@ -514,9 +604,14 @@ def handle_record(st: ReadState, rec, offset: int, mode: str, counted: Counted):
                 out = skip(f"payload compressed as {enc!r} (Content-Encoding), which is not "
                            "supported")
             else:
-                data, big = _read_capped(rec.content_stream(), lambda: st.report(counted.pos))
+                payload = content_stream(rec)
+                data, big = _read_capped(payload, lambda: st.report(counted.pos))
+                loss = payload_loss(payload, enc)
                 out = _page_or_skip(st, rec, offset, uri, date, status, ctype, media, charset,
-                                    data, big, mode)
+                                    data, big, mode, loss)
+                if loss is not None and isinstance(out, RawPage):
+                    note = skipped(st.source, f"{loss.some_kept}; kept the first "
+                                   f"{kept(len(data))}", offset, url=uri, page_kept=True)
     # Drain the record so that a record cut short is noticed.
     raw = rec.raw_stream
     while raw.read(CHUNK):
@@ -542,6 +637,8 @@ def handle_record(st: ReadState, rec, offset: int, mode: str, counted: Counted):
     if out is not None:
         st.outputs += 1
         yield out
+        if note is not None:
+            yield note
     return None
 
 
@@ -556,11 +653,11 @@ def _status(http) -> int | None:
 
 
 def _page_or_skip(st: ReadState, rec, offset, uri, date, status, ctype, media, charset, data, big,
-                  mode) -> RawPage | SkipRecord:
+                  mode, loss: PayloadLoss | None = None) -> RawPage | SkipRecord:
     if big:
-        return SkipRecord(st.source, too_large(), offset)
+        return skipped(st.source, too_large(), offset, url=uri)
     if not data:
-        return SkipRecord(st.source, "empty payload", offset)
+        return skipped(st.source, loss.none_kept if loss else "empty payload", offset, url=uri)
     found = sniff(data[:SNIFF_BYTES])
     if found.kind in ("binary", "gzip", "zip", "unsupported", "warc", "arc"):
         mime = found.mime or {"gzip": "application/gzip", "zip": "application/zip"}.get(
@@ -568,7 +665,7 @@ def _page_or_skip(st: ReadState, rec, offset, uri, date, status, ctype, media, c
         if found.kind in ("warc", "arc"):
             mime = f"application/{found.kind}"
         said = f" (served as {media})" if media and media not in VAGUE_TYPES else ""
-        return SkipRecord(st.source, f"not a web page: {mime}{said}", offset)
+        return skipped(st.source, f"not a web page: {mime}{said}", offset, url=uri)
     if media in VAGUE_TYPES:
         media = found.mime or "text/plain"
     key = f"{st.source}#{offset}"
@@ -595,7 +692,7 @@ def _page_or_skip(st: ReadState, rec, offset, uri, date, status, ctype, media, c
 
 def _revisit(st: ReadState, rec, offset, uri, date, status, ctype, media, charset):
     if media and media not in PAGE_TYPES and media not in VAGUE_TYPES:
-        return SkipRecord(st.source, f"not a web page: {media} (revisit)", offset)
+        return skipped(st.source, f"not a web page: {media} (revisit)", offset, url=uri)
     rh = rec.rec_headers
     rv = PendingRevisit(
         source=st.source,
