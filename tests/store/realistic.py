@@ -74,7 +74,7 @@ def coding_session(project: Project, actions: int, seed: int = 11) -> list[int]:
 
 
 def _one_action(project: Project, rng: random.Random, tags: list[int]) -> ActionResult:
-    rows = project.list_clusters(limit=400)
+    rows = project.list_clusters(limit=60)
     ids = [r.id for r in rows]
     roll = rng.random()
     if roll < 0.70:

@@ -11,8 +11,10 @@ kind to one table (:class:`ChangeGroup`). Only what undo and redo need is kept:
 The groups are written as JSON (Python's float repr is the shortest text that reads
 back as the same double, unlike SQLite's 15-digit rendering) and deflated: a change
 repeats its table's keys and values (the same cluster, tag, coder and time on every
-row of a tag action), so a 200-member split shrinks from 29 KB of row images to about
-2 KB. One row per action in ``action_changes``; open it with
+row of a tag action). Taking the reference out of a 200-page cluster logged 35 KB of
+row images; now 4.8 KB, nearly all of it the changed doubles themselves.
+
+One row per action in ``action_changes``; open it with
 ``json.loads(zlib.decompress(data))``: ``{"v": 1, "groups": [[table, op, columns,
 rows], ...]}``.
 """

@@ -266,13 +266,13 @@ CREATE INDEX merges_from ON merges(from_cluster);
 
 # Version 7: the undo log kept compact and exact. Versions 1-6 logged every changed row
 # twice over as JSON (before and after, every column, REALs cut to 15 digits by SQLite's
-# JSON): a split that takes a 200-page cluster's reference out logged 29 KB, and undo
+# JSON): a split that takes a 200-page cluster's reference out logged 30-35 KB, and undo
 # changed similarities in their last bits. Now one row per action holds its changes as
 # changelog.py describes (only the changed columns of an updated row, exact doubles,
 # deflated). The old log is converted (what it lost to 15 digits stays lost) and
 # dropped; the changes of discarded actions, which nothing can redo, are not kept.
-# Every column of ``meta`` a run needs is already there: ``pending_run`` (the settings
-# of a run started and not yet saved) is a new key, not a new table.
+# (The settings of a run started and not yet saved need no table: runs.begin_run keeps
+# them under the ``meta`` key ``pending_run``.)
 _V7 = """
 CREATE TABLE action_changes (
     action_id INTEGER PRIMARY KEY REFERENCES actions(id),
