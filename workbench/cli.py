@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 from collections import Counter
 from collections.abc import Sequence
@@ -14,6 +13,7 @@ from workbench.core.evaluation import Scores, pairs_of_groups, score_pairs
 from workbench.core.progress import Cancelled
 from workbench.detect.params import CLUSTER_METHODS, AntecedentSpec, SpotSigsParams, default_specs
 from workbench.detect.scheme import PUNCTUATION, SPOTS
+from workbench.export.cells import csv_writer
 from workbench.pipeline import Corpus, DedupResult, detect, load_corpus, save_result
 
 EXIT_OK, EXIT_USAGE, EXIT_INPUT, EXIT_CANCELLED = 0, 2, 3, 130
@@ -187,7 +187,7 @@ def _languages(pages) -> str:
 
 def write_pairs(result: DedupResult, path: Path) -> None:
     with path.open("w", newline="", encoding="utf-8") as fh:
-        w = csv.writer(fh)
+        w = csv_writer(fh)
         w.writerow(["doc_a", "doc_b", "similarity"])
         for a, b, s in zip(result.pairs.a, result.pairs.b, result.pairs.similarity, strict=True):
             w.writerow([result.pages[a].key, result.pages[b].key, f"{s:.6f}"])
@@ -195,7 +195,7 @@ def write_pairs(result: DedupResult, path: Path) -> None:
 
 def write_clusters(result: DedupResult, path: Path) -> None:
     with path.open("w", newline="", encoding="utf-8") as fh:
-        w = csv.writer(fh)
+        w = csv_writer(fh)
         w.writerow(["cluster", "path", "similarity", "is_reference"])
         for k, c in enumerate(result.clusters, start=1):
             for member, sim in zip(c.members, c.similarities, strict=True):

@@ -6,7 +6,7 @@ import csv
 from collections.abc import Sequence
 from pathlib import Path
 
-from workbench.export.cells import escape, unescape
+from workbench.export.cells import csv_writer, unescape
 from workbench.store import ProjectError, Tag, TagSpec
 
 COLUMNS = ["name", "description", "colour", "shortcut", "parent"]
@@ -16,12 +16,11 @@ def write_codebook(tags: Sequence[Tag], out_path: Path | str) -> int:
     """Write the codebook (parents before children); return the number of tags."""
     by_id = {t.id: t for t in tags}
     with open(out_path, "w", newline="", encoding="utf-8") as f:
-        writer = csv.writer(f, lineterminator="\r\n")
+        writer = csv_writer(f, reversible=True, lineterminator="\r\n")
         writer.writerow(COLUMNS)
         for tag in tags:
             parent = by_id[tag.parent_id].name if tag.parent_id in by_id else ""
-            writer.writerow([escape(v) for v in
-                             (tag.name, tag.description, tag.colour, tag.shortcut or "", parent)])
+            writer.writerow([tag.name, tag.description, tag.colour, tag.shortcut or "", parent])
     return len(tags)
 
 

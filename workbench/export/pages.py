@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import csv
 from dataclasses import dataclass
 from pathlib import Path
 
-from workbench.export.cells import inert
+from workbench.export.cells import csv_writer
 from workbench.export.sidecar import sidecar_path, write_sidecar
 from workbench.store import PageRecord, Project, ProjectError
 
@@ -45,11 +44,9 @@ def _row(rec: PageRecord, tag_names: list[str], wide: bool) -> list[str]:
         rec.tagged_at, None if is_record else rec.source, rec.source if is_record else None,
         rec.offset, rec.url, rec.capture_date, rec.title, rec.skip_reason,
     ]
+    # Text from a crawl or a coder (a title of "=HYPERLINK(...)") is made inert by the
+    # writer, like every cell; the numbers we produce never look like formulas.
     cells = [_cell(v) for v in values]
-    # Numbers we produce are safe; every text cell that came from a crawl or a
-    # coder is neutralised (a title of "=HYPERLINK(...)" must stay text).
-    cells = cells[:4] + [inert(c) for c in cells[4:9]] + [cells[9]] + \
-        [inert(c) for c in cells[10:]]
     if wide:
         present = {n.casefold() for n in rec.tags}
         cells += ["1" if n.casefold() in present else "0" for n in tag_names]
@@ -75,8 +72,8 @@ def export_pages(project: Project, out_path: Path | str, *, coded_only: bool = T
     rows = 0
     try:
         with open(tmp, "w", newline="", encoding="utf-8-sig" if excel else "utf-8") as f:
-            writer = csv.writer(f, lineterminator="\r\n", quoting=csv.QUOTE_MINIMAL)
-            writer.writerow([inert(h) for h in header])
+            writer = csv_writer(f, lineterminator="\r\n")
+            writer.writerow(header)
             for rec in project.page_records(coded_only=coded_only):
                 writer.writerow(_row(rec, tag_names, wide))
                 rows += 1
