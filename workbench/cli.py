@@ -11,12 +11,16 @@ from pathlib import Path
 from workbench import __version__
 from workbench.core.evaluation import Scores, pairs_of_groups, score_pairs
 from workbench.core.progress import Cancelled
+from workbench.core.records import SkipRecord
 from workbench.detect.params import CLUSTER_METHODS, AntecedentSpec, SpotSigsParams, default_specs
 from workbench.detect.scheme import PUNCTUATION, SPOTS
 from workbench.export.cells import csv_writer
+from workbench.export.skipped import write_skipped
 from workbench.pipeline import Corpus, DedupResult, detect, load_corpus, save_result
 
 EXIT_OK, EXIT_USAGE, EXIT_INPUT, EXIT_CANCELLED = 0, 2, 3, 130
+SHOWN_REASONS = 10  # skip reasons the summary lists; --skipped writes every skipped input
+ALL_SKIPPED = "--skipped FILE.csv lists every skipped input"
 
 
 class InputError(Exception):
@@ -118,6 +122,25 @@ def _params(args: argparse.Namespace) -> SpotSigsParams:
         raise InputError(str(exc)) from None
 
 
+def _check_output(option: str, value: str | None) -> None:
+    """Refuse an output file that cannot be written before the run, not after it."""
+    if not value:
+        return
+    path = Path(value)
+    if path.is_dir():
+        raise InputError(f"{option} {value}: that is a folder; give a file name")
+    folder = path.parent
+    if not folder.is_dir():
+        raise InputError(f"cannot write {option} {value}: there is no folder {folder}")
+
+
+def _write(option: str, path: str, write) -> None:
+    try:
+        write(Path(path))
+    except OSError as exc:
+        raise InputError(f"cannot write {option} {path}: {exc.strerror or exc}") from None
+
+
 def _check_folder(path: Path) -> None:
     if not path.exists():
         raise InputError(f"{path}: no such file or folder")
@@ -143,21 +166,35 @@ def _load(path: Path, params: SpotSigsParams, args: argparse.Namespace) -> Corpu
     corpus = load_corpus(path, params, _stderr_progress(args.quiet), args.workers)
     if sys.stderr.isatty() and not args.quiet:
         print("\r" + " " * 60 + "\r", end="", file=sys.stderr)
+    report = getattr(args, "skipped", None)
     if not corpus.pages:
-        reasons = "; ".join(sorted({s.reason for s in corpus.skipped})) or "no files"
-        raise InputError(f"{path}: no readable pages ({reasons})")
+        if report:
+            _write("--skipped", report, lambda out: write_skipped(corpus.skipped, out))
+        counts = Counter(s.reason for s in corpus.skipped).most_common()
+        reasons = "; ".join(reason for reason, _ in counts[:SHOWN_REASONS]) or "no files"
+        if len(counts) > SHOWN_REASONS:
+            reasons += f"; {_more_reasons(counts[SHOWN_REASONS:])}"
+        where = (f"; every skipped input is in {report}" if report else
+                 f"; {ALL_SKIPPED}" if len(counts) > SHOWN_REASONS else "")
+        raise InputError(f"{path}: no readable pages ({reasons}){where}")
     return corpus
 
 
-def print_summary(result: DedupResult, out=None) -> None:
+def _more_reasons(hidden: list[tuple[str, int]]) -> str:
+    n = len(hidden)
+    inputs = sum(count for _, count in hidden)
+    return (f"{n:,} more reason{'s' if n != 1 else ''} ({inputs:,} input"
+            f"{'s' if inputs != 1 else ''})")
+
+
+def print_summary(result: DedupResult, out=None, skipped_report: Path | None = None) -> None:
+    """The run in a few lines; ``skipped_report``: where every skipped input was written."""
     out = out or sys.stdout
     pages = result.pages
     m = result.matrix
     usable = len(pages) - len(result.too_little_text)
     print(f"pages read:        {len(pages):,}", file=out)
-    print(f"inputs skipped:    {len(result.skipped):,}", file=out)
-    for reason, n in Counter(s.reason for s in result.skipped).most_common(10):
-        print(f"  {n:>6,} x {reason}", file=out)
+    print_skipped(result.skipped, out, skipped_report)
     print(f"too little text:   {len(result.too_little_text):,} (kept in the list, never clustered)",
           file=out)
     if result.params.languages:
@@ -173,6 +210,25 @@ def print_summary(result: DedupResult, out=None) -> None:
     total = sum(result.timings.values())
     stages = ", ".join(f"{k} {v:.2f} s" for k, v in result.timings.items())
     print(f"wall time:         {total:.2f} s ({stages})", file=out)
+
+
+def print_skipped(skipped: list[SkipRecord], out, report: Path | None) -> None:
+    """How many inputs were skipped and the most common reasons; how many reasons are not
+    shown, and where they all are. Notes beside pages kept in part are counted apart."""
+    notes = [s for s in skipped if getattr(s, "page_kept", False)]
+    skips = [s for s in skipped if not getattr(s, "page_kept", False)]
+    print(f"inputs skipped:    {len(skips):,}", file=out)
+    counts = Counter(s.reason for s in skips).most_common()
+    for reason, n in counts[:SHOWN_REASONS]:
+        print(f"  {n:>6,} x {reason}", file=out)
+    where = f"every skipped input is in {report}" if report else ALL_SKIPPED
+    if len(counts) > SHOWN_REASONS:
+        print(f"  ... {_more_reasons(counts[SHOWN_REASONS:])} not shown: {where}", file=out)
+    if notes:
+        what = "page" if len(notes) == 1 else "pages"
+        told = report or "--skipped FILE.csv"
+        print(f"kept in part:      {len(notes):,} {what} (compressed data cut short or "
+              f"damaged; {told} says how much was kept)", file=out)
 
 
 def _languages(pages) -> str:
@@ -204,15 +260,19 @@ def write_clusters(result: DedupResult, path: Path) -> None:
 
 def cmd_dedup(args: argparse.Namespace) -> int:
     params = _params(args)
+    for option in ("pairs", "clusters", "skipped"):
+        _check_output(f"--{option}", getattr(args, option))
     corpus = _load(Path(args.path), params, args)
     result = detect(corpus)
     if args.pairs:
-        write_pairs(result, Path(args.pairs))
+        _write("--pairs", args.pairs, lambda out: write_pairs(result, out))
     if args.clusters:
-        write_clusters(result, Path(args.clusters))
+        _write("--clusters", args.clusters, lambda out: write_clusters(result, out))
+    if args.skipped:
+        _write("--skipped", args.skipped, lambda out: write_skipped(result.skipped, out))
     if args.project:
         _save_project(Path(args.project), Path(args.path), result)
-    print_summary(result)
+    print_summary(result, skipped_report=Path(args.skipped) if args.skipped else None)
     return EXIT_OK
 
 
@@ -290,6 +350,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("path", help="crawl folder, HTML file or WARC/ARC/WACZ archive")
     p.add_argument("--pairs", help="write pairs CSV (doc_a,doc_b,similarity)")
     p.add_argument("--clusters", help="write clusters CSV (cluster,path,similarity,is_reference)")
+    p.add_argument("--skipped", metavar="FILE",
+                   help="write every skipped input as CSV (file,offset,url,reason,page_kept): "
+                        "the summary shows only the most common reasons")
     p.add_argument("--project", help="save the run into this project file (created if missing), "
                                      "for coding in the workbench and `workbench export`")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress display")

@@ -66,17 +66,21 @@ def test_every_writer_of_the_command_line(tmp_path):
     crawl = tmp_path / "crawl"
     crawl.mkdir()
     names = [f"{t}HYPERLINK {n}.html" for n, t in enumerate(TRIGGERS)]
+    empties = [f"{t}empty {n}.html" for n, t in enumerate(TRIGGERS)]
     for n, name in enumerate(names):
         (crawl / name).write_text(STORY.format(title=f"{TRIGGERS[n]}SUM(A{n})"), encoding="utf-8")
-    outs = {k: tmp_path / f"{k}.csv" for k in ("pairs", "clusters", "export")}
+        (crawl / empties[n]).write_bytes(b"")
+    outs = {k: tmp_path / f"{k}.csv" for k in ("pairs", "clusters", "skipped", "export")}
     project = tmp_path / "p.wbproj"
     assert main(["dedup", str(crawl), "-q", "--pairs", str(outs["pairs"]), "--clusters",
-                 str(outs["clusters"]), "--project", str(project), "--min-sigs", "1"]) == 0
+                 str(outs["clusters"]), "--skipped", str(outs["skipped"]), "--project",
+                 str(project), "--min-sigs", "1"]) == 0
     assert main(["export", str(project), "--out", str(outs["export"]), "--all"]) == 0
     for path in outs.values():
         _assert_inert(path)
     written = {cell for row in _cells(outs["clusters"])[1:] for cell in row[1:2]}
     assert written == {"'" + name for name in names}
+    assert {row[0] for row in _cells(outs["skipped"])[1:]} == {"'" + name for name in empties}
     pairs = _cells(outs["pairs"])[1:]
     assert {c for row in pairs for c in row[:2]} == {"'" + name for name in names}
     exported = {row[7]: row[12] for row in _cells(outs["export"])[1:]}  # path -> title
