@@ -352,7 +352,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--clusters", help="write clusters CSV (cluster,path,similarity,is_reference)")
     p.add_argument("--skipped", metavar="FILE",
                    help="write every skipped input as CSV (file,offset,url,reason,page_kept): "
-                        "the summary shows only the most common reasons")
+                        "the summary shows only the most common reasons. In every CSV, a cell "
+                        "a spreadsheet would run as a formula (= + - @, also full width) "
+                        "starts with a quote")
     p.add_argument("--project", help="save the run into this project file (created if missing), "
                                      "for coding in the workbench and `workbench export`")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress display")
