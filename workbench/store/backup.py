@@ -3,12 +3,20 @@
 Copies are made with SQLite's online backup API from an open connection:
 copying the file (and maybe missing its -wal) could capture a torn state. A
 copy is written under a temporary name and renamed into place, so a crash
-during the backup never leaves a half file that looks like a good backup.
+during the backup never leaves a half file that looks like a good backup; a
+copy that fails (a full disk) is deleted at once, and leftovers of a killed
+session are deleted before the next copy is made.
+
+A copy is only ever made of a file that has just passed the integrity check
+(:mod:`workbench.store.integrity`), and old copies are pruned only after a new
+one is in place, so rotation never replaces good backups with copies of a
+damaged file, and the newest good one is never pruned.
 
 Copying a project of a million pages takes seconds, so when the file needs no
 migration the copy is made on a thread (:func:`start_backup`) from a snapshot
 taken as the project opens: the window does not wait for it, and the copy is
-still the file as it was when opened.
+still the file as it was when opened. A file too big to check before opening
+returns is checked on that thread, from the same snapshot, before the copy.
 """
 
 from __future__ import annotations
@@ -16,10 +24,16 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+from contextlib import suppress
 from datetime import UTC, datetime
 from pathlib import Path
 
+from workbench.store import integrity
+
 DEFAULT_KEEP = 5
+_PARTIAL = ".partial"
+# SQLite's side files of a database named X: X-journal, X-wal, X-shm.
+_SIDE_FILES = ("-journal", "-wal", "-shm")
 
 
 def backup_dir_for(project_path: Path) -> Path:
@@ -31,22 +45,63 @@ def make_backup(
     conn: sqlite3.Connection, project_path: Path, keep: int = DEFAULT_KEEP,
     directory: Path | None = None,
 ) -> Path | None:
-    """Copy the database behind ``conn`` and keep only the newest ``keep`` copies."""
+    """Copy the database behind ``conn`` and keep only the newest ``keep`` copies.
+
+    The caller has checked the database. On failure nothing of the new copy is left
+    and the existing copies are untouched; the sqlite3.Error or OSError is raised.
+    """
     if keep <= 0:
         return None
     directory = directory or backup_dir_for(project_path)
     directory.mkdir(parents=True, exist_ok=True)
+    remove_partials(directory)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
     final = directory / f"{project_path.stem}-{stamp}{project_path.suffix or '.db'}"
-    tmp = final.with_name(final.name + ".partial")
-    target = sqlite3.connect(str(tmp))
+    tmp = final.with_name(final.name + _PARTIAL)
     try:
+        _copy(conn, tmp)
+        os.replace(tmp, final)
+    except BaseException:
+        _remove_with_side_files(tmp)
+        raise
+    _sync_folder(directory)
+    prune(directory, project_path, keep)
+    return final
+
+
+def _copy(conn: sqlite3.Connection, tmp: Path) -> None:
+    target = sqlite3.connect(str(tmp), isolation_level=None)
+    try:
+        # A half copy is deleted, never used, so the copy needs no rollback journal:
+        # none is written, and a killed session leaves no "-journal" behind.
+        target.execute("PRAGMA journal_mode = OFF")
+        target.execute("PRAGMA synchronous = OFF")
         conn.backup(target)
     finally:
         target.close()
-    os.replace(tmp, final)
-    prune(directory, project_path, keep)
-    return final
+    # Durable before the rename makes it a backup (synchronous = OFF skipped that).
+    fd = os.open(tmp, os.O_RDWR | getattr(os, "O_BINARY", 0))
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _sync_folder(directory: Path) -> None:
+    if os.name != "posix":
+        return
+    with suppress(OSError):
+        fd = os.open(directory, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _remove_with_side_files(path: Path) -> None:
+    for name in (path.name, *(path.name + side for side in _SIDE_FILES)):
+        with suppress(OSError):
+            (path.parent / name).unlink(missing_ok=True)
 
 
 def list_backups(project_path: Path, directory: Path | None = None) -> list[Path]:
@@ -60,28 +115,64 @@ def list_backups(project_path: Path, directory: Path | None = None) -> list[Path
     )
 
 
+def good_backups(project_path: Path, directory: Path | None = None) -> list[Path]:
+    """Finished backups that pass the integrity check, oldest first.
+
+    Each copy is read in full (about 3 s per million pages), so this is for the
+    moment a damaged project needs one, not for every open.
+    """
+    return [p for p in list_backups(project_path, directory)
+            if not integrity.file_problems(p)]
+
+
 def prune(directory: Path, project_path: Path, keep: int) -> None:
+    """Keep the newest ``keep`` copies. Called only right after a checked copy was
+    written, which is the newest and so is never pruned."""
     for old in list_backups(project_path, directory)[:-keep]:
         old.unlink(missing_ok=True)
-    # Leftovers of a backup interrupted by a crash.
-    for partial in directory.glob("*.partial"):
-        partial.unlink(missing_ok=True)
+    remove_partials(directory)
+
+
+def remove_partials(directory: Path) -> None:
+    """Delete leftovers of copies interrupted by a crash or a kill (``X.partial`` and
+    the ``X.partial-journal`` older versions wrote). Only the session holding the
+    project's write lock makes copies, so none of these is being written now."""
+    if not directory.is_dir():
+        return
+    for leftover in directory.iterdir():
+        name = leftover.name
+        if name.endswith(_PARTIAL) or any(name.endswith(_PARTIAL + s) for s in _SIDE_FILES):
+            with suppress(OSError):
+                leftover.unlink()
 
 
 class BackgroundBackup:
-    """A backup made on its own thread from a read snapshot that is already held."""
+    """A check and/or backup made on its own thread from a read snapshot already held.
+
+    After ``wait()``: ``problems`` lists what the integrity check found (then no copy
+    was made), ``path`` is the copy, ``error`` what stopped the copy.
+    """
 
     def __init__(self, source: sqlite3.Connection, project_path: Path, keep: int,
-                 directory: Path | None) -> None:
+                 directory: Path | None, *, check: bool = False) -> None:
         self._source = source
         self._args = (project_path, keep, directory)
+        self._check = check
         self.path: Path | None = None
+        self.problems: list[str] = []
         self.error: BaseException | None = None
         self._thread = threading.Thread(target=self._run, name="project-backup", daemon=True)
         self._thread.start()
 
     def _run(self) -> None:
         try:
+            if self._check:
+                try:
+                    self.problems = integrity.problems(self._source)
+                except integrity.NotADatabase as exc:
+                    self.problems = [str(exc)]
+                if self.problems:
+                    return  # never copy a damaged file over the rotation of good ones
             self.path = make_backup(self._source, *self._args)
         except BaseException as exc:  # kept for wait(): a thread has nobody to raise to
             self.error = exc
@@ -89,7 +180,7 @@ class BackgroundBackup:
             self._source.close()
 
     def wait(self) -> Path | None:
-        """Block until the copy is written; return its path or raise what went wrong."""
+        """Block until done; return the copy's path or raise what stopped it."""
         self._thread.join()
         if self.error is not None:
             raise self.error
@@ -101,19 +192,24 @@ class BackgroundBackup:
 
 
 def start_backup(project_path: Path, keep: int = DEFAULT_KEEP,
-                 directory: Path | None = None) -> BackgroundBackup | None:
-    """Begin a backup of the project file as it is now, finished on a thread.
+                 directory: Path | None = None, *, check: bool = False,
+                 uri: str | None = None) -> BackgroundBackup | None:
+    """Begin a backup (and with ``check``, first an integrity check) of the project
+    file as it is now, finished on a thread. ``uri``: how to open the file when the
+    project is open read-only (no copy is made then: ``keep`` is 0).
 
     The read transaction is opened here, before returning, so writes made after this
     call (in WAL mode they never wait for a reader) do not reach the copy.
     """
-    if keep <= 0:
+    if keep <= 0 and not check:
         return None
-    source = sqlite3.connect(str(project_path), isolation_level=None, check_same_thread=False)
+    source = (sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+              if uri is not None else
+              sqlite3.connect(str(project_path), isolation_level=None, check_same_thread=False))
     try:
         source.execute("BEGIN")
         source.execute("SELECT count(*) FROM sqlite_schema").fetchone()  # pins the snapshot
     except BaseException:
         source.close()
         raise
-    return BackgroundBackup(source, project_path, keep, directory)
+    return BackgroundBackup(source, project_path, keep, directory, check=check)

@@ -11,8 +11,10 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
+
+from workbench.store.errors import ProjectReadOnly
 
 # Long enough that a reader never fails while a big save_run commits.
 BUSY_TIMEOUT_MS = 10_000
@@ -35,6 +37,14 @@ def connect(path: Path | str, *, readonly: bool = False) -> sqlite3.Connection:
     conn.execute("PRAGMA synchronous = FULL")
     if readonly:
         conn.execute("PRAGMA query_only = ON")
+    return conn
+
+
+def connect_uri(uri: str) -> sqlite3.Connection:
+    """A reading connection to a project opened read-only (``access.readonly_uri``)."""
+    conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False,
+                           timeout=BUSY_TIMEOUT_MS / 1000)
+    conn.execute("PRAGMA query_only = ON")
     return conn
 
 
@@ -79,20 +89,50 @@ class WriteLane:
         return self._conn
 
     def close(self) -> None:
-        """Wait for a running transaction, fold the WAL into the file, close."""
+        """Wait for a running transaction, fold the WAL into the file, close.
+
+        Raises the checkpoint's sqlite3.Error (after closing) when the WAL could not
+        be folded in, e.g. on a full disk: the last commits then live only in the
+        ``-wal`` file, and whoever copies the project file alone would lose them.
+        """
         with self._lock:
-            # A closed project is then one self-contained file to copy or mail;
-            # if another process is reading, the WAL stays and is still safe.
-            with suppress(sqlite3.Error):
-                self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            problem: sqlite3.Error | None = None
+            # A closed project is then one self-contained file to copy or mail. If
+            # another process is reading, the checkpoint may stop short (busy): the
+            # file is still consistent and that process's connection keeps the WAL.
+            try:
+                self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+            except sqlite3.Error as exc:
+                problem = exc
             self._conn.close()
+            if problem is not None:
+                raise problem
+
+
+class ReadOnlyLane(WriteLane):
+    """Stands in for the write lane of a project opened read-only: every write through
+    it (actions, undo, redo, setup) raises ProjectReadOnly with the reason."""
+
+    def __init__(self, message: str) -> None:  # no connection: there is nothing to write
+        self.message = message
+
+    def transaction(self) -> AbstractContextManager[sqlite3.Connection]:
+        raise ProjectReadOnly(self.message)
+
+    @property
+    def connection(self) -> sqlite3.Connection:
+        raise ProjectReadOnly(self.message)
+
+    def close(self) -> None:
+        pass
 
 
 class Readers:
     """One read-only connection per thread, created on first use."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, uri: str | None = None) -> None:
         self._path = path
+        self._uri = uri  # read-only projects: how to open without writing anything
         self._local = threading.local()
         self._all: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
@@ -104,7 +144,8 @@ class Readers:
             with self._lock:
                 if self._closed:
                     raise sqlite3.ProgrammingError("the project is closed")
-                conn = connect(self._path, readonly=True)
+                conn = (connect_uri(self._uri) if self._uri is not None
+                        else connect(self._path, readonly=True))
                 self._all.append(conn)
             self._local.conn = conn
         return conn

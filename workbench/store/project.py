@@ -11,7 +11,7 @@ import getpass
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import suppress
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -20,12 +20,31 @@ from typing import Any, TypeVar
 from workbench.core.calibration import PairGraph, cluster_at, clustering_options
 from workbench.core.progress import ProgressFn, no_progress
 from workbench.core.records import Cluster, PageInfo, RunFilters, SkipRecord
-from workbench.store import backup, codebook, memos, pairs, queries, recorder, runs, schema, tagging
+from workbench.store import (
+    access,
+    backup,
+    codebook,
+    integrity,
+    memos,
+    pairs,
+    queries,
+    recorder,
+    runs,
+    schema,
+    tagging,
+)
 from workbench.store.actions import ActionInfo, ActionLog, history, next_redo, next_undo
 from workbench.store.clock import utc_now
 from workbench.store.codebook import Tag, TagSpec
-from workbench.store.connection import Readers, WriteLane, connect
-from workbench.store.errors import ProjectError
+from workbench.store.connection import Readers, ReadOnlyLane, WriteLane, connect, connect_uri
+from workbench.store.errors import (
+    ProjectDamaged,
+    ProjectError,
+    ProjectReadOnly,
+    StorageError,
+    storage_error,
+)
+from workbench.store.lock import LockFolderReadOnly, ProjectLock
 from workbench.store.page_table import PageRecord, page_records
 
 T = TypeVar("T")
@@ -41,83 +60,201 @@ class ActionResult:
 
 
 class Project:
-    """An open project file. Use ``Project.create`` or ``Project.open``."""
+    """An open project file. Use ``Project.create`` or ``Project.open``.
 
-    def __init__(self, path: Path, lane: WriteLane) -> None:
+    One writer per project: a project open for writing holds its lock file
+    (:mod:`workbench.store.lock`) until closed, and any number of sessions may read
+    it alongside, opened with ``readonly=True``.
+    """
+
+    def __init__(self, path: Path, lane: WriteLane, *, readers: Readers | None = None,
+                 lock: ProjectLock | None = None, readonly_reason: str | None = None) -> None:
         self.path = path
         self._lane = lane
-        self._readers = Readers(path)
+        self._readers = readers or Readers(path)
         self._log = ActionLog(lane)
         self._coder_id: int | None = None
         self._closed = False
         self._backup: backup.BackgroundBackup | None = None
+        self._backup_dir: Path | None = None
+        self._backup_failure: ProjectError | None = None
+        self._lock = lock
+        # Why the project is open read-only (None: open for writing).
+        self.readonly_reason = readonly_reason
+
+    @property
+    def readonly(self) -> bool:
+        """True when nothing can be changed (see ``readonly_reason``)."""
+        return self.readonly_reason is not None
 
     # ----------------------------------------------------------- lifecycle
     @classmethod
     def create(cls, path: Path | str, archive_root: str, *, coder: str | None = None) -> Project:
-        """Make a new project file; refuses to overwrite an existing file."""
+        """Make a new project file (open for writing); refuses to overwrite a file."""
         path = Path(path)
         if path.exists():
             raise ProjectError(f"{path} already exists; open it or choose another name.")
         try:
-            conn = connect(path)
-        except sqlite3.Error as exc:
-            raise ProjectError(f"Cannot create {path}: {exc}") from exc
-        project = cls._setup(path, conn)
-        with project._lane.transaction() as c:
-            for key, value in (("archive_root", str(archive_root)), ("created_at", utc_now())):
-                c.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (key, value))
-        if coder:
-            project.use_coder(coder)
+            lock = ProjectLock.acquire(path)
+        except LockFolderReadOnly as exc:
+            raise ProjectError(f"Cannot create {path}: {exc}.") from exc
+        except OSError as exc:
+            raise _project_error(exc, path, "Cannot create") from exc
+        if path.exists():  # made by another session between the check and the lock
+            lock.release()
+            raise ProjectError(f"{path} already exists; open it or choose another name.")
+        project: Project | None = None
+        try:
+            project = cls._setup(path, connect(path), lock)
+            with project._lane.transaction() as c:
+                for key, value in (("archive_root", str(archive_root)), ("created_at", utc_now())):
+                    c.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (key, value))
+            if coder:
+                project.use_coder(coder)
+        except BaseException as exc:
+            if project is not None:
+                with suppress(Exception):
+                    project._readers.close()
+                    project._lane.close()
+            lock.release()
+            _remove_database(path)  # ours, half made: it would block a second try
+            if isinstance(exc, sqlite3.Error | OSError):
+                raise _project_error(exc, path, "Cannot create") from exc
+            raise
         return project
 
     @classmethod
     def open(cls, path: Path | str, *, backups: int = backup.DEFAULT_KEEP,
-             backup_dir: Path | None = None, coder: str | None = None) -> Project:
-        """Open an existing project: check its version, back it up, migrate it.
+             backup_dir: Path | None = None, coder: str | None = None,
+             readonly: bool = False) -> Project:
+        """Open an existing project: check it, back it up, migrate it.
 
-        ``backups`` copies of the file as it was when opened are kept (0: none). When
-        the file needs no migration the copy is written on a thread after this returns
-        (see ``wait_for_backup``); ``close`` waits for it.
+        For writing (the default) the project's lock is taken: ProjectInUse (with who
+        holds it) when another session has it open for writing. When the file, its
+        folder or its disk cannot be written, it opens read-only instead and says why
+        in ``readonly_reason``. ``readonly=True`` opens it read-only, which writes
+        nothing and always works next to a writer; ``coder`` is then ignored.
+
+        The file is checked first (``integrity``): ProjectDamaged, naming the good
+        backups, when it is damaged. A file bigger than ``integrity.SYNC_CHECK_MAX_BYTES``
+        is checked on a thread instead (``wait_for_backup`` raises ProjectDamaged).
+
+        ``backups`` copies of the file as it was when opened are kept (0: none); never
+        of a damaged file, never when read-only. When the file needs no migration the
+        copy is written on a thread after this returns (see ``wait_for_backup`` and
+        ``backup_problem``: a copy that fails, e.g. on a full disk, does not stop the
+        project from opening); ``close`` waits for it.
         """
         path = Path(path)
         if not path.is_file():
             raise ProjectError(f"{path} does not exist or is not a file.")
+        if readonly:
+            return cls._open_readonly(path, "opened read-only as asked", backup_dir)
+        reason = access.write_problem(path)
+        if reason is not None:
+            return cls._open_readonly(path, reason, backup_dir)
+        try:
+            lock = ProjectLock.acquire(path)
+        except LockFolderReadOnly as exc:
+            return cls._open_readonly(path, str(exc), backup_dir)
+        except OSError as exc:
+            raise _project_error(exc, path, "Cannot lock") from exc
+        try:
+            project = cls._open_for_writing(path, lock, backups, backup_dir)
+        except StorageError as exc:
+            lock.release()
+            if exc.kind != "readonly":
+                raise
+            # Permissions os.access could not see (a network share's): read instead.
+            return cls._open_readonly(path, str(exc), backup_dir)
+        except BaseException:
+            lock.release()
+            raise
+        if coder:
+            try:
+                project.use_coder(coder)
+            except BaseException:
+                project.close()
+                raise
+        return project
+
+    @classmethod
+    def _open_for_writing(cls, path: Path, lock: ProjectLock, backups: int,
+                          backup_dir: Path | None) -> Project:
         try:
             conn = connect(path)
-        except sqlite3.DatabaseError as exc:
-            raise ProjectError(f"{path} is not a SpotSigs Workbench project "
-                               f"(not an SQLite database: {exc}).") from exc
         except sqlite3.Error as exc:
-            raise ProjectError(f"Cannot open {path}: {exc}") from exc
+            raise _opening_error(exc, path, backup_dir) from exc
         pending = None
         try:
-            version = schema.check_openable(conn, str(path))
+            checked = _check_now(path)
+            if checked:
+                _check(conn, path, backup_dir)
+            version = _openable_version(conn, path, backup_dir)
             wal = conn.execute("PRAGMA journal_mode").fetchone()[0].lower() == "wal"
             if version < schema.CURRENT_VERSION or not wal:
                 # Back up before migrating, so the copy is what an older workbench can
                 # still open. (Without WAL, a reader held for the copy would block writes.)
-                backup.make_backup(conn, path, backups, backup_dir)
+                if not checked:
+                    _check(conn, path, backup_dir)  # copies are only made of whole files
+                _backup_before_upgrade(conn, path, backups, backup_dir)
             else:
-                # Nothing to migrate: copy on a thread, so a big project opens at once.
-                pending = backup.start_backup(path, backups, backup_dir)
-        except BaseException:
+                # Nothing to migrate: check (if big) and copy on a thread, so a big
+                # project opens at once.
+                pending = backup.start_backup(path, backups, backup_dir, check=not checked)
+        except BaseException as exc:
             conn.close()
+            if isinstance(exc, sqlite3.Error):
+                raise _project_error(exc, path, "Cannot open") from exc
             raise
         try:
-            project = cls._setup(path, conn)
+            project = cls._setup(path, conn, lock)
         except BaseException:
             if pending is not None:
                 with suppress(Exception):
                     pending.wait()
             raise
         project._backup = pending
-        if coder:
-            project.use_coder(coder)
+        project._backup_dir = backup_dir
         return project
 
     @classmethod
-    def _setup(cls, path: Path, conn: sqlite3.Connection) -> Project:
+    def _open_readonly(cls, path: Path, reason: str, backup_dir: Path | None) -> Project:
+        """Open without writing anything: no lock, backup, migration, -wal or -shm where
+        they cannot be written (see ``access.readonly_uri``)."""
+        uri = access.readonly_uri(path)
+        try:
+            conn = connect_uri(uri)
+        except sqlite3.Error as exc:
+            raise _opening_error(exc, path, backup_dir) from exc
+        pending = None
+        try:
+            checked = _check_now(path)
+            if checked:
+                _check(conn, path, backup_dir)
+            if _openable_version(conn, path, backup_dir) < schema.CURRENT_VERSION:
+                raise ProjectError(
+                    f"{path} was saved by an older SpotSigs Workbench and must be upgraded "
+                    f"before it can be used, which cannot be done read-only ({reason}). "
+                    "Open it for writing once, or copy it to a folder you can write to.")
+            if not checked:
+                pending = backup.start_backup(path, 0, check=True, uri=uri)
+        except sqlite3.Error as exc:
+            raise _project_error(exc, path, "Cannot open") from exc
+        finally:
+            conn.close()
+        message = (f"{path} is open read-only ({reason}), so changes cannot be saved. To "
+                   "work on it, close it where it is open for writing and open it again, "
+                   "or copy it to a folder you can write to.")
+        project = cls(path, ReadOnlyLane(message), readers=Readers(path, uri),
+                      readonly_reason=reason)
+        project._backup = pending
+        project._backup_dir = backup_dir
+        return project
+
+    @classmethod
+    def _setup(cls, path: Path, conn: sqlite3.Connection,
+               lock: ProjectLock | None = None) -> Project:
         try:
             schema.check_openable(conn, str(path))
             mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
@@ -127,39 +264,101 @@ class Project:
             recorder.install(conn)
         except sqlite3.Error as exc:
             conn.close()
-            raise ProjectError(f"Cannot open {path}: {exc}") from exc
+            raise _project_error(exc, path, "Cannot open") from exc
         except BaseException:
             conn.close()
             raise
-        return cls(path, WriteLane(conn))
+        return cls(path, WriteLane(conn), lock=lock)
 
     def close(self) -> None:
+        """Wait for the opening backup, fold the WAL into the file, release the lock.
+
+        Raises StorageError when the WAL could not be folded in (a full disk): the last
+        changes are then safe in ``<name>-wal``, which must stay beside the project file
+        until it is opened again with room on the disk. The project is closed anyway.
+        """
         if self._closed:
             return
         self._closed = True
-        if self._backup is not None:
-            # The copy's read snapshot would keep close()'s checkpoint from finishing.
-            with suppress(Exception):
-                self._backup.wait()
-        self._readers.close()
-        self._lane.close()
+        try:
+            if self._backup is not None:
+                # The copy's read snapshot would keep the checkpoint from finishing.
+                with suppress(Exception):
+                    self._backup.wait()
+            self._readers.close()
+            try:
+                self._lane.close()
+            except sqlite3.Error as exc:
+                raise self._unfolded_wal(exc) from exc
+        finally:
+            if self._lock is not None:
+                self._lock.release()
+
+    def _unfolded_wal(self, exc: sqlite3.Error) -> StorageError:
+        wal = access.wal_path(self.path)
+        problem = storage_error(exc, self.path)
+        said = str(problem) if problem is not None else f"SQLite said: {exc}."
+        return StorageError(
+            f"{said} The last changes are safe in {wal.name} beside the project: keep that "
+            f"file with {self.path.name} (do not copy the project file alone) and open the "
+            "project again once the problem is solved; they are then folded in.",
+            problem.kind if problem is not None else "io")
 
     def wait_for_backup(self) -> Path | None:
-        """The copy made when the project was opened, once it is written (None: made
-        before opening returned, or none asked for); raises ProjectError if it failed."""
+        """Wait for the copy made when the project was opened (and, for a big file,
+        the integrity check before it); return the copy (None: made before opening
+        returned, or none asked for).
+
+        Raises ProjectDamaged when the check found damage (then no copy was made),
+        StorageError or ProjectError when the copy could not be written; the project
+        stays open and usable either way.
+        """
         if self._backup is None:
             return None
-        try:
-            return self._backup.wait()
-        except (OSError, sqlite3.Error) as exc:
-            raise ProjectError(f"Could not back up {self.path}: {exc}") from exc
+        with suppress(Exception):
+            self._backup.wait()
+        failure = self._failed_backup()
+        if failure is not None:
+            raise failure
+        return self._backup.path
+
+    @property
+    def backup_pending(self) -> bool:
+        """True while the opening copy (or integrity check) is still running."""
+        return self._backup is not None and not self._backup.done
+
+    @property
+    def backup_problem(self) -> str | None:
+        """What went wrong with the opening copy or the integrity check on its thread,
+        for the window to show; None while it runs, when it succeeded or when there was
+        none. Never blocks."""
+        if self._backup is None or not self._backup.done:
+            return None
+        failure = self._failed_backup()
+        return str(failure) if failure is not None else None
+
+    def _failed_backup(self) -> ProjectError | None:
+        job = self._backup
+        if job is None or not job.done:
+            return None
+        if self._backup_failure is None:
+            if job.problems:
+                self._backup_failure = ProjectDamaged(
+                    self.path, job.problems, backup.good_backups(self.path, self._backup_dir))
+            elif job.error is not None:
+                self._backup_failure = _backup_error(job.error, self.path, self._backup_dir)
+        return self._backup_failure
 
     def __enter__(self) -> Project:
         return self
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
-        self.close()
+        if exc is None:
+            self.close()
+            return
+        with suppress(ProjectError):  # the error already on its way says more
+            self.close()
 
     # ------------------------------------------------------------- helpers
     def _read(self) -> sqlite3.Connection:
@@ -167,16 +366,34 @@ class Project:
             raise ProjectError(f"{self.path} is closed.")
         return self._readers.get()
 
-    def _write(self) -> Any:
+    def _check_writable(self) -> None:
         if self._closed:
             raise ProjectError(f"{self.path} is closed.")
-        return self._lane.transaction()
+        if isinstance(self._lane, ReadOnlyLane):
+            raise ProjectReadOnly(self._lane.message)
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        self._check_writable()
+        try:
+            with self._lane.transaction() as conn:
+                yield conn
+        except sqlite3.Error as exc:
+            problem = storage_error(exc, self.path)
+            if problem is None:
+                raise
+            raise problem from exc
 
     def _act(self, kind: str, description: str,
              body: Callable[[sqlite3.Connection, int], T]) -> ActionResult:
-        if self._closed:
-            raise ProjectError(f"{self.path} is closed.")
-        action_id, result = self._log.perform(kind, description, self.coder_id, body)
+        self._check_writable()
+        try:
+            action_id, result = self._log.perform(kind, description, self.coder_id, body)
+        except sqlite3.Error as exc:
+            problem = storage_error(exc, self.path)
+            if problem is None:
+                raise
+            raise problem from exc
         return ActionResult(action_id, result if isinstance(result, int) else None)
 
     def _tag_names(self, tag_ids: Sequence[int]) -> str:
@@ -494,3 +711,86 @@ class Project:
 
 def _n(items: Sequence[Any], noun: str) -> str:
     return f"1 {noun}" if len(items) == 1 else f"{len(items)} {noun}s"
+
+
+# ------------------------------------------------- opening, checking, failing
+def _project_error(exc: BaseException, path: Path, doing: str) -> ProjectError:
+    """A sqlite3 or OS error met while ``doing`` something to ``path``, for the user."""
+    return storage_error(exc, path) or ProjectError(f"{doing} {path}: {exc}")
+
+
+def _check_now(path: Path) -> bool:
+    """Whether the file is small enough to check before opening returns."""
+    size = path.stat().st_size
+    with suppress(OSError):
+        size += access.wal_path(path).stat().st_size
+    return size <= integrity.SYNC_CHECK_MAX_BYTES
+
+
+def _check(conn: sqlite3.Connection, path: Path, backup_dir: Path | None) -> None:
+    """Raise ProjectDamaged (or 'not a project') unless the file passes quick_check."""
+    try:
+        found = integrity.problems(conn)
+    except integrity.NotADatabase as exc:
+        raise _not_a_database(exc, path, backup_dir) from exc
+    if found:
+        raise ProjectDamaged(path, found, backup.good_backups(path, backup_dir))
+
+
+def _not_a_database(exc: BaseException, path: Path, backup_dir: Path | None) -> ProjectError:
+    good = backup.good_backups(path, backup_dir)
+    if good:  # it had backups, so it was a project: its first page is gone
+        return ProjectDamaged(path, [f"not an SQLite database any more ({exc})"], good)
+    return ProjectError(f"{path} is not a SpotSigs Workbench project "
+                        f"(not an SQLite database: {exc}).")
+
+
+def _opening_error(exc: sqlite3.Error, path: Path, backup_dir: Path | None) -> ProjectError:
+    """What to say when SQLite cannot even connect (it reads the header at once)."""
+    if (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF == sqlite3.SQLITE_NOTADB:
+        return _not_a_database(exc, path, backup_dir)
+    return _project_error(exc, path, "Cannot open")
+
+
+def _openable_version(conn: sqlite3.Connection, path: Path, backup_dir: Path | None) -> int:
+    """schema.check_openable, except that a damaged schema page (met here when a big file
+    is checked later, on a thread) is reported as damage, not as a foreign file."""
+    try:
+        return schema.check_openable(conn, str(path))
+    except ProjectError as exc:
+        cause = exc.__cause__
+        if (isinstance(cause, sqlite3.DatabaseError)
+                and (getattr(cause, "sqlite_errorcode", 0) or 0) & 0xFF == sqlite3.SQLITE_CORRUPT):
+            raise ProjectDamaged(path, [str(cause)],
+                                 backup.good_backups(path, backup_dir)) from cause
+        raise
+
+
+def _backup_before_upgrade(conn: sqlite3.Connection, path: Path, keep: int,
+                           backup_dir: Path | None) -> None:
+    """The copy an older workbench can still open; without it, no upgrade."""
+    try:
+        backup.make_backup(conn, path, keep, backup_dir)
+    except (OSError, sqlite3.Error) as exc:
+        folder = backup_dir or backup.backup_dir_for(path)
+        problem = storage_error(exc, folder)
+        why = str(problem) if problem is not None else str(exc)
+        raise ProjectError(
+            f"{path} needs upgrading to this version of the workbench, and the copy kept "
+            f"before upgrading could not be written ({why}) The file has not been "
+            "changed.") from exc
+
+
+def _backup_error(exc: BaseException, path: Path, backup_dir: Path | None) -> ProjectError:
+    folder = backup_dir or backup.backup_dir_for(path)
+    problem = storage_error(exc, folder)
+    said = str(problem) if problem is not None else f"Could not write it: {exc}."
+    message = (f"No backup copy of {path.name} was made when it was opened. {said} "
+               "The project itself is open and safe to use.")
+    return StorageError(message, problem.kind) if problem is not None else ProjectError(message)
+
+
+def _remove_database(path: Path) -> None:
+    for name in (path.name, *(path.name + side for side in ("-wal", "-shm", "-journal"))):
+        with suppress(OSError):
+            (path.parent / name).unlink(missing_ok=True)
