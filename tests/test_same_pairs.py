@@ -18,8 +18,11 @@ from workbench.pipeline import DedupResult, run_dedup
 BEFORE = {
     "demo": {"pairs": (10, "e8e0e8e4013bc785f047414312f202b47bd868f47da15cbaff6d09c565ffa011"),
              "floor": (10, "e8e0e8e4013bc785f047414312f202b47bd868f47da15cbaff6d09c565ffa011")},
-    "goldset": {"pairs": (31952, "d0fcfd367bc35195cb1888f6136b6803bf599f31e2e48ba737be763d3c921166"),
-                "floor": (36032, "55862e73acc2d62d2f2c9c8c13b7cf4799a9156dc3fdea8211d966fc3576bfc1")},
+    # Since the text after a bare <embed> is kept, Shooting/s33.htm has 60 signatures, not 59:
+    # its similarities to the other Shooting pages fall a little, s32-s33 (0.353 -> 0.349)
+    # below tau and s33-s52 (0.150) below the floor. No other pair moved.
+    "goldset": {"pairs": (31951, "83e812fd8c8cc4e3d934293e2bf5a722f4b97345c926d12835696b9d9b813288"),
+                "floor": (36031, "44ff63e697d05ad0f1c9ae7076d118390c70378d0b2fff5f2f112b0d714b1c44")},
 }
 
 

@@ -9,52 +9,18 @@ layout block into the next and navigation-like blocks can be filtered out.
 from __future__ import annotations
 
 import re
-import threading
 from collections import Counter
 from dataclasses import dataclass, field
 
 import lxml.etree as etree
 
 from workbench.text.captures import Provenance
+from workbench.text.elements import BLOCK, INVISIBLE
 from workbench.text.maincontent import main_blocks, main_content_text
+from workbench.text.parse import parse_html
 
-# Elements whose content a reader never sees.
-_INVISIBLE = frozenset(
-    {"script", "style", "noscript", "template", "head", "iframe", "object", "embed", "svg",
-     "math", "select", "textarea", "button"}
-)
-# Elements that start a new visual block.
-_BLOCK = frozenset(
-    {"address", "article", "aside", "blockquote", "body", "caption", "center", "dd", "details",
-     "dialog", "dir", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form",
-     "frame", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "html", "legend", "li",
-     "main", "menu", "nav", "ol", "p", "pre", "section", "summary", "table", "tbody", "td",
-     "tfoot", "th", "thead", "title", "tr", "ul", "option"}
-)
 _SPACE = re.compile(r"\s+")
-_XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
 _WORD = re.compile(r"\w+")
-
-_PARSER_OPTIONS = {
-    "encoding": "utf-8",
-    "remove_comments": True,
-    "remove_pis": True,
-    "no_network": True,
-    "recover": True,
-    "huge_tree": False,
-}
-# lxml parser objects must not be shared between threads (the GUI reads pages on its own
-# thread while a detection job extracts on another: a shared parser crashed the process),
-# so every thread gets its own. A plain etree parser: lxml.html's element classes cost a
-# Python call per element.
-_LOCAL = threading.local()
-
-
-def _parser() -> etree.HTMLParser:
-    parser = getattr(_LOCAL, "parser", None)
-    if parser is None:
-        parser = _LOCAL.parser = etree.HTMLParser(**_PARSER_OPTIONS)
-    return parser
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,29 +54,12 @@ class Extracted:
     provenance: Provenance | None = None
 
 
-def parse_html(markup: str) -> etree._Element | None:
-    """Parse markup with a parser that never fetches anything and keeps no comments."""
-    markup = _XML_DECL.sub("", markup, count=1)
-    if not markup.strip():
-        return None
-    try:
-        # Parsing UTF-8 bytes is about a third faster than parsing a str. Control bytes
-        # (which lxml refuses in text nodes) never occur inside a UTF-8 sequence, so
-        # deleting them at C speed is safe.
-        data = markup.encode("utf-8", "replace").translate(None, _CONTROL_BYTES)
-        root = etree.fromstring(data, parser=_parser())
-    except (etree.ParserError, etree.XMLSyntaxError, ValueError):
-        return None
-    return root
-
-
 # Private-use characters as markers: lxml refuses control characters in text.
 _LINK_OPEN, _LINK_CLOSE, _BREAK = "\ue000", "\ue001", "\ue002"
 _MARKERS = re.compile("[\ue000\ue001]")
 _HOST = re.compile(r"https?://([^/:?#\s]+)", re.I)
 _MARKER_SPLIT = re.compile("([\ue000\ue001])")
 # Characters lxml refuses in text nodes, and our own markers if a page contains them.
-_CONTROL_BYTES = bytes(c for c in range(32) if c not in (9, 10, 13))
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ue000-\ue002]")
 
 
@@ -154,18 +103,19 @@ def extract(markup: str, main_content: bool = False) -> Extracted:
     """
     if _LINK_OPEN in markup or _LINK_CLOSE in markup or _BREAK in markup:
         markup = _CONTROL.sub(" ", markup)
-    root = parse_html(markup)
-    if root is None:
+    parsed = parse_html(markup)
+    if parsed is None:
         return Extracted("", "")
+    root = parsed.root
     title_el = root.find(".//title")
     title = _SPACE.sub(" ", "".join(title_el.itertext())).strip() if title_el is not None else ""
     if not title:  # pages without <title>: the first heading names them best
         heading = next((h for h in root.iter("h1", "h2", "h3") if "".join(h.itertext()).strip()), None)
         if heading is not None:
             title = _SPACE.sub(" ", "".join(heading.itertext())).strip()[:300]
-    etree.strip_elements(root, *_INVISIBLE, etree.Comment, etree.ProcessingInstruction,
+    etree.strip_elements(root, *INVISIBLE, etree.Comment, etree.ProcessingInstruction,
                          with_tail=False)
-    for el in root.iter(*_BLOCK):
+    for el in root.iter(*BLOCK):
         el.text = _BREAK + el.text if el.text else _BREAK
         el.tail = _BREAK + el.tail if el.tail else _BREAK
     for el in root.iter("br", "img"):
@@ -210,7 +160,9 @@ def extract(markup: str, main_content: bool = False) -> Extracted:
         title = first if len(first) <= 80 else first[:80].rsplit(" ", 1)[0] + "…"
     text = "\n".join(parts) + "\n" if parts else ""
     main_found = False
-    if main_content and blocks:
+    # A page flattened for its depth has lost the structure main content is found by, and
+    # resiliparse's time grows with depth times size (nine minutes on 100,000 levels).
+    if main_content and blocks and parsed.depth is None:
         body = [b for b in blocks if b.tag != "title"]
         flags = main_blocks(main_content_text(markup), [text[b.start : b.end] for b in body])
         if flags is not None:
