@@ -383,6 +383,9 @@ def run_trials(directory: Path, trials: int, max_delay: float, seed: int = 0,
             result = trial(path, seed * 1_000_003 + n, setup_action, baseline, max_delay, rival)
             actions += result.printed
             problems += [f"trial {n}: {p}" for p in result.problems]
+            if report:
+                for p in result.problems:  # as it happens: a long run may be stopped
+                    print(f"trial {n}: {p}", flush=True)
             if report and (n + 1) % 50 == 0:
                 print(f"{n + 1} trials, {actions} printed actions checked, "
                       f"{len(problems)} problems", flush=True)
@@ -422,8 +425,6 @@ def main(argv: list[str] | None = None) -> int:
         trials, actions, problems, contention = run_trials(
             directory, args.trials, args.max_delay, args.seed, report=True,
             contend=args.contend)
-    for p in problems[:50]:
-        print(p)
     for what, n in sorted(contention.items()):
         print(f"contender: {n:>7,} x {what}")
     print(f"{trials} SIGKILL trials, {actions} committed actions checked, "
