@@ -33,6 +33,8 @@ class FakePrompter(Prompter):
         super().__init__(None)
         self.texts: list[str | None] = []
         self.confirms: list[bool] = []
+        self.choices: list[int | None] = []
+        self.chosen: list[tuple[str, str, list[str]]] = []
         self.colours: list[str | None] = []
         self.folders: list[str | None] = []
         self.exports: list = []
@@ -48,6 +50,11 @@ class FakePrompter(Prompter):
     def confirm(self, title, text):
         self.asked.append(title)
         return self.confirms.pop(0) if self.confirms else False
+
+    def choose(self, title, text, buttons):
+        self.asked.append(title)
+        self.chosen.append((title, text, list(buttons)))
+        return self.choices.pop(0) if self.choices else None
 
     def colour(self, initial):
         return self.colours.pop(0) if self.colours else None

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import threading
 import time
-import traceback
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QObject, QRunnable, Signal
 
 from workbench.core.progress import Cancelled
 from workbench.detect.params import SpotSigsParams
-from workbench.pipeline import detect, load_corpus, save_result
+from workbench.gui.failures import explain
+from workbench.pipeline import Corpus, DedupResult, run_into_project
 from workbench.store import Project
 
 # At most one progress signal per this many seconds, unless the stage changes.
@@ -82,17 +82,23 @@ class DetectJob(QRunnable):
             self._last_emit = now
             self.signals.progress.emit(stage, done, total)
 
+    def _corpus_counts(self, corpus: Corpus) -> None:
+        usable = sum(1 for p in corpus.pages if p.skip_reason is None)
+        self.signals.counts.emit({"pages": len(corpus.pages), "usable": usable,
+                                  "skipped": len(corpus.skipped),
+                                  "signatures": int(len(corpus.matrix.sig))})
+
+    def _result_counts(self, result: DedupResult) -> None:
+        self.signals.counts.emit({"pairs": int(len(result.pairs.a)), "clusters": len(result.clusters)})
+        self._progress("save", 0, None)
+
     def run(self) -> None:  # noqa: D401 - QRunnable API
         try:
-            corpus = load_corpus(self.root, self.params, self._progress, self.workers)
-            usable = sum(1 for p in corpus.pages if p.skip_reason is None)
-            self.signals.counts.emit({"pages": len(corpus.pages), "usable": usable,
-                                      "skipped": len(corpus.skipped),
-                                      "signatures": int(len(corpus.matrix.sig))})
-            result = detect(corpus, progress=self._progress)
-            self.signals.counts.emit({"pairs": int(len(result.pairs.a)), "clusters": len(result.clusters)})
-            self._progress("save", 0, None)
-            run_id = save_result(self.project, result, self._progress)
+            # run_into_project keeps the settings in the project until the run is saved,
+            # so a run killed half way is offered again when the project reopens.
+            result, run_id = run_into_project(
+                self.project, self.root, self.params, self._progress, self.workers,
+                on_corpus=self._corpus_counts, on_result=self._result_counts)
             summary = RunSummary(
                 run_id=run_id,
                 pages=len(result.pages),
@@ -104,7 +110,8 @@ class DetectJob(QRunnable):
         except Cancelled:
             self.signals.cancelled.emit()
         except BaseException as exc:  # noqa: BLE001 - every failure must reach the window
-            self.signals.failed.emit(f"{type(exc).__name__}: {exc}", traceback.format_exc())
+            failure = explain(exc)
+            self.signals.failed.emit(failure.text, failure.details)
         else:
             self.signals.finished.emit(summary)
         finally:

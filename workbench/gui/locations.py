@@ -36,7 +36,8 @@ def _safe_name(name: str) -> str:
 def archive_root_of(path: Path) -> str | None:
     """The archive an existing project file belongs to (None: not a readable project)."""
     try:
-        with Project.open(path, backups=0) as project:
+        # Read-only: a project open in another window (locked for writing) is still found.
+        with Project.open(path, backups=0, readonly=True) as project:
             return project.archive_root
     except (ProjectError, OSError):
         return None

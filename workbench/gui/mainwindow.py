@@ -33,6 +33,7 @@ import workbench
 from workbench.core.calibration import run_floor
 from workbench.detect.params import SpotSigsParams
 from workbench.export import export_pages
+from workbench.gui.backupwatch import BackupWatcher
 from workbench.gui.calibration import CalibrationDialog, open_calibration
 from workbench.gui.codebook import CodebookPanel
 from workbench.gui.compare import CompareView
@@ -41,6 +42,7 @@ from workbench.gui.filterbar import FilterBar
 from workbench.gui.jobs import DetectJob, RunSummary
 from workbench.gui.locations import APP_NAME, PROJECT_SUFFIX, project_for_archive
 from workbench.gui.models import COL_SIZE, COL_TITLE, ClusterTableModel
+from workbench.gui.opening import Opened, offer_pending_run, open_existing, read_only_banner
 from workbench.gui.pagetext import params_from_dict
 from workbench.gui.prompter import Prompter
 from workbench.gui.runpanel import RunPanel
@@ -156,8 +158,13 @@ class MainWindow(QMainWindow):
         self.counts_label.setObjectName("countsLabel")
         self.coder_label = QLabel()
         self.coder_label.setObjectName("coderLabel")
+        self.readonly_label = QLabel()
+        self.readonly_label.setObjectName("readOnlyLabel")
+        self.readonly_label.hide()
+        self.backup_watcher = BackupWatcher(lambda title, text: self.prompter.error(title, text), self)
         bar = self.statusBar()
         bar.addWidget(self.run_panel)
+        bar.addPermanentWidget(self.readonly_label)
         bar.addPermanentWidget(self.counts_label)
         bar.addPermanentWidget(self.coder_label)
 
@@ -316,39 +323,75 @@ class MainWindow(QMainWindow):
         try:
             path, exists = project_for_archive(root, self.projects_folder)
             path.parent.mkdir(parents=True, exist_ok=True)
-            project = Project.open(path) if exists else Project.create(path, str(root))
+            self._release_if_open(path)
+            opened = open_existing(path, self.prompter) if exists else Opened(
+                Project.create(path, str(root)))
         except (ProjectError, OSError) as exc:
             self.prompter.error("Cannot open the archive", str(exc))
             return False
-        self._set_project(project)
-        if project.current_run() is None:
-            self.start_run()
+        if opened is None:
+            return False
+        self._set_project(opened)
         return True
 
     def open_project(self, path: Path) -> bool:
         try:
-            project = Project.open(path)
+            self._release_if_open(path)
+            opened = open_existing(path, self.prompter)
         except (ProjectError, OSError) as exc:
             self.prompter.error("Cannot open the project", str(exc))
             return False
-        self._set_project(project)
-        if project.current_run() is None and Path(project.archive_root).exists():
-            self.start_run()
+        if opened is None:
+            return False
+        self._set_project(opened)
         return True
 
-    def _set_project(self, project: Project) -> None:
-        if self.job is not None:
-            self.cancel_run(wait=True)
-        if self.project is not None:
-            self.project.close()
-        self.project = project
-        if self.coder:
+    def _set_project(self, opened: Opened) -> None:
+        """Show an opened project, then start the run it needs (none yet, or one that
+        never finished and the coder wants again)."""
+        self.close_project()
+        project = self.project = opened.project
+        if self.coder and not project.readonly:
             project.use_coder(self.coder)
         self.skipped = [(k, r) for k, r in project.skipped_pages()]
         self._remember(project.path)
-        self.setWindowTitle(f"{Path(project.archive_root).name or project.path.stem} — {APP_NAME}")
+        banner = read_only_banner(project)
+        self.readonly_label.setText(banner)
+        self.readonly_label.setVisible(bool(banner))
+        name = Path(project.archive_root).name or project.path.stem
+        self.setWindowTitle(f"{name}{' (read-only)' if banner else ''} — {APP_NAME}")
+        self.backup_watcher.watch(project)
         self.refresh(select_ids=[])
         self.project_opened.emit(str(project.path))
+        if opened.note:
+            self.prompter.info("Backup restored", opened.note)
+        pending = offer_pending_run(project, self.prompter)
+        if pending is not None:
+            self.start_run(params_from_dict(pending))
+        elif project.current_run() is None and not project.readonly \
+                and Path(project.archive_root).exists():
+            self.start_run()
+
+    def _release_if_open(self, path: Path) -> None:
+        """Opening the project this window has open: close it first, or its own write
+        lock would make it look in use by someone else."""
+        if self.project is not None and self.project.path.resolve() == Path(path).resolve():
+            self.close_project()
+
+    def close_project(self) -> bool:
+        """Stop the run and close the project; a close that cannot fold its last changes
+        into the file (full disk) says where they are and returns False."""
+        if self.job is not None:
+            self.cancel_run(wait=True)
+        self.backup_watcher.stop()
+        project, self.project = self.project, None
+        if project is not None:
+            try:
+                project.close()
+            except ProjectError as exc:
+                self.prompter.error("Project not closed cleanly", str(exc))
+                return False
+        return True
 
     def save_project_as(self) -> None:
         if self.project is None:
@@ -363,8 +406,9 @@ class MainWindow(QMainWindow):
             self.prompter.info("Please wait", "Save As is possible once the detection run ends.")
             return
         source = self.project.path
-        self.project.close()
-        self.project = None
+        if not self.close_project():  # its last changes are still in the -wal: no copy
+            self.open_project(source)
+            return
         try:
             shutil.copy2(source, target_path)
         except OSError as exc:
@@ -481,20 +525,23 @@ class MainWindow(QMainWindow):
     def _update_actions(self) -> None:
         have = self.project is not None
         idle = self.job is None
+        # A read-only project can be read, calibrated and exported, not changed.
+        writable = have and idle and not self.project.readonly
         act = self.actions_by_name
-        for name in ("export", "save_as", "skipped", "settings", "rerun", "calibrate"):
+        for name in ("export", "save_as", "skipped", "calibrate", "next_uncoded", "next_member",
+                     "prev_member"):
             act[name].setEnabled(have and idle)
-        for name in ("split", "merge", "next_uncoded", "next_member", "prev_member"):
-            act[name].setEnabled(have and idle)
-        can_undo = have and idle and self.project.next_undo() is not None
-        can_redo = have and idle and self.project.next_redo() is not None
+        for name in ("settings", "rerun", "split", "merge"):
+            act[name].setEnabled(writable)
+        can_undo = writable and self.project.next_undo() is not None
+        can_redo = writable and self.project.next_redo() is not None
         act["undo"].setEnabled(can_undo)
         act["redo"].setEnabled(can_redo)
         act["undo"].setText(f"&Undo {self.project.next_undo().description}" if can_undo else "&Undo")
         act["redo"].setText(f"&Redo {self.project.next_redo().description}" if can_redo else "&Redo")
-        for sc in self.tag_shortcuts:
+        for sc in self.tag_shortcuts:  # kept on read-only, to say why nothing happens
             sc.setEnabled(have and idle)
-        self.codebook.setEnabled(have and idle)
+        self.codebook.setEnabled(writable)
 
     def refresh(self, select_ids: list[int] | None = None, member_page: int | None = None) -> None:
         """Re-read everything shown from the project, keeping (or setting) the selection."""
@@ -620,7 +667,13 @@ class MainWindow(QMainWindow):
 
     # =============================================================== actions
     def _guard(self) -> bool:
-        return self.project is not None and self.job is None
+        """May a coding action run now? On a read-only project the status bar says why not."""
+        if self.project is None or self.job is not None:
+            return False
+        if self.project.readonly:
+            self.statusBar().showMessage(read_only_banner(self.project), 8000)
+            return False
+        return True
 
     def _do(self, what: str, fn):
         """Run a store action; a ProjectError becomes a message, not a crash."""
@@ -733,7 +786,7 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ coder
     def set_coder(self, name: str) -> None:
         self.coder = name.strip()
-        if self.project is not None and self.coder:
+        if self.project is not None and self.coder and not self.project.readonly:
             self.project.use_coder(self.coder)
         self.show_status()
 
@@ -750,7 +803,7 @@ class MainWindow(QMainWindow):
         return Path(last) / f"{stem or 'export'}-tagged.csv"
 
     def export_dialog(self) -> None:
-        if not self._guard():
+        if self.project is None or self.job is not None:
             return
         options = self.prompter.export_options(self.default_export_path())
         if options is not None:
@@ -795,7 +848,5 @@ class MainWindow(QMainWindow):
         self.cancel_run(wait=True)
         self.pool.waitForDone(5000)
         self.save_layout()
-        if self.project is not None:
-            self.project.close()
-            self.project = None
+        self.close_project()
         super().closeEvent(event)

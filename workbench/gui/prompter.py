@@ -27,6 +27,24 @@ class Prompter:
         answer = QMessageBox.question(self.parent, title, text)
         return answer == QMessageBox.StandardButton.Yes
 
+    def choose(self, title: str, text: str, buttons: list[str]) -> int | None:
+        """One of several answers: the index of the button pressed (None: closed/Escape).
+
+        The first button is the default; a button named "Cancel" answers Escape.
+        """
+        box = QMessageBox(QMessageBox.Icon.Question, title, text, QMessageBox.StandardButton.NoButton,
+                          self.parent)
+        made = []
+        for label in buttons:
+            role = (QMessageBox.ButtonRole.RejectRole if label == "Cancel"
+                    else QMessageBox.ButtonRole.AcceptRole)
+            made.append(box.addButton(label, role))
+        if made:
+            box.setDefaultButton(made[0])
+        box.exec()
+        clicked = box.clickedButton()
+        return made.index(clicked) if clicked in made else None
+
     def colour(self, initial: str) -> str | None:
         chosen = QColorDialog.getColor(QColor(initial or "#888888"), self.parent, "Tag colour")
         return chosen.name() if chosen.isValid() else None

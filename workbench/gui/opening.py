@@ -1,0 +1,114 @@
+"""Opening a project file the way a coder needs it (no Qt).
+
+A project may be open in another window (one writer per project: offer to read it
+instead), damaged (offer to put the newest good backup in place), read-only (say
+so, and that coding is off), or left with a detection run that never finished
+(offer to run it again with the settings it was started with). The window asks
+through its prompter; this module decides what to ask and what follows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from workbench.store import Project
+from workbench.store.errors import ProjectDamaged, ProjectInUse
+from workbench.store.recovery import restore_backup
+
+READ_ONLY = "Open Read-Only"
+RESTORE = "Restore Backup"
+CANCEL = "Cancel"
+RUN_AGAIN = "Run Again"
+NOT_NOW = "Not Now"
+FORGET = "Forget It"
+
+
+class Asker(Protocol):
+    def choose(self, title: str, text: str, buttons: list[str]) -> int | None: ...
+
+    def error(self, title: str, text: str, details: str = "") -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """An opened project and what the coder should be told about how it was opened."""
+
+    project: Project
+    note: str = ""  # e.g. that a backup was restored
+
+
+def open_existing(path: Path, ask: Asker) -> Opened | None:
+    """Open ``path`` for coding; None when the coder chose not to open it.
+
+    Errors other than "in use" and "damaged" propagate as ProjectError for the
+    caller's usual message.
+    """
+    try:
+        return Opened(Project.open(path))
+    except ProjectInUse as exc:
+        answer = ask.choose(
+            "Project in use",
+            f"{exc}\n\nOnly one window at a time can change a project, so that no one's "
+            "coding is lost or undone by someone else. You can open it read-only to read "
+            "the clusters and export them.", [READ_ONLY, CANCEL])
+        if answer != 0:
+            return None
+        return Opened(Project.open(path, readonly=True))
+    except ProjectDamaged as exc:
+        if not exc.good_backups:
+            ask.error("Project damaged", str(exc))
+            return None
+        newest = exc.good_backups[-1]
+        answer = ask.choose(
+            "Project damaged",
+            f"{exc}\n\nRestoring brings the project back as it was when {newest.name} was "
+            "made; coding done after that is not in it (the damaged file stays beside it "
+            "for a specialist).", [RESTORE, CANCEL])
+        if answer != 0:
+            return None
+        kept = restore_backup(path, newest)
+        return Opened(Project.open(path),
+                      note=f"Restored {newest.name}; the damaged file was kept as {kept.name}.")
+
+
+def read_only_banner(project: Project) -> str:
+    """The status bar's standing note for a read-only project ('' when it can be written)."""
+    if not project.readonly:
+        return ""
+    return f"Read-only ({project.readonly_reason}): coding is off; reading and export work."
+
+
+def pending_run_question(pending: dict, current: dict | None) -> str:
+    """What to ask about a detection run that was started and never finished."""
+    changed = [f"{key} {pending[key]} (now {current.get(key)})" for key in sorted(pending)
+               if current is not None and key in current and current[key] != pending[key]]
+    settings = (", ".join(changed) if changed
+                else f"τ {pending.get('tau', '?')}, the same settings as the current run"
+                if current is not None else f"τ {pending.get('tau', '?')}")
+    return ("The last detection run of this project did not finish (the window was closed "
+            f"or the program stopped while it ran). It was started with: {settings}.\n\n"
+            "The project still shows the run before it. Run it again now with those settings?")
+
+
+def offer_pending_run(project: Project, ask: Asker) -> dict | None:
+    """The settings of an unfinished run to start again, if the coder wants that.
+
+    "Forget It" drops them; "Not Now" keeps them for the next opening. A read-only
+    project is never asked (it cannot run).
+    """
+    if project.readonly:
+        return None
+    pending = project.pending_run()
+    if pending is None:
+        return None
+    run = project.current_run()
+    answer = ask.choose("Last run did not finish",
+                        pending_run_question(pending, run.params if run else None),
+                        [RUN_AGAIN, NOT_NOW, FORGET])
+    if answer == 0:
+        return pending
+    if answer == 2:
+        project.forget_pending_run()
+    return None
