@@ -2,7 +2,10 @@
 
 The order is the one browsers use. Declarations are checked against the bytes:
 a page whose ``<meta>`` says UTF-8 but that a browser re-saved as windows-1252
-(common in "Save As" folders) is not turned into replacement characters.
+(common in "Save As" folders) is not turned into replacement characters; UTF-16 without
+a BOM is known by its zero bytes whatever is declared; and a page declared in a single-byte
+charset whose bytes read as Japanese, Chinese or Korean (a Shift-JIS page left with a
+windows-1252 ``<meta>``) is not turned into windows-1252 garbage.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 import charset_normalizer
+from resiliparse.parse.encoding import detect_encoding
 
 _BOMS = (
     (codecs.BOM_UTF8, "utf-8"),
@@ -57,6 +61,9 @@ _ALIASES = {
 # Single-byte code pages that a detector may pick for a mostly-English page with a
 # handful of bytes such as (c) or a curly quote; the web almost never used them.
 _HIGH_BYTES = bytes(range(128, 256))
+_HIGH_RUN = re.compile(rb"[\x80-\xff]{2,}")
+# Multi-byte encodings of East Asian scripts, as normalise_label names them.
+_EAST_ASIAN = {"cp932", "euc_jp", "iso2022_jp", "gb18030", "big5hkscs", "cp949", "iso2022_kr"}
 _DOS_PAGES = {"cp437", "cp850", "cp852", "cp775", "cp858", "cp860", "cp863", "cp865"}
 _LATIN_PAGES = {"cp1250", "cp1254", "cp1257", "cp1258", "iso8859-2", "iso8859-15", "mac-roman",
                 "mac-latin2", "iso8859-13", "iso8859-4", "iso8859-10", "iso8859-16"}
@@ -178,9 +185,16 @@ def decode_bytes(data: bytes, http_charset: str | None = None) -> Decoded:
     for bom, enc in _BOMS:
         if data.startswith(bom):
             return Decoded(data[len(bom) :].decode(enc, errors="replace"), enc, "bom")
+    if (enc := utf16_codec(data)) is not None:
+        # Markup in ASCII-compatible bytes has no NUL bytes at all: whatever a header or a
+        # <meta> (found between the NULs) declares, these bytes are UTF-16.
+        return Decoded(data.decode(enc, errors="replace"), enc, "detected")
     declared = declared_charsets(data, http_charset)
-    if declared and _single_byte(declared[0][0]) and (text := _utf8_with_multibyte(data)):
-        return Decoded(text, "utf-8", "detected")
+    if declared and _single_byte(declared[0][0]):
+        if text := _utf8_with_multibyte(data):
+            return Decoded(text, "utf-8", "detected")
+        if (found := _east_asian_instead(data)) is not None:
+            return found
     for enc, how in declared:
         text = _strict(data, enc)
         if text is not None:
@@ -188,9 +202,6 @@ def decode_bytes(data: bytes, http_charset: str | None = None) -> Decoded:
     for enc, how in declared:
         if enc == "utf-8" and (text := _mostly_utf8(data)) is not None:
             return Decoded(text, enc, how)
-    if looks_utf16(data):
-        enc = "utf-16-le" if data[1::2].count(0) > data[0::2].count(0) else "utf-16-be"
-        return Decoded(data.decode(enc, errors="replace"), enc, "detected")
     text = _strict(data, "utf-8")
     if text is not None:
         return Decoded(text, "utf-8", "detected")
@@ -204,12 +215,59 @@ def decode_bytes(data: bytes, http_charset: str | None = None) -> Decoded:
     return Decoded(data.decode(enc, errors="replace"), enc, "fallback")
 
 
+def _east_asian_instead(data: bytes) -> Decoded | None:
+    """A Japanese, Chinese or Korean encoding for bytes declared in a single-byte charset,
+    when they are plainly in one; else None.
+
+    Only asked when the bytes look it: many bytes above 127 (1 % of the page at least), most
+    of them next to another (every character of these scripts is two bytes above 127, or
+    more; in Latin-script text such bytes stand alone, "café"). Then uchardet (Mozilla's
+    detector, through resiliparse) must name such an encoding, and the whole page must
+    decode in it without an error. A Cyrillic or Greek page runs its bytes together too, but
+    the detector names its own single-byte code page, and the declaration stands.
+    """
+    sample = data[:_DETECT_BYTES]
+    high = len(sample) - len(sample.translate(None, _HIGH_BYTES))
+    if high < 64 or high * 100 < len(sample):
+        return None
+    if 2 * sum(map(len, _HIGH_RUN.findall(sample))) < high:
+        return None
+    enc = normalise_label(detect_encoding(sample, max_len=_DETECT_BYTES, html5_compatible=False))
+    if enc not in _EAST_ASIAN or (text := _strict(data, enc)) is None:
+        return None
+    return Decoded(text, enc, "detected")
+
+
+# Characters that text has almost never: C0 and C1 controls, and undecodable units.
+_NOT_TEXT = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufffd]")
+_UTF16_SAMPLE = 4096
+
+
+def utf16_codec(data: bytes) -> str | None:
+    """``utf-16-le`` or ``utf-16-be`` for UTF-16 text without a BOM, else None.
+
+    Markup, spaces and digits are ASCII, and an ASCII character in UTF-16 has a zero byte:
+    at odd offsets in little-endian, even ones in big-endian. Text in any script has such
+    characters; the other side's bytes are rarely zero (U+3000, U+4E00...). What the sample
+    then reads as must be text: hardly any control characters, which 16-bit numbers or other
+    binary data with a similar pattern of zeros are full of.
+    """
+    sample = data[:_UTF16_SAMPLE]
+    sample = sample[: len(sample) // 2 * 2]
+    units = len(sample) // 2
+    if units < 8:
+        return None
+    even, odd = sample[0::2].count(0), sample[1::2].count(0)
+    if odd >= 0.05 * units and even * 2 <= odd:
+        enc = "utf-16-le"
+    elif even >= 0.05 * units and odd * 2 <= even:
+        enc = "utf-16-be"
+    else:
+        return None
+    odd_ones = len(_NOT_TEXT.findall(sample.decode(enc, errors="replace")))
+    return enc if odd_ones <= max(1, units // 100) else None
+
+
 def looks_utf16(data: bytes) -> bool:
-    """UTF-16 without a BOM: ASCII-heavy text has every other byte NUL."""
-    sample = data[:4096]
-    if len(sample) < 16:
-        return False
-    even, odd = sample[0::2], sample[1::2]
-    return (odd.count(0) > 0.8 * len(odd) and even.count(0) < 0.1 * len(even)) or (
-        even.count(0) > 0.8 * len(even) and odd.count(0) < 0.1 * len(odd)
-    )
+    """Whether ``data`` is UTF-16 text without a BOM (see :func:`utf16_codec`)."""
+    return utf16_codec(data) is not None
