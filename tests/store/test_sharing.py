@@ -22,7 +22,7 @@ import pytest
 
 from tests.store.builders import cluster_ids, new_project, tag_id
 from tests.store.faults import PYTHON, listing, script
-from workbench.store import Project, ProjectError
+from workbench.store import Project, ProjectError, integrity
 from workbench.store import lock as lock_module
 from workbench.store.backup import backup_dir_for
 from workbench.store.connection import BUSY_TIMEOUT_MS
@@ -198,3 +198,19 @@ def test_without_os_locks_a_live_or_remote_holder_refuses(
 def test_project_in_use_is_a_project_error() -> None:
     assert issubclass(ProjectInUse, ProjectError)
     assert issubclass(ProjectReadOnly, ProjectError)
+
+
+def test_the_read_ahead_hint_is_skipped_while_the_file_is_open_here(
+        project_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Opening and closing a descriptor of a database file drops the POSIX locks this
+    process's SQLite connections hold on it, so the hint is given only to a file no
+    Project of this process has open."""
+    hinted: list[Path] = []
+    monkeypatch.setattr(integrity, "prefetch", hinted.append)
+    with Project.open(project_path, backups=0):
+        assert hinted == [project_path]
+        with Project.open(project_path, readonly=True):
+            pass
+        assert hinted == [project_path]
+    with Project.open(project_path, readonly=True):
+        assert hinted == [project_path, project_path]

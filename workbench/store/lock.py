@@ -60,8 +60,11 @@ class LockFolderReadOnly(ProjectError):
 
 
 def lock_path_for(project_path: Path) -> Path:
-    """``study.wbproj`` is locked through ``study.wbproj.lock`` beside it."""
-    return project_path.with_name(project_path.name + ".lock")
+    """``study.wbproj`` is locked through ``study.wbproj.lock`` beside it (beside the
+    file itself when ``project_path`` is a symbolic link, so two links to one project
+    share one lock)."""
+    real = project_path.resolve()
+    return real.with_name(real.name + ".lock")
 
 
 def current_holder() -> LockHolder:

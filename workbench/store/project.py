@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import getpass
 import sqlite3
+import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -79,6 +81,7 @@ class Project:
         self._backup_dir: Path | None = None
         self._backup_failure: ProjectError | None = None
         self._lock = lock
+        self._held_file: str | None = None  # see _hold_file
         # Why the project is open read-only (None: open for writing).
         self.readonly_reason = readonly_reason
 
@@ -121,6 +124,7 @@ class Project:
             if isinstance(exc, sqlite3.Error | OSError):
                 raise _project_error(exc, path, "Cannot create") from exc
             raise
+        project._held_file = _hold_file(path)[0]
         return project
 
     @classmethod
@@ -148,6 +152,20 @@ class Project:
         path = Path(path)
         if not path.is_file():
             raise ProjectError(f"{path} does not exist or is not a file.")
+        key, first_here = _hold_file(path)
+        try:
+            if first_here:
+                integrity.prefetch(path)  # the check reads it all: in order, ahead
+            project = cls._open(path, backups, backup_dir, coder, readonly)
+        except BaseException:
+            _let_go_file(key)
+            raise
+        project._held_file = key
+        return project
+
+    @classmethod
+    def _open(cls, path: Path, backups: int, backup_dir: Path | None, coder: str | None,
+              readonly: bool) -> Project:
         if readonly:
             return cls._open_readonly(path, "opened read-only as asked", backup_dir)
         reason = access.write_problem(path)
@@ -293,6 +311,8 @@ class Project:
         finally:
             if self._lock is not None:
                 self._lock.release()
+            if self._held_file is not None:
+                _let_go_file(self._held_file)
 
     def _unfolded_wal(self, exc: sqlite3.Error) -> StorageError:
         wal = access.wal_path(self.path)
@@ -714,6 +734,28 @@ def _n(items: Sequence[Any], noun: str) -> str:
 
 
 # ------------------------------------------------- opening, checking, failing
+# Project files this process has open (resolved path -> how many Projects). While one
+# is open, nothing here may open and close a descriptor of its own on that file: that
+# would drop the POSIX locks its SQLite connections hold (integrity.prefetch).
+_files_open_here: Counter[str] = Counter()
+_files_open_here_lock = threading.Lock()
+
+
+def _hold_file(path: Path) -> tuple[str, bool]:
+    """Count one more Project on ``path``; (its key, whether it is the only one)."""
+    key = str(path.resolve())
+    with _files_open_here_lock:
+        _files_open_here[key] += 1
+        return key, _files_open_here[key] == 1
+
+
+def _let_go_file(key: str) -> None:
+    with _files_open_here_lock:
+        _files_open_here[key] -= 1
+        if _files_open_here[key] <= 0:
+            del _files_open_here[key]
+
+
 def _project_error(exc: BaseException, path: Path, doing: str) -> ProjectError:
     """A sqlite3 or OS error met while ``doing`` something to ``path``, for the user."""
     return storage_error(exc, path) or ProjectError(f"{doing} {path}: {exc}")
