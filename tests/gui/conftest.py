@@ -112,10 +112,7 @@ def window(qtbot, settings, prompter, tmp_path, monkeypatch):
     win.resize(1400, 900)
     win.show()
     yield win
-    win.cancel_run(wait=True)
-    if win.project is not None:
-        win.project.close()
-        win.project = None
+    win.close_project()
 
 
 @pytest.fixture

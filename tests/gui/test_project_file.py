@@ -155,3 +155,16 @@ def test_failed_opening_backup_is_shown(qtbot, demo_window, prompter, monkeypatc
     assert "full" in prompter.errors[-1][1].lower()
     assert not w.project.readonly
 
+
+
+def test_a_filter_change_after_closing_reads_nothing(qtbot, demo_window):
+    """A debounced filter change that fires after the project closed must not read it
+    (it raised 'is closed' in the event loop, 1 run of tests/gui in 45)."""
+    from workbench.gui.filterbar import FilterBar
+
+    w = demo_window
+    assert w.model.rowCount() > 0
+    w.filters.text.setText("harbour")  # starts the debounce timer
+    w.close_project()
+    qtbot.wait(FilterBar.DEBOUNCE_MS + 300)
+    assert w.model.rowCount() == 0 and w.compare.cluster_id is None

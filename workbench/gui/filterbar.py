@@ -14,6 +14,8 @@ CODED_CHOICES = [("All clusters", None), ("Uncoded", "none"), ("Partly coded", "
 
 class FilterBar(QWidget):
     """Emits ``changed`` when a filter changes (typing and the size box after a pause)."""
+    DEBOUNCE_MS = 250  # typing re-filters this long after the last key
+
 
     changed = Signal()
 
@@ -37,7 +39,7 @@ class FilterBar(QWidget):
         # Typing re-filters after a pause, not on every key (a list may hold 100,000 rows).
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
-        self._timer.setInterval(250)
+        self._timer.setInterval(self.DEBOUNCE_MS)
         self._timer.timeout.connect(self.changed.emit)
         self.text.textChanged.connect(lambda _t: self._timer.start())
         self.size.valueChanged.connect(lambda _v: self._timer.start())

@@ -386,6 +386,10 @@ class MainWindow(QMainWindow):
         self.backup_watcher.stop()
         project, self.project = self.project, None
         if project is not None:
+            # Nothing may read the closed file later (a debounced filter change did).
+            self.model.project = None
+            self.model.reload()
+            self.compare.clear()
             try:
                 project.close()
             except ProjectError as exc:
