@@ -262,21 +262,41 @@ def cmd_dedup(args: argparse.Namespace) -> int:
     params = _params(args)
     for option in ("pairs", "clusters", "skipped"):
         _check_output(f"--{option}", getattr(args, option))
-    corpus = _load(Path(args.path), params, args)
-    result = detect(corpus)
-    if args.pairs:
-        _write("--pairs", args.pairs, lambda out: write_pairs(result, out))
-    if args.clusters:
-        _write("--clusters", args.clusters, lambda out: write_clusters(result, out))
-    if args.skipped:
-        _write("--skipped", args.skipped, lambda out: write_skipped(result.skipped, out))
-    if args.project:
-        _save_project(Path(args.project), Path(args.path), result)
+    # The project is opened before the run, so a project that is in use, read-only or
+    # damaged is refused at once instead of after minutes of reading.
+    project = _open_project(Path(args.project), Path(args.path)) if args.project else None
+    try:
+        if project is not None:
+            # Kept until the run is saved: a killed run is offered again in the window.
+            project.begin_run(params.to_dict())
+        try:
+            corpus = _load(Path(args.path), params, args)
+        except InputError:  # nothing to run on: no run to offer again either
+            if project is not None:
+                project.forget_pending_run()
+            raise
+        result = detect(corpus)
+        if args.pairs:
+            _write("--pairs", args.pairs, lambda out: write_pairs(result, out))
+        if args.clusters:
+            _write("--clusters", args.clusters, lambda out: write_clusters(result, out))
+        if args.skipped:
+            _write("--skipped", args.skipped, lambda out: write_skipped(result.skipped, out))
+        if project is not None:
+            run_id = _saved(project, result)
+            print(f"project:           run {run_id} saved to {project.path}")
+    except (Cancelled, KeyboardInterrupt):  # the user's choice: not left pending
+        if project is not None:
+            project.forget_pending_run()
+        raise
+    finally:
+        if project is not None:
+            _close(project)
     print_summary(result, skipped_report=Path(args.skipped) if args.skipped else None)
     return EXIT_OK
 
 
-def _save_project(path: Path, root: Path, result: DedupResult) -> None:
+def _open_project(path: Path, root: Path):
     from workbench.store import Project, ProjectError
 
     try:
@@ -284,11 +304,31 @@ def _save_project(path: Path, root: Path, result: DedupResult) -> None:
                    else Project.create(path, str(root.resolve())))
     except ProjectError as exc:
         raise InputError(f"{path}: {exc}") from None
-    try:
-        run_id = save_result(project, result)
-    finally:
+    if project.readonly:
         project.close()
-    print(f"project:           run {run_id} saved to {path}")
+        raise InputError(f"{path}: cannot save a run into it: {project.readonly_reason}. "
+                         "Copy it somewhere writable, or give another --project.")
+    return project
+
+
+def _saved(project, result: DedupResult) -> int:
+    from workbench.store import ProjectError
+
+    try:
+        return save_result(project, result)
+    except ProjectError as exc:
+        raise InputError(f"{project.path}: the run was not saved: {exc}") from None
+
+
+def _close(project) -> None:
+    """Close the project; a close that cannot fold its last changes in (a full disk)
+    is an error the caller sees, never a silent exit 0."""
+    from workbench.store import ProjectError
+
+    try:
+        project.close()
+    except ProjectError as exc:
+        raise InputError(f"{project.path}: {exc}") from None
 
 
 def gold_scores(result: DedupResult) -> tuple[Scores, Scores]:

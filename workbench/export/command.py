@@ -39,8 +39,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 def run(args: argparse.Namespace) -> int:
     try:
-        # No backup: exporting does not change the project.
-        with Project.open(args.project, backups=0) as project:
+        # Read-only and no backup: exporting changes nothing, and works beside a window
+        # that has the project open, on a read-only disk or file too.
+        with Project.open(args.project, backups=0, readonly=True) as project:
             result = export_pages(project, args.out, coded_only=args.coded_only,
                                   wide=args.wide, excel=args.excel)
     except ProjectError as exc:
