@@ -183,3 +183,15 @@ def test_page_tags_survive_untag_of_other_tags(tmp_path: Path) -> None:
     pid = project.members(cid)[0].page_id
     project.untag_pages([pid], [fem])
     assert states(project, cid) == {"feminism": "some"}
+
+
+@pytest.mark.parametrize("name", ["=cmd()", "+1", "@sum", "\uff1dHYPERLINK(1)", "\uff0b1",
+                                  "\uff0d1", "\uff20x", "\ufe6210"])
+def test_tag_names_a_spreadsheet_would_run_are_refused(tmp_path, name):
+    """Full-width and small forms too: the export writes tag cells as they are stored."""
+    from workbench.store import Project, ProjectError
+
+    with Project.create(tmp_path / "p.wbproj", str(tmp_path)) as project:
+        with pytest.raises(ProjectError, match="may not start"):
+            project.add_tag(name)
+        assert project.codebook() == []

@@ -17,22 +17,10 @@ the rule to every text cell; a test fails if a ``csv.writer`` appears anywhere e
 from __future__ import annotations
 
 import csv
-import unicodedata
 from collections.abc import Iterable
 from typing import Any, TextIO
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def is_formula(value: str) -> bool:
-    """Would a spreadsheet read this cell as a formula (or the start of one)?"""
-    if not value:
-        return False
-    if value.startswith(FORMULA_STARTS):
-        return True
-    first = value[0]
-    return not first.isascii() and unicodedata.normalize("NFKC", first).startswith(
-        FORMULA_STARTS)
+from workbench.core.formula import is_formula
 
 
 def inert(value: str) -> str:

@@ -7,12 +7,9 @@ import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from workbench.core.formula import is_formula
 from workbench.store.errors import ProjectError
 
-# Characters a spreadsheet would treat as the start of a formula. A tag name
-# may not start with one, so tag cells in an export never need neutralising
-# and read back exactly as stored.
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 
@@ -41,9 +38,12 @@ def clean_name(name: str) -> str:
     name = name.strip()
     if not name:
         raise ProjectError("A tag needs a name.")
-    if name.startswith(FORMULA_STARTS):
+    # A tag name that a spreadsheet would run is refused, so tag cells in an export
+    # never need neutralising and read back exactly as stored.
+    if is_formula(name):
         raise ProjectError(
-            f"Tag name {name!r} may not start with = + - @ (spreadsheets would run it)."
+            f"Tag name {name!r} may not start with = + - @ or their full-width forms "
+            "(spreadsheets would run it)."
         )
     if ";" in name or "\n" in name or "\r" in name:
         raise ProjectError(f"Tag name {name!r} may not contain ';' or a line break "
