@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.store.builders import new_project
+from tests.store.builders import cluster_ids, new_project, tag_id
 from tests.store.faults import last_json, run_on_tmpfs, run_python
 from workbench.store import Project
 from workbench.store.backup import backup_dir_for, list_backups
+from workbench.store.errors import StorageError
 
 # Opens a project whose backup cannot be written: it must open, report the problem,
 # leave no partial file, and stay usable.
@@ -46,7 +47,7 @@ print(json.dumps(result))
 FILL_DISK = """
 import os
 from pathlib import Path
-from tests.store.builders import new_project
+from tests.store.builders import cluster_ids, new_project, tag_id
 
 folder = Path(MOUNT)
 project = new_project(folder, [3] * 300)
@@ -167,3 +168,21 @@ def test_leftovers_of_killed_backups_are_removed(tmp_path: Path) -> None:
         again.wait_for_backup()
     assert sorted(p.name for p in folder.iterdir()) == [p.name for p in list_backups(project.path)]
     assert len(list_backups(project.path)) == 1
+
+
+def test_an_action_on_a_full_disk_says_so_and_changes_nothing(tmp_path: Path) -> None:
+    project = new_project(tmp_path, [3] * 300)
+    ids = cluster_ids(project)
+    before = project.history()
+    conn = project._lane.connection
+    pages_now = conn.execute("PRAGMA page_count").fetchone()[0]
+    conn.execute(f"PRAGMA max_page_count = {pages_now}")  # SQLite's own SQLITE_FULL
+    with pytest.raises(StorageError, match="disk is full") as caught:
+        project.tag_clusters(ids, [tag_id(project, "unions")])
+    assert caught.value.kind == "full" and str(project.path) in str(caught.value)
+    with pytest.raises(StorageError, match="disk is full"):
+        project.record_files([(f"f{i}.html", i, 1.0) for i in range(20_000)])
+    assert project.history() == before and project.counts().clusters_all_coded == 0
+    conn.execute("PRAGMA max_page_count = 1073741823")  # room again: work goes on
+    assert project.tag_clusters(ids[:1], [tag_id(project, "unions")]).action_id is not None
+    project.close()

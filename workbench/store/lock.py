@@ -191,8 +191,11 @@ def _try_os_lock(fd: int) -> bool:
         os.lseek(fd, _WINDOWS_LOCK_OFFSET, os.SEEK_SET)
         try:
             msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
-        except PermissionError:
-            return False
+        except OSError as exc:
+            # Held by another handle: EACCES, or EDEADLOCK after LK_NBLCK's one try.
+            if exc.errno in (errno.EACCES, getattr(errno, "EDEADLOCK", errno.EDEADLK)):
+                return False
+            raise
         return True
     import fcntl
 
