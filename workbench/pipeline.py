@@ -99,6 +99,8 @@ def _extract_all(
                 skipped.append(SkipRecord(raw.source, res, raw.offset))
             else:
                 out.append(res)
+                if res.note is not None:
+                    skipped.append(res.note)  # what of the page was left unread, beside it
         progress("extract", len(out), None)
 
     batches = _batches(items, skipped)

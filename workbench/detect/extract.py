@@ -8,12 +8,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from workbench.core.records import PageInfo, RawPage
+from workbench.archive.common import skipped
+from workbench.core.records import PageInfo, RawPage, SkipRecord
 from workbench.detect.params import SpotSigsParams
 from workbench.detect.signatures import BlockSignatures, batch_signatures, block_id, block_signatures
 from workbench.text.captures import recover_provenance, strip_replay_inserts
 from workbench.text.decode import decode_bytes
 from workbench.text.html import Extracted, extract, extract_plain
+from workbench.text.limit import bounded
 
 _LOOKS_LIKE_HTML = re.compile(rb"<\s*(!doctype|html|head|body|title|p|div|table|br|meta)\b", re.I)
 
@@ -30,6 +32,8 @@ class ExtractedPage:
     spot_ids: np.ndarray  # int64, one per spot occurrence
     spot_block: np.ndarray  # int32 index into block_hashes
     block_hashes: np.ndarray  # int64 id of each kept block's normalised text
+    # A note for the run's skip list beside the page (kept): what of it was left unread.
+    note: SkipRecord | None = None
 
     def vector(self, drop_blocks: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """The page as a multiset (sorted unique ids, counts), without the given blocks."""
@@ -54,20 +58,26 @@ def is_html(raw: RawPage) -> bool:
 def extract_text(raw: RawPage, main_content: bool = True) -> tuple[Extracted, str]:
     """The page's visible text and blocks (main content marked), and the encoding used.
 
+    A page larger than :data:`workbench.text.limit.MARKUP_LIMIT_BYTES` is read only that
+    far, and ``Extracted.unread`` says so.
+
     Web-archive replays (Wayback, Archive-It, pywb) lose their banners and scripts before
     anything else, and the page's original URL and capture time are recovered from
     replay addresses, ``<link rel=canonical>``, ``og:url``, ``<base>`` or a browser's
     "saved from url" note (``Extracted.provenance``).
     """
-    decoded = decode_bytes(raw.data, raw.charset_hint)
+    html = is_html(raw)
+    read = bounded(raw.data, html)  # a page's memory is bounded by what is read of it
+    decoded = decode_bytes(read.data, raw.charset_hint)
     text = decoded.text.replace("\x00", "")
-    if is_html(raw):
+    if html:
         cleaned, inserts = strip_replay_inserts(text)
         extracted = extract(cleaned, main_content)
         extracted.provenance = recover_provenance(raw.url, raw.capture_date, text, inserts=inserts)
     else:
         extracted = extract_plain(text)
         extracted.provenance = recover_provenance(raw.url, raw.capture_date, "", inserts=False)
+    extracted.unread = read.note
     return extracted, decoded.encoding
 
 
@@ -98,7 +108,10 @@ def _page(raw: RawPage, extracted: Extracted, encoding: str, found: BlockSignatu
         language=found.language,
         signature_kind=found.kind,
     )
-    return ExtractedPage(info, found.ids, found.where, block_hashes)
+    note = None
+    if extracted.unread:
+        note = skipped(raw.source, extracted.unread, raw.offset, url=info.url, page_kept=True)
+    return ExtractedPage(info, found.ids, found.where, block_hashes, note)
 
 
 def _failed(exc: Exception) -> str:

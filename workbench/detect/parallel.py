@@ -31,7 +31,7 @@ from workbench.archive.tasks import (
 from workbench.archive.worker import Meter, Process, init_worker, read_file_range, read_files, resolve_pages
 from workbench.core.progress import Cancelled, ProgressFn
 from workbench.core.records import RawPage, SkipRecord
-from workbench.detect.extract import extract_batch
+from workbench.detect.extract import ExtractedPage, extract_batch
 
 _TASKS_PER_WORKER = 3  # tasks in flight: enough to keep every worker fed, memory stays flat
 _POLL_S = 0.25  # how often progress (and so cancelling) is looked at while waiting
@@ -239,4 +239,6 @@ class _Run:
         for entry in self.entries:
             value = entry.value if isinstance(entry, _Slot) else entry
             (skipped if isinstance(value, SkipRecord) else out).append(value)
+            if isinstance(value, ExtractedPage) and value.note is not None:
+                skipped.append(value.note)  # what of the page was left unread, beside it
         return out, skipped

@@ -52,6 +52,9 @@ class Extracted:
     # Where the page came from when the record does not say (or is a replay address):
     # filled by workbench.detect.extract from the markup before it was cleaned.
     provenance: Provenance | None = None
+    # What of the page was left unread because it was over the size limit (in words for
+    # the coder; workbench.text.limit), or None when all of it was read.
+    unread: str | None = None
 
 
 # Private-use characters as markers: lxml refuses control characters in text.
@@ -106,7 +109,34 @@ def extract(markup: str, main_content: bool = False) -> Extracted:
     parsed = parse_html(markup)
     if parsed is None:
         return Extracted("", "")
-    root = parsed.root
+    flattened = parsed.depth is not None
+    title, flat, hosts = _marked_text(parsed.root)
+    # The tree is often the largest thing a page puts in memory: it goes before resiliparse
+    # builds its own, so that one page never holds both.
+    del parsed
+    text, blocks, title = _blocks(title, flat)
+    del flat
+    main_found = False
+    # A page flattened for its depth has lost the structure main content is found by, and
+    # resiliparse's time grows with depth times size (nine minutes on 100,000 levels).
+    if main_content and blocks and not flattened:
+        body = [b for b in blocks if b.tag != "title"]
+        flags = main_blocks(main_content_text(markup), [text[b.start : b.end] for b in body])
+        if flags is not None:
+            main_found = True
+            marked = iter(flags)
+            # Only blocks in the main content need a new record (most blocks are not); the
+            # title takes no flag.
+            blocks = [b if b.tag == "title" or not next(marked)
+                      else Block(b.start, b.end, b.words, b.link_words, b.tag, True) for b in blocks]
+    return Extracted(text, title, blocks, _dominant(hosts), main_found)
+
+
+def _marked_text(root: etree._Element) -> tuple[str, str, Counter[str]]:
+    """The page's title, its visible text with block and link markers, and its links' hosts.
+
+    Changes the tree: invisible elements go, markers are added.
+    """
     title_el = root.find(".//title")
     title = _SPACE.sub(" ", "".join(title_el.itertext())).strip() if title_el is not None else ""
     if not title:  # pages without <title>: the first heading names them best
@@ -129,8 +159,11 @@ def extract(markup: str, main_content: bool = False) -> Extracted:
             match = _HOST.match(href)
             if match:
                 hosts[match.group(1).lower().removeprefix("www.")] += 1
-    flat = etree.tostring(root, method="text", encoding="unicode", with_tail=False)
+    return title, etree.tostring(root, method="text", encoding="unicode", with_tail=False), hosts
 
+
+def _blocks(title: str, flat: str) -> tuple[str, list[Block], str]:
+    """The text shown (title first, one block a line), its blocks, and the title to show."""
     parts: list[str] = []
     blocks: list[Block] = []
     length = 0
@@ -158,21 +191,7 @@ def extract(markup: str, main_content: bool = False) -> Extracted:
     if not title and blocks:  # no title, no heading: the first words of the page
         first = parts[0]
         title = first if len(first) <= 80 else first[:80].rsplit(" ", 1)[0] + "…"
-    text = "\n".join(parts) + "\n" if parts else ""
-    main_found = False
-    # A page flattened for its depth has lost the structure main content is found by, and
-    # resiliparse's time grows with depth times size (nine minutes on 100,000 levels).
-    if main_content and blocks and parsed.depth is None:
-        body = [b for b in blocks if b.tag != "title"]
-        flags = main_blocks(main_content_text(markup), [text[b.start : b.end] for b in body])
-        if flags is not None:
-            main_found = True
-            marked = iter(flags)
-            # Only blocks in the main content need a new record (most blocks are not); the
-            # title takes no flag.
-            blocks = [b if b.tag == "title" or not next(marked)
-                      else Block(b.start, b.end, b.words, b.link_words, b.tag, True) for b in blocks]
-    return Extracted(text, title, blocks, _dominant(hosts), main_found)
+    return ("\n".join(parts) + "\n" if parts else ""), blocks, title
 
 
 def _dominant(hosts: Counter[str]) -> str | None:
