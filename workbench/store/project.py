@@ -97,6 +97,8 @@ class Project:
         path = Path(path)
         if path.exists():
             raise ProjectError(f"{path} already exists; open it or choose another name.")
+        if not path.parent.is_dir():
+            raise ProjectError(f"Cannot create {path}: the folder {path.parent} does not exist.")
         try:
             lock = ProjectLock.acquire(path)
         except LockFolderReadOnly as exc:
