@@ -43,7 +43,11 @@ def problems(conn: sqlite3.Connection) -> list[str]:
         if _is_corruption(exc):
             return [str(exc)]
         raise
-    return [] if found == ["ok"] else found
+    if found == ["ok"]:
+        return []
+    # One row may hold several lines under a "*** in database main ***" heading.
+    lines = [ln.strip() for row in found for ln in str(row).splitlines()]
+    return [ln for ln in lines if ln and not ln.startswith("***")][:MAX_PROBLEMS]
 
 
 def prefetch(path: Path) -> None:
