@@ -9,12 +9,11 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
-import multiprocessing
 import os
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,6 +29,7 @@ from workbench.detect.matcher import PairResult, SignatureMatrix, find_pairs, in
 from workbench.detect.member_overlap import RepeatedBlocks, boilerplate_shares, repeated_blocks
 from workbench.detect.parallel import read_and_extract
 from workbench.detect.params import SpotSigsParams
+from workbench.detect.pool import worker_pool
 
 # Pages handed to a worker at once. An archive that fits in one batch is extracted in
 # this process: starting worker processes would cost more than it saves.
@@ -110,11 +110,8 @@ def _extract_all(
             take(batch, extract_batch(batch, params))
         return out
 
-    # forkserver: never fork a process that may hold Qt or other threads.
-    ctx = multiprocessing.get_context("forkserver")
-    # Workers fork from a server that has already imported lxml and numpy.
-    ctx.set_forkserver_preload(["workbench.detect.extract"])
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+    # Workers that end with this process however it ends (workbench.detect.pool).
+    pool = worker_pool(workers)
     window: deque[tuple[list[RawPage], Future]] = deque()  # bounded: memory stays flat
     try:
         for batch in itertools.chain(head, batches):

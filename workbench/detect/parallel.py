@@ -9,9 +9,8 @@ the main process itself reads no page unless a file must be read here, as ``scan
 
 from __future__ import annotations
 
-import multiprocessing
 from collections import deque
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import Executor, Future
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +31,7 @@ from workbench.archive.worker import Meter, Process, init_worker, read_file_rang
 from workbench.core.progress import Cancelled, ProgressFn
 from workbench.core.records import RawPage, SkipRecord
 from workbench.detect.extract import ExtractedPage, extract_batch
+from workbench.detect.pool import worker_context, worker_pool
 
 _TASKS_PER_WORKER = 3  # tasks in flight: enough to keep every worker fed, memory stays flat
 _POLL_S = 0.25  # how often progress (and so cancelling) is looked at while waiting
@@ -66,14 +66,11 @@ def read_and_extract(
     found = plan(root, workers, range_bytes=range_bytes)
     if small_here and found.small:
         return None
-    # forkserver: never fork a process that may hold Qt or other threads. Workers fork
-    # from a server that has already imported lxml, numpy and the readers.
-    ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload(["workbench.detect.extract", "workbench.archive.worker"])
+    # Workers that end with this process however it ends (workbench.detect.pool).
+    ctx = worker_context()
     counter = ctx.Value("q", 0)
     stop = ctx.Event()
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=init_worker,
-                               initargs=(counter, stop))
+    pool = worker_pool(workers, init_worker, (counter, stop))
     try:
         done = run_plan(found, pool, counter, params, progress, workers, process)
     except BaseException:
