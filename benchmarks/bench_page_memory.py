@@ -17,9 +17,22 @@ Variants (what makes a page expensive to parse):
 * ``text``: one paragraph holding one huge text node;
 * ``tiny``: many tiny elements (``<span>`` per word, ``<p>`` every ten words);
 * ``tables``: tables nested twelve deep, repeated, one word per cell;
-* ``prose``: ordinary article markup (paragraphs, links, headings), just very long.
+* ``prose``: ordinary article markup (paragraphs, links, headings), just very long;
+* ``paragraphs``: a ``<p>`` per word (the most memory per byte measured: a block each);
+* ``words``: two-letter words in one paragraph (the most words, so tokens, per byte).
 
 Run by hand, never from the test suite: one run of a 45 MB page takes from seconds to minutes.
+
+Peak MiB of the process tree, 45 MB pages, ``--workers 2`` (2 cores, shared machine), before
+(every page parsed whole) and after the 2 MB markup limit (workbench/text/limit.py)::
+
+    variant     1 page before  after   2 pages before  after
+    text                1091    332             1934    434
+    tiny                3088    358             5808    461
+    tables              4378    393             8506    515
+    prose               1624    347             2994    417
+    paragraphs          5549    430            10853    603
+    words               1559    419             2841    587
 """
 
 from __future__ import annotations
@@ -86,8 +99,30 @@ def _prose(size: int) -> Iterator[str]:
         yield chunk
 
 
+def _paragraphs(size: int) -> Iterator[str]:
+    written, k = 0, 0
+    while written < size:
+        chunk = "".join(f"<p>{w}</p>" for w in _words(100, k).split()) + "\n"
+        written += len(chunk)
+        k += 100
+        yield chunk
+
+
+def _two_letter_words(size: int) -> Iterator[str]:
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    yield "<p>"
+    written, k = 0, 0
+    while written < size:
+        chunk = " ".join(letters[(k + 7 * n) % 26] + letters[(3 * k + n) % 26] for n in range(1000)) + " "
+        written += len(chunk)
+        k += 1
+        yield chunk
+    yield "</p>"
+
+
 VARIANTS: dict[str, Callable[[int], Iterator[str]]] = {
-    "text": _text, "tiny": _tiny, "tables": _tables, "prose": _prose}
+    "text": _text, "tiny": _tiny, "tables": _tables, "prose": _prose, "paragraphs": _paragraphs,
+    "words": _two_letter_words}
 
 
 def write_page(path: Path, variant: str, size: int, copy: int) -> None:
@@ -118,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     size = int(args.mb * 2**20)
     python = REPO / ".venv" / "bin" / "python"
-    print(f"{'variant':8} {'pages':>5} {'peak MiB':>9} {'wall s':>7} {'procs':>5} rc")
+    print(f"{'variant':10} {'pages':>5} {'peak MiB':>9} {'wall s':>7} {'procs':>5} rc")
     for variant in args.variants.split(","):
         for copies in (int(c) for c in args.copies.split(",")):
             with tempfile.TemporaryDirectory(prefix="bench-page-memory-") as tmp:
@@ -128,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
                 write_ordinary(folder)
                 usage = run_measured([python, "-m", "workbench", "dedup", folder, "-q",
                                       "--workers", str(args.workers)], cwd=REPO)
-            print(f"{variant:8} {copies:>5} {usage.peak_rss_mb:>9.0f} {usage.wall_s:>7.1f} "
+            print(f"{variant:10} {copies:>5} {usage.peak_rss_mb:>9.0f} {usage.wall_s:>7.1f} "
                   f"{usage.processes:>5} {usage.returncode}", flush=True)
     return 0
 
