@@ -40,6 +40,8 @@ _PARSER_OPTIONS: dict[str, Any] = {
     "huge_tree": False,
 }
 _NO_LIMITS = {**_PARSER_OPTIONS, "huge_tree": True}
+# The error libxml2 reports at a limit (older versions name the option in the message only).
+_RESOURCE_LIMIT = getattr(etree.ErrorTypes, "ERR_RESOURCE_LIMIT", -1)
 # Whether a tree has an element deeper than FLAT_DEPTH (an element at that depth + 1), level by
 # level in libxml2's XPath, never deeper than the tree goes.
 _DEEPER_THAN_FLAT = etree.XPath("boolean(" + "/*" * (FLAT_DEPTH + 1) + ")")
@@ -92,7 +94,7 @@ def parse_html(markup: str) -> Parsed | None:
 
 def _hit_a_limit(parser: etree.HTMLParser) -> bool:
     """Whether the last parse stopped at one of libxml2's resource limits (a fatal error)."""
-    return any(e.type == etree.ErrorTypes.ERR_RESOURCE_LIMIT or "XML_PARSE_HUGE" in e.message
+    return any(e.type == _RESOURCE_LIMIT or "XML_PARSE_HUGE" in e.message
                for e in parser.error_log.filter_from_fatals())
 
 
