@@ -29,8 +29,10 @@ def test_200_sigkills_lose_nothing(tmp_path: Path) -> None:
     crash_loop = _load()
     trials, actions, problems, _ = crash_loop.run_trials(tmp_path, 200, max_delay=0.04, seed=1)
     assert problems == []
-    # The kills must land among actions, not only before the first one.
-    assert actions >= 200, f"only {actions} actions were committed before kills"
+    # The kills must land among actions, not only before the first one. How many land
+    # depends on the machine's load (196 were seen under load, about 500 idle), so this
+    # is a floor that only a harness killing before every first action would miss.
+    assert actions >= 20, f"only {actions} actions were committed before kills"
 
 
 def test_verify_notices_a_lost_action(tmp_path: Path) -> None:
