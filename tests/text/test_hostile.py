@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.conftest import shared_path
 from workbench.archive import scan
 from workbench.archive.sniff import SNIFF_BYTES, sniff
 from workbench.core.records import RawPage
@@ -28,6 +29,13 @@ def test_a_bare_embed_does_not_swallow_the_text_after_it():
         text = _words_of(page, main_content)
         assert STORY in text and STORY.upper() in text
     assert STORY in extract(page).text
+
+
+def test_the_gold_set_page_with_a_bare_embed_keeps_what_follows_it():
+    # Pelosi/p63: a Flash banner's <embed> swallowed the 166 words of the sidebar after it.
+    data = shared_path("goldset-dev", "Pelosi", "p63.htm").read_bytes()
+    text = extract_text(RawPage("Pelosi/p63.htm", data), main_content=False)[0].text
+    assert "Top Jobs" in text and "Legal Research Attorney Level I" in text
 
 
 def test_void_elements_keep_what_follows_in_order():
