@@ -21,15 +21,16 @@ from workbench.store.recovery import restore_backup
 
 @pytest.fixture
 def project_path(tmp_path: Path) -> Path:
-    """A tagged project with two good backups (two sessions opened it)."""
+    """A tagged project with two good backups (two sessions opened and changed it)."""
     project = new_project(tmp_path, [3] * 300 + [1] * 200)
     ids = cluster_ids(project)
     project.tag_clusters(ids[:100], [tag_id(project, "unions")])
     project.tag_clusters(ids[50:120], [tag_id(project, "feminism")])
     project.close()
-    for _ in range(2):
+    for session in range(2):  # each changes something, so each has its own copy
         with Project.open(project.path, backups=3) as again:
             again.wait_for_backup()
+            again.use_coder(f"coder of session {session}")
     assert len(list_backups(project.path)) == 2
     return project.path
 

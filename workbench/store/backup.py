@@ -17,10 +17,17 @@ migration the copy is made on a thread (:func:`start_backup`) from a snapshot
 taken as the project opens: the window does not wait for it, and the copy is
 still the file as it was when opened. A file too big to check before opening
 returns is checked on that thread, from the same snapshot, before the copy.
+
+A session that changed nothing must not rotate a distinct older copy out for a
+duplicate of the newest one (five such openings would leave five copies of one
+state), nor spend seconds copying. The project file's size and modification time
+when the newest copy was taken are noted beside it; an opening that finds them
+unchanged, with no changes waiting in the ``-wal``, keeps that copy as its own.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import threading
@@ -34,6 +41,8 @@ DEFAULT_KEEP = 5
 _PARTIAL = ".partial"
 # SQLite's side files of a database named X: X-journal, X-wal, X-shm.
 _SIDE_FILES = ("-journal", "-wal", "-shm")
+# Which copy holds the project file as it is while the file keeps its size and mtime.
+COPY_NOTE = "newest-copy.json"
 
 
 def backup_dir_for(project_path: Path) -> Path:
@@ -43,9 +52,13 @@ def backup_dir_for(project_path: Path) -> Path:
 
 def make_backup(
     conn: sqlite3.Connection, project_path: Path, keep: int = DEFAULT_KEEP,
-    directory: Path | None = None,
+    directory: Path | None = None, state: dict | None = None,
 ) -> Path | None:
     """Copy the database behind ``conn`` and keep only the newest ``keep`` copies.
+
+    ``state``: :func:`file_state` of the project when ``conn``'s snapshot was taken
+    (default: now). When the newest copy was taken of the file in that same state,
+    it is returned and nothing is copied or pruned.
 
     The caller has checked the database. On failure nothing of the new copy is left
     and the existing copies are untouched; the sqlite3.Error or OSError is raised.
@@ -53,6 +66,11 @@ def make_backup(
     if keep <= 0:
         return None
     directory = directory or backup_dir_for(project_path)
+    if state is None:
+        state = file_state(project_path)
+    same = _copy_of(project_path, directory, state)
+    if same is not None:
+        return same
     directory.mkdir(parents=True, exist_ok=True)
     remove_partials(directory)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
@@ -65,8 +83,46 @@ def make_backup(
         _remove_with_side_files(tmp)
         raise
     _sync_folder(directory)
+    _note_copy(directory, final, state)
     prune(directory, project_path, keep)
     return final
+
+
+def file_state(project_path: Path) -> dict | None:
+    """The project file's size and modification time, or None when its ``-wal`` holds
+    changes (the file alone then does not say what a copy would hold)."""
+    try:
+        wal = project_path.with_name(project_path.name + "-wal")
+        if wal.exists() and wal.stat().st_size > 0:
+            return None
+        st = project_path.stat()
+    except OSError:
+        return None
+    return {"size": st.st_size, "mtime_ns": st.st_mtime_ns}
+
+
+def _copy_of(project_path: Path, directory: Path, state: dict | None) -> Path | None:
+    """The newest copy, if it was taken of the file in ``state``."""
+    if state is None:
+        return None
+    try:
+        note = json.loads((directory / COPY_NOTE).read_text(encoding="utf-8"))
+        copy = directory / str(note["backup"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    newest = list_backups(project_path, directory)
+    if note.get("state") == state and newest and newest[-1] == copy:
+        return copy
+    return None
+
+
+def _note_copy(directory: Path, copy: Path, state: dict | None) -> None:
+    note = directory / COPY_NOTE
+    with suppress(OSError):
+        if state is None:
+            note.unlink(missing_ok=True)
+        else:
+            note.write_text(json.dumps({"backup": copy.name, "state": state}), encoding="utf-8")
 
 
 def _copy(conn: sqlite3.Connection, tmp: Path) -> None:
@@ -154,9 +210,10 @@ class BackgroundBackup:
     """
 
     def __init__(self, source: sqlite3.Connection, project_path: Path, keep: int,
-                 directory: Path | None, *, check: bool = False) -> None:
+                 directory: Path | None, *, check: bool = False,
+                 state: dict | None = None) -> None:
         self._source = source
-        self._args = (project_path, keep, directory)
+        self._args = (project_path, keep, directory, state)
         self._check = check
         self.path: Path | None = None
         self.problems: list[str] = []
@@ -209,7 +266,9 @@ def start_backup(project_path: Path, keep: int = DEFAULT_KEEP,
     try:
         source.execute("BEGIN")
         source.execute("SELECT count(*) FROM sqlite_schema").fetchone()  # pins the snapshot
+        # The file as the snapshot sees it (later writes go to the -wal, not the file).
+        state = file_state(project_path)
     except BaseException:
         source.close()
         raise
-    return BackgroundBackup(source, project_path, keep, directory, check=check)
+    return BackgroundBackup(source, project_path, keep, directory, check=check, state=state)
