@@ -50,6 +50,7 @@ def test_second_window_is_offered_read_only_and_cannot_code(qtbot, demo_window, 
     assert prompter.chosen and prompter.chosen[0][0] == "Project in use"
     assert other.project.path == first.project.path and other.project.readonly
     assert other.readonly_label.isVisible() and "coding is off" in other.readonly_label.text()
+    assert "open for coding by" in other.readonly_label.text()  # says whose window has it
     assert "(read-only)" in other.windowTitle()
     assert not other.actions_by_name["undo"].isEnabled()
     assert not other.actions_by_name["split"].isEnabled()

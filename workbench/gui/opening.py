@@ -51,11 +51,13 @@ def open_existing(path: Path, ask: Asker) -> Opened | None:
         answer = ask.choose(
             "Project in use",
             f"{exc}\n\nOnly one window at a time can change a project, so that no one's "
-            "coding is lost or undone by someone else. You can open it read-only to read "
-            "the clusters and export them.", [READ_ONLY, CANCEL])
+            "coding is lost or undone by someone else.", [READ_ONLY, CANCEL])
         if answer != 0:
             return None
-        return Opened(Project.open(path, readonly=True))
+        project = Project.open(path, readonly=True)
+        who = exc.holder.describe() if exc.holder is not None else "another session"
+        project.readonly_reason = f"open for coding by {who}"
+        return Opened(project)
     except ProjectDamaged as exc:
         if not exc.good_backups:
             ask.error("Project damaged", str(exc))
