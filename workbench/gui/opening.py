@@ -84,14 +84,21 @@ def read_only_banner(project: Project) -> str:
 
 def pending_run_question(pending: dict, current: dict | None) -> str:
     """What to ask about a detection run that was started and never finished."""
-    changed = [f"{key} {pending[key]} (now {current.get(key)})" for key in sorted(pending)
+    def name(key: str) -> str:
+        return "τ" if key == "tau" else key.replace("_", " ")
+
+    changed = [f"{name(key)} {pending[key]} (the current run: {current.get(key)})"
+               for key in sorted(pending)
                if current is not None and key in current and current[key] != pending[key]]
-    settings = (", ".join(changed) if changed
-                else f"τ {pending.get('tau', '?')}, the same settings as the current run"
-                if current is not None else f"τ {pending.get('tau', '?')}")
+    if current is None:
+        settings, before = (f"τ {pending.get('tau', '?')}",
+                            "The project has no finished run yet.")
+    else:
+        settings = ", ".join(changed) or "the same settings as the current run"
+        before = "The project still shows the run before it."
     return ("The last detection run of this project did not finish (the window was closed "
-            f"or the program stopped while it ran). It was started with: {settings}.\n\n"
-            "The project still shows the run before it. Run it again now with those settings?")
+            f"or the program stopped while it ran). It was started with {settings}.\n\n"
+            f"{before} Run it again now with those settings?")
 
 
 def offer_pending_run(project: Project, ask: Asker) -> dict | None:
