@@ -135,6 +135,20 @@ class ActionLog:
         summary.refresh(conn, structure, tagged)
 
 
+def clusters_of_action(conn: sqlite3.Connection, action_id: int) -> list[int]:
+    """Current-run clusters an action changed, as they are now (for the window to show
+    what an undo or redo did); clusters the action's undo removed are left out."""
+    structure, tagged = touched_clusters(conn, changelog.load(conn, action_id))
+    wanted = sorted(structure | tagged)
+    if not wanted:
+        return []
+    run = summary.current_run(conn)
+    marks = ",".join("?" * len(wanted))
+    rows = conn.execute(f"SELECT id FROM clusters WHERE run_id = ? AND id IN ({marks})",
+                        (run, *wanted))
+    return sorted(r[0] for r in rows)
+
+
 def next_undo(conn: sqlite3.Connection) -> ActionInfo | None:
     return _one(conn, "state = 'done' ORDER BY a.id DESC")
 

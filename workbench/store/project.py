@@ -35,7 +35,14 @@ from workbench.store import (
     schema,
     tagging,
 )
-from workbench.store.actions import ActionInfo, ActionLog, history, next_redo, next_undo
+from workbench.store.actions import (
+    ActionInfo,
+    ActionLog,
+    clusters_of_action,
+    history,
+    next_redo,
+    next_undo,
+)
 from workbench.store.clock import utc_now
 from workbench.store.codebook import Tag, TagSpec
 from workbench.store.connection import Readers, ReadOnlyLane, WriteLane, connect, connect_uri
@@ -675,6 +682,13 @@ class Project:
         if self._closed:
             raise ProjectError(f"{self.path} is closed.")
         return self._log.redo()
+
+    def clusters_of_action(self, action_id: int) -> list[int]:
+        """Clusters of the current run that an action changed (after undo/redo: as they
+        are now), so the window can select what an undo or redo changed. (On the write
+        connection: finding a tagged page's cluster uses a temporary table.)"""
+        with self._write() as conn:
+            return clusters_of_action(conn, action_id)
 
     def next_undo(self) -> ActionInfo | None:
         """The action ``undo()`` would revert, for an "Undo <description>" menu item."""
