@@ -28,7 +28,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     gold = REPO.parent / "shared" / "data" / "goldset-dev"
     parser.add_argument("folder", nargs="?", type=Path,
-                        default=gold if gold.exists() else REPO / "resources" / "demo-archive")
+                        default=gold if gold.exists() else REPO / "workbench" / "resources" / "demo-archive")
     parser.add_argument("--workers", type=int, default=None, help="parsing processes (default: CPUs)")
     parser.add_argument("--clusters", type=int, default=30, help="clusters to open side by side")
     args = parser.parse_args()

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write resources/demo-archive: a small crawl of invented news pages.
+"""Write workbench/resources/demo-archive: a small crawl of invented news pages.
 
 Four invented stories, each framed by two or three invented site layouts (navigation,
 ads, teasers, footers), plus pages that share a layout but carry other stories. Run it
@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parent.parent / "resources" / "demo-archive"
+OUT = Path(__file__).resolve().parent.parent / "workbench" / "resources" / "demo-archive"
 
 STORIES = {
     "harbour-strike": (

@@ -25,7 +25,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 GOLD = REPO.parent / "shared" / "data" / "goldset-dev"
-DEMO = REPO / "resources" / "demo-archive"
+DEMO = REPO / "workbench" / "resources" / "demo-archive"
 SIZE = (1600, 960)
 
 

@@ -8,7 +8,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED_DATA = REPO.parent / "shared" / "data"
-DEMO_ARCHIVE = REPO / "resources" / "demo-archive"
+DEMO_ARCHIVE = REPO / "workbench" / "resources" / "demo-archive"
 
 
 def shared_path(*parts: str) -> Path:

@@ -1,8 +1,11 @@
 """Entry point: ``workbench`` / ``python -m workbench``.
 
-With a sub-command (dedup, eval, export) it is the CLI. Otherwise it opens the given
-folder (or the bundled demo archive) in the desktop window when the GUI is available,
-and falls back to a headless summary when it is not.
+With a sub-command (dedup, eval, export) or an option it is the CLI. With no argument, or
+the path of an existing archive folder, archive file or project file, it opens the desktop
+window on it (no argument: the bundled demo archive), and falls back to a headless summary
+when the GUI is not available. Any other first argument (a typo, a command of a newer
+version) is a command-line error that lists the commands: it never opens a window on a
+folder that does not exist.
 """
 
 from __future__ import annotations
@@ -11,16 +14,22 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-DEMO_ARCHIVE = Path(__file__).resolve().parent.parent / "resources" / "demo-archive"
-SUBCOMMANDS = {"dedup", "eval", "export", "-h", "--help", "--version"}
+from workbench.resources import DEMO_ARCHIVE
+
+SMOKE_TEST = "--smoke-test"
+EXIT_USAGE = 2
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     from workbench import cli
 
-    if args and args[0] in SUBCOMMANDS:
+    if args and args[0] == SMOKE_TEST:
+        return _smoke_test(args[1:])
+    if args and (args[0] in cli.command_names() or args[0].startswith("-")):
         return cli.main(args)
+    if args and not Path(args[0]).exists():
+        return _not_a_command(args[0], cli.command_names())
     target = args[0] if args else str(DEMO_ARCHIVE)
     try:
         from workbench.gui.app import run_app  # type: ignore[attr-defined]
@@ -30,6 +39,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_app([target, *args[1:]])
     print(f"SpotSigs Workbench: near-duplicate clusters in {target}\n")
     return cli.main(["dedup", target, *args[1:]])
+
+
+def _not_a_command(word: str, commands: Sequence[str]) -> int:
+    print(f"workbench: {word!r} is neither a command nor an existing file or folder.\n"
+          f"Commands: {', '.join(commands)} (workbench COMMAND --help says more).\n"
+          f"To open the window, give the path of an archive folder or a .wbproj project file, "
+          f"or nothing for the demo archive.", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _smoke_test(args: list[str]) -> int:
+    """Open an archive (default: the demo) in the real window, wait for its run, quit."""
+    if len(args) > 1 or (args and not Path(args[0]).exists()):
+        print(f"workbench: {SMOKE_TEST} takes at most one existing archive folder or file, "
+              f"not {' '.join(args)!r}", file=sys.stderr)
+        return EXIT_USAGE
+    from workbench.gui.smoke import run_smoke_test
+
+    return run_smoke_test(Path(args[0]) if args else None)
 
 
 if __name__ == "__main__":

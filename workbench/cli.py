@@ -417,6 +417,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def command_names() -> list[str]:
+    """The sub-commands of this version, in the order --help lists them (export only when
+    its layer is installed): the entry point opens the window for nothing else but paths."""
+    for action in build_parser()._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return list(action.choices)
+    return []
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)

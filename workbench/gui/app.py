@@ -10,14 +10,15 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
 import workbench
+from workbench import resources
 from workbench.gui.compat import protect_none
 from workbench.gui.errorhook import ErrorReporter
 from workbench.gui.locations import APP_NAME, ORG_NAME, PROJECT_SUFFIX, data_dir
 from workbench.gui.mainwindow import MainWindow
 from workbench.gui.prompter import Prompter
 
-DEMO_ARCHIVE = Path(__file__).resolve().parents[2] / "resources" / "demo-archive"
-STYLE = Path(__file__).resolve().parents[2] / "resources" / "style" / "workbench.qss"
+DEMO_ARCHIVE = resources.DEMO_ARCHIVE
+STYLE = resources.STYLESHEET
 
 
 def default_coder() -> str:

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 import workbench
+from workbench import resources
 from workbench.core.calibration import run_floor
 from workbench.detect.params import SpotSigsParams
 from workbench.export import export_pages
@@ -48,7 +49,7 @@ from workbench.gui.prompter import Prompter
 from workbench.gui.runpanel import RunPanel
 from workbench.store import ClusterRow, Project, ProjectError
 
-ICONS = Path(__file__).resolve().parents[2] / "resources" / "icons"
+ICONS = resources.ICONS
 MAX_RECENT = 8
 # How long after its worker is done an ended detection job is kept alive (see _retire).
 JOB_GRACE_SECONDS = 2.0

@@ -1,0 +1,170 @@
+"""Packaging: the wheel works outside the repo, the entry dispatches only known commands or
+existing paths, and the desktop files in packaging/ pass their validators."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+from workbench import __main__ as entry
+from workbench import __version__
+
+# ------------------------------------------------------------------ the entry's dispatch
+
+
+@pytest.fixture
+def window_calls(monkeypatch) -> list[list[str]]:
+    """Record what would open the desktop window instead of opening it."""
+    import workbench.gui.app as app
+
+    calls: list[list[str]] = []
+    monkeypatch.setattr(app, "run_app", lambda argv: calls.append(list(argv)) or 0)
+    return calls
+
+
+def test_an_unknown_command_is_a_usage_error_listing_the_commands(window_calls, capsys, tmp_path,
+                                                                  monkeypatch):
+    monkeypatch.chdir(tmp_path)  # 'compare' is no file here
+    assert entry.main(["compare", "x"]) == 2
+    assert window_calls == []
+    err = capsys.readouterr().err
+    assert "compare" in err
+    for command in ("dedup", "eval", "export"):
+        assert command in err
+
+
+def test_a_missing_project_file_is_an_error_not_an_empty_window(window_calls, capsys, tmp_path):
+    missing = tmp_path / "gone.wbproj"
+    assert entry.main([str(missing)]) == 2
+    assert window_calls == []
+    assert str(missing) in capsys.readouterr().err
+
+
+def test_an_existing_folder_or_project_file_opens_the_window(window_calls, tmp_path):
+    project = tmp_path / "study.wbproj"
+    project.write_bytes(b"")
+    assert entry.main([str(tmp_path)]) == 0
+    assert entry.main([str(project)]) == 0
+    assert window_calls == [[str(tmp_path)], [str(project)]]
+
+
+def test_no_argument_opens_the_bundled_demo_archive(window_calls):
+    from workbench.resources import DEMO_ARCHIVE
+
+    assert entry.main([]) == 0
+    assert window_calls == [[str(DEMO_ARCHIVE)]]
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as stop:
+        entry.main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out.strip() == f"workbench {__version__}"
+
+
+# ------------------------------------------------------------------ resources as package data
+
+
+def test_resources_live_inside_the_package():
+    import workbench
+    from workbench.resources import DEMO_ARCHIVE, ICONS, STYLESHEET
+
+    package = Path(workbench.__file__).resolve().parent
+    for path in (DEMO_ARCHIVE, ICONS, STYLESHEET):
+        assert path.exists(), path
+        assert package in path.resolve().parents
+    assert (ICONS / "app.svg").is_file()
+    assert any(DEMO_ARCHIVE.rglob("*.html"))
+
+
+def test_the_gui_uses_the_package_resources():
+    pytest.importorskip("PySide6")
+    from workbench import resources
+    from workbench.gui import app, mainwindow
+
+    assert app.DEMO_ARCHIVE == resources.DEMO_ARCHIVE
+    assert app.STYLE == resources.STYLESHEET
+    assert mainwindow.ICONS == resources.ICONS
+
+
+# ------------------------------------------------------------------ the wheel, installed elsewhere
+
+
+def _run(cmd: list[str | Path], cwd: Path, env: dict[str, str] | None = None,
+         timeout: float = 240) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run([str(c) for c in cmd], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=timeout)
+    assert done.returncode == 0, f"{cmd} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}"
+    return done
+
+
+def test_the_built_wheel_installs_and_runs_outside_the_repo(tmp_path):
+    pytest.importorskip("build", reason="the test extra 'build' builds the wheel: pip install -e .[test]")
+    dist = tmp_path / "dist"
+    # Without isolation: the build backend comes from this venv (the test extra), so the
+    # test needs no package index. Building the sdist first and the wheel from it checks
+    # that the sdist carries everything (resources included).
+    _run([sys.executable, "-m", "build", "--no-isolation", "--outdir", dist, REPO], cwd=tmp_path)
+    wheels = list(dist.glob("spotsigs_workbench-*.whl"))
+    assert len(wheels) == 1 and list(dist.glob("spotsigs_workbench-*.tar.gz"))
+
+    venv = tmp_path / "venv"
+    _run([sys.executable, "-m", "venv", "--without-pip", venv], cwd=tmp_path)
+    python = venv / "bin" / "python"
+    site = Path(_run([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                     cwd=tmp_path).stdout.strip())
+    # The heavy dependencies (Qt, numba...) come from this venv; a .pth line adds its
+    # site-packages after the new venv's own, and its own .pth files (our editable
+    # install among them) are not run, so `workbench` can only be the installed wheel.
+    (site / "deps.pth").write_text(sysconfig.get_path("purelib") + "\n", encoding="utf-8")
+    _run([sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-deps", "--no-index",
+          wheels[0]], cwd=tmp_path)
+
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    workbench = shutil.which("workbench", path=str(venv / "bin"))
+    assert workbench and Path(workbench).parent == venv / "bin"
+
+    version = _run([workbench, "--version"], cwd=outside, env=env).stdout.strip()
+    assert version == f"workbench {__version__}"
+
+    where = _run([python, "-c", "import workbench, workbench.resources as r; "
+                  "print(workbench.__file__); print(r.DEMO_ARCHIVE)"], cwd=outside, env=env).stdout.split()
+    package, demo = Path(where[0]).parent, Path(where[1])
+    assert site in package.parents and package in demo.parents
+    assert REPO not in demo.parents
+
+    clusters = outside / "clusters.csv"
+    done = _run([workbench, "dedup", demo, "--clusters", clusters, "--workers", "1", "-q"], cwd=outside,
+                env=env)
+    assert "clusters:" in done.stdout
+    rows = clusters.read_text(encoding="utf-8").splitlines()
+    assert rows[0] == "cluster,path,similarity,is_reference" and len(rows) > 1
+    # The installed package holds the icons and stylesheet the window needs.
+    _run([python, "-c", "from workbench.resources import ICONS, STYLESHEET; "
+          "assert (ICONS / 'app.svg').is_file() and STYLESHEET.is_file()"], cwd=outside, env=env)
+
+
+def test_smoke_test_opens_the_demo_archive_runs_and_quits(tmp_path):
+    pytest.importorskip("PySide6")
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(REPO)}
+    done = _run([sys.executable, "-m", "workbench", "--smoke-test"], cwd=tmp_path, env=env, timeout=120)
+    from workbench.resources import DEMO_ARCHIVE
+
+    line = done.stdout.strip()
+    assert line.startswith(f"smoke test: {DEMO_ARCHIVE}: ") and "clusters" in line
+    assert "\n" not in line
+
+
+def test_smoke_test_refuses_a_missing_archive(capsys, tmp_path):
+    assert entry.main(["--smoke-test", str(tmp_path / "gone")]) == 2
+    assert "gone" in capsys.readouterr().err
