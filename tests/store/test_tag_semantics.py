@@ -54,7 +54,7 @@ def test_toggle_untags_when_all_pages_carry_the_tag(tmp_path: Path) -> None:
     assert project.cluster(cid).coded == "none"  # type: ignore[union-attr]
 
 
-def test_split_removes_tags_received_through_the_cluster(tmp_path: Path) -> None:
+def test_split_moves_pages_with_all_their_tags(tmp_path: Path) -> None:
     project = new_project(tmp_path, [4])
     (cid,) = cluster_ids(project)
     unions, local = tag_id(project, "unions"), tag_id(project, "local issue")
@@ -64,22 +64,11 @@ def test_split_removes_tags_received_through_the_cluster(tmp_path: Path) -> None
     project.tag_pages([odd], [local])  # a direct tag: not received via the cluster
     result = project.split(cid, [odd])
     assert result.id is not None and result.id != cid
-    assert [t.name for t in project.page(odd).tags] == ["local issue"]  # type: ignore[union-attr]
+    assert [t.name for t in project.page(odd).tags] == ["local issue", "unions"]  # type: ignore[union-attr]
     assert project.cluster(cid).coded == "all"  # type: ignore[union-attr]
     assert project.cluster(cid).size == 3  # type: ignore[union-attr]
-    assert states(project, result.id) == {"local issue": "all"}
+    assert states(project, result.id) == {"local issue": "all", "unions": "all"}
     assert project.cluster_of_page(odd) == result.id
-
-
-def test_split_page_with_only_cluster_tags_becomes_uncoded(tmp_path: Path) -> None:
-    project = new_project(tmp_path, [3])
-    (cid,) = cluster_ids(project)
-    project.tag_clusters([cid], [tag_id(project, "unions"), tag_id(project, "feminism")])
-    odd = project.members(cid)[1].page_id
-    new = project.split(cid, [odd]).id
-    assert new is not None
-    assert project.cluster(new).coded == "none"  # type: ignore[union-attr]
-    assert project.page(odd).tags == ()  # type: ignore[union-attr]
 
 
 def test_splitting_the_reference_promotes_the_best_match(tmp_path: Path) -> None:
@@ -118,17 +107,6 @@ def test_merge_shows_some_where_pages_differ(tmp_path: Path) -> None:
     assert project.count_clusters() == 1
     with pytest.raises(ProjectError, match="merged away"):
         project.tag_clusters([small], [unions])
-
-
-def test_split_after_merge_removes_tags_from_the_absorbed_cluster(tmp_path: Path) -> None:
-    project = new_project(tmp_path, [3, 2])
-    big, small = cluster_ids(project)
-    unions = tag_id(project, "unions")
-    moved = project.members(small)[1].page_id
-    project.tag_clusters([small], [unions])
-    project.merge([big, small])
-    project.split(big, [moved])
-    assert project.page(moved).tags == ()  # type: ignore[union-attr]
 
 
 def test_rerun_keeps_tags_on_pages_and_flags_mixed_clusters(tmp_path: Path) -> None:

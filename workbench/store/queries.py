@@ -35,6 +35,9 @@ class ClusterRow:
     tags: tuple[TagState, ...]
     memo_count: int
     needs_review: bool
+    # Members the coder marked "not this story" (set_excluded): still in ``size``, but
+    # not in ``coded``, ``coded_pages`` or ``tags``, which count the other members.
+    excluded_count: int = 0
 
     @property
     def below_floor(self) -> bool:
@@ -56,6 +59,9 @@ class MemberRow:
     # Share of the signatures shared with the reference that lie in blocks other pages
     # carry too (None: not measured).
     boilerplate_share: float | None = None
+    # The coder marked this member "not this story" (Project.set_excluded): it stays in
+    # the cluster, but cluster-level tagging passes it by.
+    excluded: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,23 +140,23 @@ def _filters(coded: str | None, review_only: bool) -> tuple[str, list[Any]]:
 
 _ROW_COLUMNS = """cluster_id, size, min_similarity, mean_similarity, reference_page_id,
     reference_title, sites, site_count, coded_state, coded_pages, tag_counts, memo_count,
-    needs_review"""
+    needs_review, excluded_count"""
 
 
 def _cluster_row(row: tuple, tags: dict[int, Tag]) -> ClusterRow:
     (cid, size, min_sim, mean_sim, ref, title, sites, site_count, state, coded_pages,
-     tag_counts, memo_count, review) = row
+     tag_counts, memo_count, review, excluded) = row
     states = []
     for tag_id, n in json.loads(tag_counts).items():
         tag = tags.get(int(tag_id))
         if tag is not None:
             states.append(TagState(tag.id, tag.name, tag.colour,
-                                   "all" if n >= size else "some", n))
+                                   "all" if n >= size - excluded else "some", n))
     states.sort(key=lambda s: s.name.casefold())
     return ClusterRow(
         cid, size, min_sim, mean_sim, ref, title, tuple(sites.split("\n")) if sites else (),
         site_count, summary.STATE_NAMES[state], coded_pages, tuple(states), memo_count,
-        bool(review),
+        bool(review), excluded,
     )
 
 
@@ -203,7 +209,7 @@ def members(conn: sqlite3.Connection, cluster_id: int) -> list[MemberRow]:
         """SELECT p.id, p.key, p.title, p.url, p.site, m.similarity,
                   p.id = c.reference_page_id,
                   (SELECT group_concat(tag_id) FROM page_tags WHERE page_id = p.id),
-                  m.boilerplate_share
+                  m.boilerplate_share, m.excluded
            FROM cluster_members m JOIN pages p ON p.id = m.page_id
            JOIN clusters c ON c.id = m.cluster_id
            WHERE m.cluster_id = ?
@@ -213,8 +219,9 @@ def members(conn: sqlite3.Connection, cluster_id: int) -> list[MemberRow]:
     )
     return [
         MemberRow(pid, key, title, url, site, sim, bool(is_ref),
-                  tuple(sorted(int(t) for t in tag_ids.split(","))) if tag_ids else (), share)
-        for pid, key, title, url, site, sim, is_ref, tag_ids, share in rows
+                  tuple(sorted(int(t) for t in tag_ids.split(","))) if tag_ids else (), share,
+                  bool(excluded))
+        for pid, key, title, url, site, sim, is_ref, tag_ids, share, excluded in rows
     ]
 
 

@@ -281,6 +281,49 @@ CREATE TABLE action_changes (
 """
 
 
+# Version 8: the coding flow's exceptions, page memos and codebooks that travel.
+# * cluster_members.excluded: the coder marked this member "not this story" without
+#   changing the clustering; cluster-level tagging skips it and the cluster's coded
+#   state ignores it (the summary keeps how many there are).
+# * memos belong to a cluster or to a page (page memos follow the page across runs, as
+#   its tags do). The table is rebuilt because cluster_id was NOT NULL.
+# * tags.guid: a stable identity for REFI-QDA codebook exchange (.qdc), so a code that
+#   goes out and comes back is the same code; filled in for existing tags.
+_V8 = """
+ALTER TABLE cluster_members ADD COLUMN excluded INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE cluster_summary ADD COLUMN excluded_count INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE tags ADD COLUMN guid TEXT;
+CREATE TABLE memos_v8 (
+    id INTEGER PRIMARY KEY,
+    cluster_id INTEGER REFERENCES clusters(id),
+    page_id INTEGER REFERENCES pages(id),
+    coder_id INTEGER NOT NULL REFERENCES coders(id),
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    text TEXT NOT NULL,
+    CHECK ((cluster_id IS NULL) != (page_id IS NULL))
+);
+INSERT INTO memos_v8 (id, cluster_id, page_id, coder_id, created_at, updated_at, text)
+    SELECT id, cluster_id, NULL, coder_id, created_at, updated_at, text FROM memos;
+DROP TABLE memos;
+ALTER TABLE memos_v8 RENAME TO memos;
+CREATE INDEX memos_cluster ON memos(cluster_id) WHERE cluster_id IS NOT NULL;
+CREATE INDEX memos_page ON memos(page_id) WHERE page_id IS NOT NULL
+"""
+
+
+def _v8_backfill(conn: sqlite3.Connection) -> None:
+    import uuid
+
+    from workbench.store import summary
+
+    ids = [r[0] for r in conn.execute("SELECT id FROM tags WHERE guid IS NULL")]
+    conn.executemany("UPDATE tags SET guid = ? WHERE id = ?",
+                     [(str(uuid.uuid4()), i) for i in ids])
+    conn.execute("CREATE UNIQUE INDEX tags_guid ON tags(guid)")
+    summary.rebuild(conn)  # sites now leave out pages without one
+
+
 def _v2_backfill(conn: sqlite3.Connection) -> None:
     # Imported here: summary.py needs the v2 table, and the migration must
     # fill it for files that already hold a run.
@@ -328,6 +371,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None] | None]] = [
     (_V5, _v5_rebuild),
     (_V6, _v6_backfill),
     (_V7, _v7_compact_log),
+    (_V8, _v8_backfill),
 ]
 CURRENT_VERSION = len(MIGRATIONS)
 

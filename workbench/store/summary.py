@@ -22,19 +22,22 @@ _SELECT = f"""
 SELECT c.id, c.run_id, c.merged_into IS NULL,
     s.size, s.min_sim, s.mean_sim, c.reference_page_id,
     (SELECT title FROM pages WHERE id = c.reference_page_id),
+    -- A page whose site is unknown ('') is no site: the list shows no folder name.
     (SELECT coalesce(group_concat(site, char(10)), '') FROM (
         SELECT DISTINCT p.site FROM cluster_members m JOIN pages p ON p.id = m.page_id
-        WHERE m.cluster_id = c.id ORDER BY p.site LIMIT {MAX_SITES})),
+        WHERE m.cluster_id = c.id AND p.site != '' ORDER BY p.site LIMIT {MAX_SITES})),
     (SELECT count(DISTINCT p.site) FROM cluster_members m JOIN pages p ON p.id = m.page_id
-        WHERE m.cluster_id = c.id),
+        WHERE m.cluster_id = c.id AND p.site != ''),
     t.coded,
-    CASE WHEN t.coded = 0 THEN {NONE} WHEN t.coded >= s.size THEN {ALL} ELSE {SOME} END,
+    CASE WHEN t.coded = 0 THEN {NONE} WHEN t.coded >= s.size - t.excluded THEN {ALL}
+         ELSE {SOME} END,
+    -- Members marked "not this story" count for neither the tags nor the coded state.
     (SELECT coalesce(json_group_object(tag_id, n), '{{}}') FROM (
         SELECT pt.tag_id, count(*) AS n FROM cluster_members m
         JOIN page_tags pt ON pt.page_id = m.page_id
-        WHERE m.cluster_id = c.id GROUP BY pt.tag_id)),
+        WHERE m.cluster_id = c.id AND NOT @EXCL@ GROUP BY pt.tag_id)),
     (SELECT count(*) FROM memos WHERE cluster_id = c.id),
-    c.needs_review
+    c.needs_review@EXCOUNT@
 FROM clusters c
 JOIN (SELECT m.cluster_id AS cid, count(*) AS size,
         -- A member whose similarity to the reference is unknown (below the run's pair
@@ -47,8 +50,9 @@ JOIN (SELECT m.cluster_id AS cid, count(*) AS size,
       FROM cluster_members m JOIN clusters c2 ON c2.id = m.cluster_id
       WHERE m.cluster_id IN (@IDS@) GROUP BY m.cluster_id) s ON s.cid = c.id
 JOIN (SELECT m.cluster_id AS cid,
-        count(*) FILTER (WHERE EXISTS (SELECT 1 FROM page_tags pt WHERE pt.page_id = m.page_id))
-            AS coded
+        count(*) FILTER (WHERE NOT @EXCL@ AND EXISTS
+            (SELECT 1 FROM page_tags pt WHERE pt.page_id = m.page_id)) AS coded,
+        count(*) FILTER (WHERE @EXCL@) AS excluded
       FROM cluster_members m WHERE m.cluster_id IN (@IDS@) GROUP BY m.cluster_id) t
     ON t.cid = c.id
 WHERE c.id IN (@IDS@)
@@ -56,7 +60,18 @@ WHERE c.id IN (@IDS@)
 
 _INSERT = """INSERT OR REPLACE INTO cluster_summary (cluster_id, run_id, active, size,
     min_similarity, mean_similarity, reference_page_id, reference_title, sites, site_count,
-    coded_pages, coded_state, tag_counts, memo_count, needs_review) """
+    coded_pages, coded_state, tag_counts, memo_count, needs_review@EXCOUNT@) """
+
+
+def _fill(conn: sqlite3.Connection, ids_sql: str) -> None:
+    """Insert the summary rows of the clusters ``ids_sql`` selects."""
+    # Migration steps 2 and 5 rebuild the summary of a file that has no exclusions yet
+    # (step 8 adds them): every member then counts.
+    current = "excluded" in {r[1] for r in conn.execute("PRAGMA table_info(cluster_members)")}
+    sql = (_INSERT + _SELECT).replace("@IDS@", ids_sql)
+    sql = sql.replace("@EXCL@", "m.excluded" if current else "0")
+    conn.execute(sql.replace("@EXCOUNT@", ", excluded_count" if current else "", 1)
+                 .replace("@EXCOUNT@", ", t.excluded" if current else "", 1))
 
 
 def current_run(conn: sqlite3.Connection) -> int | None:
@@ -70,7 +85,7 @@ def rebuild(conn: sqlite3.Connection) -> None:
     run = current_run(conn)
     if run is not None:
         ids = f"SELECT id FROM clusters WHERE run_id = {int(run)}"
-        conn.execute(_INSERT + _SELECT.replace("@IDS@", ids))
+        _fill(conn, ids)
     # Migration steps 2 and 5 rebuild the summary before step 6 creates the totals.
     if conn.execute("SELECT 1 FROM sqlite_schema WHERE name = 'cluster_totals'").fetchone():
         rebuild_totals(conn)
@@ -139,7 +154,7 @@ def refresh(conn: sqlite3.Connection, cluster_ids: Iterable[int],
             "WHERE (SELECT run_id FROM clusters WHERE id = refresh_ids.id) IS NOT ?",
             (run,),
         )
-        conn.execute(_INSERT + _SELECT.replace("@IDS@", "SELECT id FROM temp.refresh_ids"))
+        _fill(conn, "SELECT id FROM temp.refresh_ids")
         _shift_totals(conn, 1)
     if _load_ids(conn, run, set(tags_only) - full):
         _shift_totals(conn, -1)
@@ -150,15 +165,16 @@ def refresh(conn: sqlite3.Connection, cluster_ids: Iterable[int],
 _UPDATE_TAGS = f"""
 UPDATE cluster_summary SET
     coded_pages = t.coded,
-    coded_state = CASE WHEN t.coded = 0 THEN {NONE} WHEN t.coded >= size THEN {ALL}
-                       ELSE {SOME} END,
+    coded_state = CASE WHEN t.coded = 0 THEN {NONE} WHEN t.coded >= size - excluded_count
+                       THEN {ALL} ELSE {SOME} END,
     tag_counts = (SELECT coalesce(json_group_object(tag_id, n), '{{}}') FROM (
         SELECT pt.tag_id, count(*) AS n FROM cluster_members m
         JOIN page_tags pt ON pt.page_id = m.page_id
-        WHERE m.cluster_id = cluster_summary.cluster_id GROUP BY pt.tag_id))
+        WHERE m.cluster_id = cluster_summary.cluster_id AND NOT m.excluded
+        GROUP BY pt.tag_id))
 FROM (SELECT m.cluster_id AS cid,
-        count(*) FILTER (WHERE EXISTS (SELECT 1 FROM page_tags pt WHERE pt.page_id = m.page_id))
-            AS coded
+        count(*) FILTER (WHERE NOT m.excluded AND EXISTS
+            (SELECT 1 FROM page_tags pt WHERE pt.page_id = m.page_id)) AS coded
       FROM cluster_members m WHERE m.cluster_id IN (SELECT id FROM temp.refresh_ids)
       GROUP BY m.cluster_id) AS t
 WHERE cluster_summary.cluster_id = t.cid

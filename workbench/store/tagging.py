@@ -125,9 +125,11 @@ def split(conn: sqlite3.Connection, action_id: int, cluster_id: int,
           page_ids: Sequence[int]) -> int:
     """Move ``page_ids`` out of the cluster into one new cluster; return its id.
 
-    The moved pages lose the tags they received through this cluster (or a
-    cluster merged into it): the coder has said they are not this story.
-    Tags given directly or through other clusters stay.
+    The moved pages keep their tags, those received through this cluster too: the
+    coder gave them to these pages as part of the cluster, and a split only says the
+    pages form a story of their own. (To take a cluster's tags off one page without
+    splitting it, mark it "not this story": :func:`set_excluded`.) A moved page's
+    "not this story" mark is cleared: it referred to the cluster it leaves.
     """
     check_clusters(conn, [cluster_id])
     run_id, ref = conn.execute(
@@ -154,8 +156,8 @@ def split(conn: sqlite3.Connection, action_id: int, cluster_id: int,
     for page in moving:
         conn.execute(
             # A boilerplate share was measured against the old reference: unknown now.
-            "UPDATE cluster_members SET cluster_id = ?, similarity = ?, boilerplate_share = NULL "
-            "WHERE cluster_id = ? AND page_id = ?",
+            "UPDATE cluster_members SET cluster_id = ?, similarity = ?, boilerplate_share = NULL, "
+            "excluded = 0 WHERE cluster_id = ? AND page_id = ?",
             (new_id, _similarity(conn, run_id, moving[0], page), cluster_id, page),
         )
         conn.execute(
@@ -163,12 +165,6 @@ def split(conn: sqlite3.Connection, action_id: int, cluster_id: int,
             "VALUES (?, ?, ?, ?)",
             (action_id, cluster_id, new_id, page),
         )
-    origin = lineage(conn, cluster_id)
-    conn.execute(
-        f"DELETE FROM page_tags WHERE page_id IN ({_marks(len(moving))}) "
-        f"AND via_cluster_id IN ({_marks(len(origin))})",
-        [*moving, *origin],
-    )
     if ref in moving:
         # The best-matching remaining page becomes the reference; similarities
         # are now to it (None where the matcher kept no pair for the two).
