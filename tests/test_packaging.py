@@ -168,3 +168,103 @@ def test_smoke_test_opens_the_demo_archive_runs_and_quits(tmp_path):
 def test_smoke_test_refuses_a_missing_archive(capsys, tmp_path):
     assert entry.main(["--smoke-test", str(tmp_path / "gone")]) == 2
     assert "gone" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ desktop integration (Linux)
+
+LINUX = REPO / "packaging" / "linux"
+APP_ID = "org.spotsigs.Workbench"
+DESKTOP_FILE = LINUX / f"{APP_ID}.desktop"
+METAINFO = LINUX / f"{APP_ID}.metainfo.xml"
+MIME_XML = LINUX / f"{APP_ID}.mime.xml"
+PROJECT_MIME = "application/x-spotsigs-workbench-project"
+MIME_NS = "{http://www.freedesktop.org/standards/shared-mime-info}"
+
+
+def _tool(name: str, package: str) -> str:
+    path = shutil.which(name)
+    if path is None:
+        pytest.skip(f"{name} is not installed (Debian package {package}: apt-get install {package})")
+    return path
+
+
+def _desktop_entry() -> dict[str, str]:
+    entry = {}
+    for line in DESKTOP_FILE.read_text(encoding="utf-8").splitlines():
+        if "=" in line and not line.startswith("#"):
+            key, value = line.split("=", 1)
+            entry[key] = value
+    return entry
+
+
+def test_desktop_file_passes_desktop_file_validate():
+    validate = _tool("desktop-file-validate", "desktop-file-utils")
+    done = subprocess.run([validate, DESKTOP_FILE], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "error" not in done.stdout.lower(), done.stdout + done.stderr
+
+
+def test_metainfo_passes_appstreamcli_validate():
+    appstreamcli = _tool("appstreamcli", "appstream")
+    done = subprocess.run([appstreamcli, "validate", "--no-net", METAINFO], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_mime_file_is_accepted_by_update_mime_database(tmp_path):
+    update = _tool("update-mime-database", "shared-mime-info")
+    (tmp_path / "packages").mkdir()
+    shutil.copy(MIME_XML, tmp_path / "packages")
+    done = subprocess.run([update, "-V", tmp_path], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "error" not in done.stderr.lower(), done.stderr
+    from workbench.gui.locations import PROJECT_SUFFIX
+
+    assert f"{PROJECT_MIME}:*{PROJECT_SUFFIX}" in (tmp_path / "globs2").read_text(encoding="utf-8")
+
+
+def test_desktop_files_agree_with_each_other_and_the_package():
+    import tomllib
+    import xml.etree.ElementTree as ET
+
+    from workbench.gui.locations import PROJECT_SUFFIX
+
+    entry = _desktop_entry()
+    scripts = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]
+    assert entry["Exec"].split()[0] in scripts
+    assert entry["Exec"].split()[1] == "%f"  # one file: the window opens one project
+    assert entry["Icon"] == APP_ID
+    assert entry["MimeType"].rstrip(";").split(";") == [PROJECT_MIME]
+
+    mime = ET.parse(MIME_XML).getroot().find(f"{MIME_NS}mime-type")
+    assert mime is not None and mime.get("type") == PROJECT_MIME
+    assert [g.get("pattern") for g in mime.iter(f"{MIME_NS}glob")] == [f"*{PROJECT_SUFFIX}"]
+
+    meta = ET.parse(METAINFO).getroot()
+    assert meta.findtext("id") == APP_ID
+    assert meta.find("launchable").text == DESKTOP_FILE.name
+    assert meta.find("provides/mediatype").text == PROJECT_MIME
+    assert meta.find("releases/release").get("version") == __version__
+
+
+def test_app_icon_in_the_sizes_desktops_want():
+    hicolor = LINUX / "icons" / "hicolor"
+    for size in (16, 24, 32, 48, 64, 128, 256, 512):
+        data = (hicolor / f"{size}x{size}" / "apps" / f"{APP_ID}.png").read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n"
+        # IHDR: width and height are the first two big-endian words of the first chunk.
+        assert (int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")) == (size, size)
+    assert (hicolor / "scalable" / "apps" / f"{APP_ID}.svg").read_bytes() == \
+        (REPO / "workbench" / "resources" / "icons" / "app.svg").read_bytes()
+
+
+def test_install_script_puts_the_desktop_files_in_the_users_data_folder(tmp_path):
+    command = tmp_path / "my apps" / "workbench"  # a bundle's executable, in a folder with a space
+    command.parent.mkdir()
+    command.write_text("#!/bin/sh\n", encoding="utf-8")
+    command.chmod(0o755)
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}
+    _run(["bash", LINUX / "install.sh", command], cwd=tmp_path, env=env, timeout=60)
+    data = tmp_path / "data"
+    installed = (data / "applications" / DESKTOP_FILE.name).read_text(encoding="utf-8")
+    assert f'Exec="{command}" %f' in installed.splitlines()
+    assert (data / "mime" / "packages" / f"{APP_ID}.xml").read_bytes() == MIME_XML.read_bytes()
+    assert (data / "icons" / "hicolor" / "48x48" / "apps" / f"{APP_ID}.png").is_file()
