@@ -25,6 +25,8 @@ class PageRecord:
     capture_date: str | None
     title: str
     skip_reason: str | None
+    # The coder marked the page "not this story" of its cluster (its tags are its own).
+    excluded: bool = False
 
 
 def page_records(conn: sqlite3.Connection, *, coded_only: bool = False) -> Iterator[PageRecord]:
@@ -45,7 +47,8 @@ def page_records(conn: sqlite3.Connection, *, coded_only: bool = False) -> Itera
         tags.setdefault(page_id, []).append((name, coder, when))
     rows = conn.execute(
         """SELECT p.id, s.cluster_id, s.size, p.id = s.reference_page_id, m.similarity,
-                  p.source, p."offset", p.url, p.capture_date, p.title, p.skip_reason
+                  p.source, p."offset", p.url, p.capture_date, p.title, p.skip_reason,
+                  coalesce(m.excluded, 0)
            FROM run_pages r JOIN pages p ON p.id = r.page_id
            LEFT JOIN (cluster_members m JOIN cluster_summary s
                       ON s.cluster_id = m.cluster_id AND s.active = 1)
@@ -55,7 +58,8 @@ def page_records(conn: sqlite3.Connection, *, coded_only: bool = False) -> Itera
                     p.id = s.reference_page_id DESC, m.similarity DESC, r.idx""",
         (run_id,),
     )
-    for (pid, cid, size, is_ref, sim, source, offset, url, capture, title, skip) in rows:
+    for (pid, cid, size, is_ref, sim, source, offset, url, capture, title, skip,
+         excluded) in rows:
         page_tags = tags.get(pid, [])
         if coded_only and not page_tags:
             continue
@@ -64,5 +68,5 @@ def page_records(conn: sqlite3.Connection, *, coded_only: bool = False) -> Itera
             tuple(sorted((n for n, _, _ in page_tags), key=str.casefold)),
             tuple(dict.fromkeys(c for _, c, _ in page_tags)),
             max((w for _, _, w in page_tags), default=None),
-            source, offset, url, capture, title, skip,
+            source, offset, url, capture, title, skip, bool(excluded),
         )

@@ -621,6 +621,17 @@ class Project:
         return self._act("merge", f"Merge clusters {', '.join(map(str, cids))}",
                          lambda c, a: tagging.merge(c, a, cids, into))
 
+    def set_excluded(self, cluster_id: int, page_ids: Sequence[int],
+                     excluded: bool) -> ActionResult:
+        """Mark members of a cluster as not its story (``excluded``) or as its story
+        again, without changing the clustering; see :func:`tagging.set_excluded`."""
+        pids = list(dict.fromkeys(page_ids))
+        what = "as not this story" if excluded else "as this story again"
+        return self._act("exclude",
+                         f"Mark {_n(pids, 'page')} of cluster {cluster_id} {what}",
+                         lambda c, _a: tagging.set_excluded(c, self.coder_id, cluster_id,
+                                                            pids, excluded))
+
     def set_review(self, cluster_ids: Sequence[int], needs_review: bool) -> ActionResult:
         cids = list(cluster_ids)
         verb = "Flag" if needs_review else "Clear review flag of"

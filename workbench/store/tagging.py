@@ -52,7 +52,8 @@ def tag_clusters(conn: sqlite3.Connection, coder_id: int, cluster_ids: Sequence[
             conn, "page_tags",
             "SELECT m.page_id, ? AS tag_id, ? AS coder_id, ? AS tagged_at, "
             "m.cluster_id AS via FROM cluster_members m "
-            f"WHERE m.cluster_id IN ({_marks(len(cluster_ids))}) AND NOT EXISTS "
+            f"WHERE m.cluster_id IN ({_marks(len(cluster_ids))}) AND NOT m.excluded "
+            "AND NOT EXISTS "
             "(SELECT 1 FROM page_tags pt WHERE pt.page_id = m.page_id AND pt.tag_id = ?) "
             "GROUP BY m.page_id",  # a page in two given clusters (of two runs) once
             [tag_id, coder_id, now, *cluster_ids, tag_id],
@@ -61,22 +62,25 @@ def tag_clusters(conn: sqlite3.Connection, coder_id: int, cluster_ids: Sequence[
 
 def untag_clusters(conn: sqlite3.Connection, cluster_ids: Sequence[int],
                    tag_ids: Sequence[int]) -> None:
-    """Remove the tags from every page of the clusters, however they got there."""
+    """Remove the tags from every page of the clusters, however they got there, except
+    from members marked "not this story" (their tags are their own)."""
     check_clusters(conn, cluster_ids)
     recorder.delete_rows(
         conn, "page_tags",
         f"tag_id IN ({_marks(len(tag_ids))}) AND page_id IN "
-        f"(SELECT page_id FROM cluster_members WHERE cluster_id IN ({_marks(len(cluster_ids))}))",
+        f"(SELECT page_id FROM cluster_members WHERE cluster_id IN ({_marks(len(cluster_ids))}) "
+        "AND NOT excluded)",
         [*tag_ids, *cluster_ids],
     )
 
 
 def all_tagged(conn: sqlite3.Connection, cluster_ids: Sequence[int], tag_id: int) -> bool:
-    """True when every page of the clusters carries the tag (toggle then removes it)."""
+    """True when every page of the clusters carries the tag (toggle then removes it);
+    members marked "not this story" do not count."""
     row = conn.execute(
         "SELECT count(*), count(pt.page_id) FROM cluster_members m "
         "LEFT JOIN page_tags pt ON pt.page_id = m.page_id AND pt.tag_id = ? "
-        f"WHERE m.cluster_id IN ({_marks(len(cluster_ids))})",
+        f"WHERE m.cluster_id IN ({_marks(len(cluster_ids))}) AND NOT m.excluded",
         [tag_id, *cluster_ids],
     ).fetchone()
     return bool(row[0]) and row[0] == row[1]
@@ -98,6 +102,55 @@ def untag_pages(conn: sqlite3.Connection, page_ids: Sequence[int],
         "DELETE FROM page_tags WHERE page_id = ? AND tag_id = ?",
         [(p, t) for p in page_ids for t in tag_ids],
     )
+
+
+def set_excluded(conn: sqlite3.Connection, coder_id: int, cluster_id: int,
+                 page_ids: Sequence[int], excluded: bool) -> None:
+    """Mark members of a cluster as not (or again as) belonging to its story.
+
+    A member marked "not this story" stays in the cluster, but loses the tags it got
+    through the cluster (or a cluster merged into it); its own page tags stay, and
+    cluster-level tagging passes it by from then on. Unmarking it gives it, through
+    this cluster, the tags every other counted member carries, so the cluster is as
+    coded as before. The reference cannot be marked: it defines the story.
+    """
+    check_clusters(conn, [cluster_id])
+    pages = list(dict.fromkeys(page_ids))
+    if not pages:
+        raise ProjectError("Choose at least one page of the cluster.")
+    flags = dict(conn.execute(
+        f"SELECT page_id, excluded FROM cluster_members WHERE cluster_id = ? "
+        f"AND page_id IN ({_marks(len(pages))})", [cluster_id, *pages]).fetchall())
+    missing = [p for p in pages if p not in flags]
+    if missing:
+        raise ProjectError(f"Page {missing[0]} is not in cluster {cluster_id}.")
+    ref = conn.execute("SELECT reference_page_id FROM clusters WHERE id = ?",
+                       (cluster_id,)).fetchone()[0]
+    if excluded and ref in flags:
+        raise ProjectError(
+            f"Page {ref} is the reference of cluster {cluster_id}: it defines the "
+            "cluster's story. Split it out of the cluster instead.")
+    changing = [p for p in pages if bool(flags[p]) != excluded]
+    if not changing:
+        return
+    marks = _marks(len(changing))
+    conn.execute(f"UPDATE cluster_members SET excluded = ? WHERE cluster_id = ? "
+                 f"AND page_id IN ({marks})", [int(excluded), cluster_id, *changing])
+    if excluded:
+        origin = lineage(conn, cluster_id)
+        conn.execute(
+            f"DELETE FROM page_tags WHERE page_id IN ({marks}) "
+            f"AND via_cluster_id IN ({_marks(len(origin))})", [*changing, *origin])
+        return
+    others = ("FROM cluster_members WHERE cluster_id = ? AND NOT excluded "
+              f"AND page_id NOT IN ({marks})")
+    shared = [r[0] for r in conn.execute(
+        f"SELECT pt.tag_id FROM page_tags pt WHERE pt.page_id IN (SELECT page_id {others}) "
+        f"GROUP BY pt.tag_id HAVING count(*) = (SELECT count(*) {others})",
+        [cluster_id, *changing, cluster_id, *changing])]
+    now = utc_now()
+    conn.executemany(_INSERT_TAG + "VALUES (?, ?, ?, ?, ?)",
+                     [(p, t, coder_id, now, cluster_id) for p in changing for t in shared])
 
 
 def lineage(conn: sqlite3.Connection, cluster_id: int) -> list[int]:

@@ -1,0 +1,31 @@
+"""The export's coding columns: "not this story" exceptions and memos."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from tests.store.builders import cluster_ids, new_project, tag_id
+from workbench.export import export_pages
+
+
+def read(path: Path) -> list[dict[str, str]]:
+    with open(path, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def test_excluded_pages_are_marked_and_carry_only_their_own_tags(tmp_path: Path) -> None:
+    project = new_project(tmp_path, [3, 2], skipped=1)
+    big, _ = cluster_ids(project)
+    odd = project.members(big)[1]
+    project.tag_clusters([big], [tag_id(project, "unions")])
+    project.tag_pages([odd.page_id], [tag_id(project, "feminism")])
+    project.set_excluded(big, [odd.page_id], True)
+    rows = {r["path"]: r for r in read(export_pages(project, tmp_path / "all.csv",
+                                                    coded_only=False).csv_path)}
+    assert rows[odd.key]["excluded"] == "1" and rows[odd.key]["tags"] == "feminism"
+    others = [r for k, r in rows.items() if k != odd.key and r["cluster"]]
+    assert others and all(r["excluded"] == "0" for r in others)
+    skipped = [r for r in rows.values() if not r["cluster"]]
+    assert [r["excluded"] for r in skipped] == [""]
+    assert sum(r["tags"] == "unions" for r in rows.values()) == 2
