@@ -51,13 +51,14 @@ class PageInfo:
     http_status: int | None = None
     content_type: str | None = None
     encoding: str | None = None
-    title: str = ""
+    title: str = ""  # the headline (workbench.text.headline), else the <title>
     checksum: str = ""
     signature_count: int = 0
     skip_reason: str | None = None  # e.g. "too little text: 2 signatures (minimum 5)"
     link_host: str | None = None  # host most of the page's links point to (site guess)
     language: str | None = None  # detected language of the kept text (ISO 639-1), if told
     signature_kind: str = "spots"  # "spots", or "punctuation" for a language without lists
+    title_tag: str = ""  # the page's <title> as written (often the site's name), for tooltips
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,9 +14,11 @@ from workbench.detect.params import SpotSigsParams
 from workbench.detect.signatures import BlockSignatures, batch_signatures, block_id, block_signatures
 from workbench.text.captures import recover_provenance, strip_replay_inserts
 from workbench.text.decode import decode_bytes
+from workbench.text.headline import TITLE_MAX_CHARS
 from workbench.text.html import Extracted, extract, extract_plain
 from workbench.text.limit import bounded
 
+_URL_HOST = re.compile(r"[a-z][a-z0-9+.-]*://([^/:?#\s@]+)", re.I)
 _LOOKS_LIKE_HTML = re.compile(rb"<\s*(!doctype|html|head|body|title|p|div|table|br|meta)\b", re.I)
 
 
@@ -72,13 +74,26 @@ def extract_text(raw: RawPage, main_content: bool = True) -> tuple[Extracted, st
     text = decoded.text.replace("\x00", "")
     if html:
         cleaned, inserts = strip_replay_inserts(text)
-        extracted = extract(cleaned, main_content)
-        extracted.provenance = recover_provenance(raw.url, raw.capture_date, text, inserts=inserts)
+        origin = recover_provenance(raw.url, raw.capture_date, text, inserts=inserts)
+        # The page's own host (not a replay service's) helps tell its headline from its
+        # site's name.
+        extracted = extract(cleaned, main_content, hosts=_hosts(origin.url))
+        extracted.provenance = origin
     else:
         extracted = extract_plain(text)
         extracted.provenance = recover_provenance(raw.url, raw.capture_date, "", inserts=False)
     extracted.unread = read.note
     return extracted, decoded.encoding
+
+
+def _hosts(*urls: str | None) -> list[str]:
+    """The hosts of the given addresses."""
+    hosts = []
+    for url in urls:
+        match = _URL_HOST.match(url or "")
+        if match:
+            hosts.append(match.group(1).lower())
+    return hosts
 
 
 def extract_page(raw: RawPage, params: SpotSigsParams) -> ExtractedPage:
@@ -101,7 +116,8 @@ def _page(raw: RawPage, extracted: Extracted, encoding: str, found: BlockSignatu
         http_status=raw.http_status,
         content_type=raw.content_type,
         encoding=encoding,
-        title=extracted.title[:500],
+        title=extracted.title[:TITLE_MAX_CHARS],
+        title_tag=extracted.title_tag[:TITLE_MAX_CHARS],
         checksum=checksum,
         signature_count=len(found.ids),
         link_host=extracted.link_host,

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import lxml.etree as etree
 
 from workbench.text.captures import Provenance
 from workbench.text.elements import BLOCK, INVISIBLE
+from workbench.text.headline import TITLE_MAX_CHARS, TitleCandidates, choose_headline
 from workbench.text.maincontent import main_blocks, main_content_text
 from workbench.text.parse import parse_html
 
@@ -42,6 +44,9 @@ class Block:
 @dataclass(slots=True)
 class Extracted:
     text: str
+    # The title a coder sees: the page's headline (workbench.text.headline), which need not
+    # be the first line of ``text`` (that stays the <title>, so detection never depends on
+    # which headline was chosen).
     title: str
     blocks: list[Block] = field(default_factory=list)
     # The host most of the page's absolute links point to: for a page saved without its
@@ -55,6 +60,8 @@ class Extracted:
     # What of the page was left unread because it was over the size limit (in words for
     # the coder; workbench.text.limit), or None when all of it was read.
     unread: str | None = None
+    # The page's <title> as written ('' without one): often the site's name.
+    title_tag: str = ""
 
 
 # Private-use characters as markers: lxml refuses control characters in text.
@@ -94,11 +101,13 @@ def _link_words(chunk: str, in_link: bool) -> tuple[int, bool]:
     return count, depth > 0
 
 
-def extract(markup: str, main_content: bool = False) -> Extracted:
+def extract(markup: str, main_content: bool = False, hosts: Sequence[str | None] = ()) -> Extracted:
     """Visible text of an HTML page (or plain text) with its blocks and title.
 
     With ``main_content``, the blocks that make up the page's article are marked
-    (:mod:`workbench.text.maincontent`).
+    (:mod:`workbench.text.maincontent`). The title is the page's headline
+    (:func:`workbench.text.headline.choose_headline`); ``hosts`` (the page's own, when
+    known) help tell a headline from the site's name.
 
     Work is pushed into lxml's C code: invisible elements are stripped, block elements
     get a break marker before and after, links get open/close markers, and the tree
@@ -110,11 +119,11 @@ def extract(markup: str, main_content: bool = False) -> Extracted:
     if parsed is None:
         return Extracted("", "")
     flattened = parsed.depth is not None
-    title, flat, hosts = _marked_text(parsed.root)
+    candidates, title, flat, links = _marked_text(parsed.root)
     # The tree is often the largest thing a page puts in memory: it goes before resiliparse
     # builds its own, so that one page never holds both.
     del parsed
-    text, blocks, title = _blocks(title, flat)
+    text, blocks, shown = _blocks(title, flat)
     del flat
     main_found = False
     # A page flattened for its depth has lost the structure main content is found by, and
@@ -129,22 +138,65 @@ def extract(markup: str, main_content: bool = False) -> Extracted:
             # title takes no flag.
             blocks = [b if b.tag == "title" or not next(marked)
                       else Block(b.start, b.end, b.words, b.link_words, b.tag, True) for b in blocks]
-    return Extracted(text, title, blocks, _dominant(hosts), main_found)
+    link_host = _dominant(links)
+    main_texts = frozenset(text[b.start : b.end] for b in blocks if b.main) if main_found else None
+    headline = choose_headline(candidates, [*hosts, link_host], main_texts) or shown
+    return Extracted(text, headline[:TITLE_MAX_CHARS], blocks, link_host, main_found,
+                     title_tag=candidates.title_tag[:TITLE_MAX_CHARS])
 
 
-def _marked_text(root: etree._Element) -> tuple[str, str, Counter[str]]:
-    """The page's title, its visible text with block and link markers, and its links' hosts.
+def _normal(element: etree._Element) -> str:
+    return " ".join("".join(element.itertext()).split())
+
+
+# Where a page declares its site's name.
+_DECLARED_SITE = ("og:site_name", "application-name", "twitter:site")
+
+
+def _title_candidates(root: etree._Element, title: str) -> TitleCandidates:
+    """What the page offers as its headline. Headings are read after invisible elements
+    are gone (a heading in a <noscript> or <template> is not seen) and before markers go in."""
+    og_title: list[str] = []
+    twitter_title: list[str] = []
+    sites: list[str] = []
+    for meta in root.iter("meta"):
+        name = (meta.get("property") or meta.get("name") or "").strip().lower()
+        content = " ".join((meta.get("content") or "").split())
+        if not content:
+            continue
+        if name == "og:title":
+            og_title.append(content)
+        elif name == "twitter:title":
+            twitter_title.append(content)
+        elif name in _DECLARED_SITE:
+            sites.append(content)
+    declared = og_title + twitter_title
+    for element in root.iterfind(".//*[@itemprop='headline']"):
+        text = " ".join((element.get("content") or "").split()) or _normal(element)
+        if text:
+            declared.append(text)
+            break
+    return TitleCandidates(tuple(declared), (), title, tuple(sites))
+
+
+def _marked_text(root: etree._Element) -> tuple[TitleCandidates, str, str, Counter[str]]:
+    """What the page offers as a title, the title its text starts with, its visible text
+    with block and link markers, and its links' hosts.
 
     Changes the tree: invisible elements go, markers are added.
     """
     title_el = root.find(".//title")
     title = _SPACE.sub(" ", "".join(title_el.itertext())).strip() if title_el is not None else ""
+    candidates = _title_candidates(root, title[:TITLE_MAX_CHARS])
     if not title:  # pages without <title>: the first heading names them best
         heading = next((h for h in root.iter("h1", "h2", "h3") if "".join(h.itertext()).strip()), None)
         if heading is not None:
             title = _SPACE.sub(" ", "".join(heading.itertext())).strip()[:300]
     etree.strip_elements(root, *INVISIBLE, etree.Comment, etree.ProcessingInstruction,
                          with_tail=False)
+    headings = tuple((h.tag, text) for h in root.iter("h1", "h2") if (text := _normal(h)))
+    candidates = TitleCandidates(candidates.declared, headings, candidates.title_tag,
+                                 candidates.site_names)
     for el in root.iter(*BLOCK):
         el.text = _BREAK + el.text if el.text else _BREAK
         el.tail = _BREAK + el.tail if el.tail else _BREAK
@@ -159,7 +211,7 @@ def _marked_text(root: etree._Element) -> tuple[str, str, Counter[str]]:
             match = _HOST.match(href)
             if match:
                 hosts[match.group(1).lower().removeprefix("www.")] += 1
-    return title, etree.tostring(root, method="text", encoding="unicode", with_tail=False), hosts
+    return candidates, title, etree.tostring(root, method="text", encoding="unicode", with_tail=False), hosts
 
 
 def _blocks(title: str, flat: str) -> tuple[str, list[Block], str]:
