@@ -29,3 +29,21 @@ def test_excluded_pages_are_marked_and_carry_only_their_own_tags(tmp_path: Path)
     skipped = [r for r in rows.values() if not r["cluster"]]
     assert [r["excluded"] for r in skipped] == [""]
     assert sum(r["tags"] == "unions" for r in rows.values()) == 2
+
+
+def test_cluster_and_page_memos_are_exported_oldest_first(tmp_path: Path) -> None:
+    project = new_project(tmp_path, [3, 2])
+    big, small = cluster_ids(project)
+    page = project.members(small)[1]
+    project.add_memo(big, "=cmd() looks like a formula")
+    project.add_memo(small, "second story")
+    project.merge([big, small])  # small's memo is now big's
+    project.add_memo(big, "merged, check dates")
+    project.add_page_memo(page.page_id, "paywalled copy")
+    project.add_page_memo(page.page_id, "line\nbreak")
+    rows = read(export_pages(project, tmp_path / "all.csv", coded_only=False).csv_path)
+    assert {r["cluster_memo"] for r in rows} == {
+        "'=cmd() looks like a formula | second story | merged, check dates"}
+    by_path = {r["path"]: r["page_memo"] for r in rows}
+    assert by_path.pop(page.key) == "paywalled copy | line\nbreak"
+    assert set(by_path.values()) == {""}

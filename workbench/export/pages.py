@@ -11,7 +11,7 @@ from workbench.store import PageRecord, Project, ProjectError
 
 COLUMNS = ["cluster", "cluster_size", "is_reference", "similarity", "tags", "coder",
            "tagged_at", "path", "warc_file", "warc_offset", "url", "capture_date", "title",
-           "skip_reason", "excluded"]
+           "skip_reason", "excluded", "cluster_memo", "page_memo"]
 TAG_SEPARATOR = ";"
 WIDE_PREFIX = "tag_"
 
@@ -43,7 +43,7 @@ def _row(rec: PageRecord, tag_names: list[str], wide: bool) -> list[str]:
         rec.similarity, TAG_SEPARATOR.join(rec.tags), TAG_SEPARATOR.join(rec.coders),
         rec.tagged_at, None if is_record else rec.source, rec.source if is_record else None,
         rec.offset, rec.url, rec.capture_date, rec.title, rec.skip_reason,
-        rec.excluded if rec.cluster_id else None,
+        rec.excluded if rec.cluster_id else None, rec.cluster_memo, rec.page_memo,
     ]
     # Text from a crawl or a coder (a title of "=HYPERLINK(...)") is made inert by the
     # writer, like every cell; the numbers we produce never look like formulas.

@@ -6,7 +6,7 @@ import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from workbench.store import summary
+from workbench.store import memos, summary
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +27,8 @@ class PageRecord:
     skip_reason: str | None
     # The coder marked the page "not this story" of its cluster (its tags are its own).
     excluded: bool = False
+    cluster_memo: str = ""  # the cluster's memos joined with " | ", oldest first
+    page_memo: str = ""  # the page's own memos, the same way
 
 
 def page_records(conn: sqlite3.Connection, *, coded_only: bool = False) -> Iterator[PageRecord]:
@@ -45,6 +47,7 @@ def page_records(conn: sqlite3.Connection, *, coded_only: bool = False) -> Itera
         (run_id,),
     ):
         tags.setdefault(page_id, []).append((name, coder, when))
+    cluster_memos, page_memos = memos.export_texts(conn)
     rows = conn.execute(
         """SELECT p.id, s.cluster_id, s.size, p.id = s.reference_page_id, m.similarity,
                   p.source, p."offset", p.url, p.capture_date, p.title, p.skip_reason,
@@ -69,4 +72,5 @@ def page_records(conn: sqlite3.Connection, *, coded_only: bool = False) -> Itera
             tuple(dict.fromkeys(c for _, c, _ in page_tags)),
             max((w for _, _, w in page_tags), default=None),
             source, offset, url, capture, title, skip, bool(excluded),
+            cluster_memos.get(cid, "") if cid is not None else "", page_memos.get(pid, ""),
         )

@@ -680,7 +680,37 @@ class Project:
                          lambda c, _a: memos.delete_memo(c, memo_id))
 
     def memos(self, cluster_id: int) -> list[memos.Memo]:
+        """The cluster's memos, oldest first (page memos: ``page_memos``)."""
         return memos.memos_of(self._read(), cluster_id)
+
+    def add_page_memo(self, page_id: int, text: str) -> ActionResult:
+        """A memo on a page (it stays with the page, like its tags); ``id``: the memo."""
+        return self._act("memo", f"Add memo to page {page_id}",
+                         lambda c, _a: memos.add_page_memo(c, self.coder_id, page_id, text))
+
+    def page_memos(self, page_id: int) -> list[memos.Memo]:
+        """The page's memos, oldest first."""
+        return memos.page_memos_of(self._read(), page_id)
+
+    def set_memo(self, cluster_id: int | None = None, page_id: int | None = None, *,
+                 text: str) -> ActionResult:
+        """Save the current coder's one memo on a cluster or (``page_id``) a page:
+        created if there is none, edited, or deleted when ``text`` is blank. One undoable
+        action per call that changes something (``id``: the memo; None once deleted);
+        a call with unchanged text logs nothing. Meant for a memo pane that saves on
+        every pause in typing: each save logs only the changed text, deflated against
+        the text before."""
+        target = f"cluster {cluster_id}" if cluster_id is not None else f"page {page_id}"
+        own = None
+        if (cluster_id is None) != (page_id is None):
+            own = memos.own_memo(self._read(), self.coder_id, cluster_id, page_id)
+        if not text.strip():
+            description = f"Delete memo on {target}"
+        else:
+            description = f"{'Edit' if own else 'Add'} memo on {target}"
+        return self._act("memo", description,
+                         lambda c, _a: memos.set_memo(c, self.coder_id, cluster_id, page_id,
+                                                      text))
 
     # --------------------------------------------------------- undo/redo
     def undo(self) -> int | None:

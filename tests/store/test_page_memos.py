@@ -1,0 +1,84 @@
+"""Memos on pages, the one-memo-per-coder save, and its undo log."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from tests.store.builders import cluster_ids, new_project, snapshot
+from workbench.store import ProjectError
+
+
+def test_page_memos_follow_the_page_and_undo_exactly(tmp_path: Path) -> None:
+    project = new_project(tmp_path, [3, 2])
+    big, _ = cluster_ids(project)
+    page = project.members(big)[1].page_id
+    before = snapshot(project.path)
+    result = project.add_page_memo(page, "date looks wrong")
+    assert result.id is not None
+    assert [(m.page_id, m.cluster_id, m.text, m.coder) for m in project.page_memos(page)] == [
+        (page, None, "date looks wrong", "ann")]
+    assert project.memos(big) == [] and project.cluster(big).memo_count == 0  # type: ignore[union-attr]
+    project.split(big, [page])
+    assert [m.text for m in project.page_memos(page)] == ["date looks wrong"]
+    project.undo()
+    after = snapshot(project.path)
+    assert project.undo() == result.action_id
+    assert snapshot(project.path) == before
+    project.redo()
+    assert snapshot(project.path) == after
+    with pytest.raises(ProjectError, match="No such page"):
+        project.add_page_memo(10_000, "x")
+
+
+def test_set_memo_creates_edits_and_deletes_the_coders_one_memo(tmp_path: Path) -> None:
+    project = new_project(tmp_path, [3])
+    (cid,) = cluster_ids(project)
+    start = snapshot(project.path)
+    first = project.set_memo(cluster_id=cid, text="odd")
+    assert first.id is not None and project.next_undo().description == (  # type: ignore[union-attr]
+        f"Add memo on cluster {cid}")
+    assert project.set_memo(cluster_id=cid, text="odd date").id == first.id
+    assert project.next_undo().description == f"Edit memo on cluster {cid}"  # type: ignore[union-attr]
+    assert project.set_memo(cluster_id=cid, text="odd date").action_id is None
+    project.use_coder("bob")
+    bobs = project.set_memo(cluster_id=cid, text="agree").id
+    assert bobs != first.id
+    assert [m.text for m in project.memos(cid)] == ["odd date", "agree"]
+    assert project.set_memo(cluster_id=cid, text="  ").id is None
+    assert project.next_undo().description == f"Delete memo on cluster {cid}"  # type: ignore[union-attr]
+    assert [m.text for m in project.memos(cid)] == ["odd date"]
+    page = project.members(cid)[0].page_id
+    assert project.set_memo(page_id=page, text="paywall").id is not None
+    assert [m.text for m in project.page_memos(page)] == ["paywall"]
+    with pytest.raises(ProjectError, match="one cluster or to one page"):
+        project.set_memo(cluster_id=cid, page_id=page, text="x")
+    while project.undo() is not None and snapshot(project.path) != start:
+        pass
+    assert snapshot(project.path) == start
+
+
+def test_saving_a_memo_as_it_is_typed_logs_only_what_changed(tmp_path: Path) -> None:
+    """A memo pane saves on every pause: 40 saves of a memo growing to some 2.8 KB. Each
+    save is one action that logs the text once (before; the text after is deflated
+    against it) and the time: less than the memo's own length, not twice it."""
+    project = new_project(tmp_path, [2])
+    (cid,) = cluster_ids(project)
+    rng = random.Random(7)
+    words = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(2, 9)))
+             for _ in range(500)]
+    text = " ".join(words[:400])
+    project.set_memo(cluster_id=cid, text=text)
+    saves = []
+    for i in range(40):
+        text += " " + words[400 + i]
+        saves.append(project.set_memo(cluster_id=cid, text=text).action_id)
+    conn = sqlite3.connect(project.path)
+    sizes = dict(conn.execute("SELECT action_id, length(data) FROM action_changes"))
+    conn.close()
+    assert len(text) > 2500
+    assert all(sizes[a] < len(text) for a in saves), max(sizes[a] for a in saves)
+    assert [m.text for m in project.memos(cid)] == [text]
