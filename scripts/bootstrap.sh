@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Make ./.venv hold everything the workbench and its tests need, on a fresh machine.
-# Idempotent and quick when nothing changed: it reinstalls only when pyproject.toml is newer
-# than the last install. Run by ./run and ./test; not meant to be called by hand.
+# Idempotent and quick when nothing changed: it reinstalls only when pyproject.toml or the lock
+# (constraints.txt: the exact versions the tests passed with) is newer than the last install.
+# Run by ./run and ./test; not meant to be called by hand.
 # --system-only: only look for (and, as root, install) the system libraries Qt needs, then
 # stop; the tests run that step with stand-ins for apt-get on PATH.
 set -euo pipefail
@@ -43,9 +44,10 @@ if [ ! -x "$venv/bin/python" ]; then
   "$python" -m venv "$venv"
 fi
 stamp="$venv/.installed"
-if [ ! -f "$stamp" ] || [ "$here/pyproject.toml" -nt "$stamp" ]; then
+lock="$here/constraints.txt"
+if [ ! -f "$stamp" ] || [ "$here/pyproject.toml" -nt "$stamp" ] || [ "$lock" -nt "$stamp" ]; then
   echo "bootstrap: installing the workbench and its test tools into $venv" >&2
   "$venv/bin/python" -m pip install -q --upgrade pip >/dev/null
-  "$venv/bin/python" -m pip install -q -e "$here[test,bench]"
+  "$venv/bin/python" -m pip install -q -c "$lock" -e "$here[test,bench]"
   touch "$stamp"
 fi

@@ -268,3 +268,67 @@ def test_install_script_puts_the_desktop_files_in_the_users_data_folder(tmp_path
     assert f'Exec="{command}" %f' in installed.splitlines()
     assert (data / "mime" / "packages" / f"{APP_ID}.xml").read_bytes() == MIME_XML.read_bytes()
     assert (data / "icons" / "hicolor" / "48x48" / "apps" / f"{APP_ID}.png").is_file()
+
+
+# ------------------------------------------------------------------ the lock (constraints.txt)
+
+LOCK = REPO / "constraints.txt"
+
+
+def _canonical(name: str) -> str:
+    return name.lower().replace("_", "-").replace(".", "-")
+
+
+def _locked() -> dict[str, str]:
+    pins = {}
+    for line in LOCK.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            name, version = line.split("==")
+            pins[_canonical(name)] = version
+    return pins
+
+
+def test_the_lock_pins_every_requirement_exactly():
+    import re
+    import tomllib
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    wanted = list(project["dependencies"])
+    for extra in ("test", "bench", "bundle"):
+        wanted += project["optional-dependencies"][extra]
+    pins = _locked()
+    for requirement in wanted:
+        name = _canonical(re.match(r"[A-Za-z0-9_.-]+", requirement).group(0))
+        assert name in pins, f"{requirement} is not in constraints.txt: run packaging/lock.py"
+
+
+def test_the_tests_run_with_the_locked_versions():
+    from importlib.metadata import distributions
+
+    installed = {_canonical(d.metadata["Name"]): d.version for d in distributions()}
+    drift = {name: (version, installed[name]) for name, version in _locked().items()
+             if name in installed and installed[name] != version}
+    assert not drift, f"locked != installed (rerun ./test to reinstall, or packaging/lock.py): {drift}"
+
+
+def test_bootstrap_installs_with_the_lock():
+    script = (REPO / "scripts" / "bootstrap.sh").read_text(encoding="utf-8")
+    install = [line for line in script.splitlines() if "pip install" in line and "-e " in line]
+    assert install and all('-c "$lock"' in line for line in install)
+    assert 'lock="$here/constraints.txt"' in script
+
+
+def test_the_package_index_has_every_locked_version(tmp_path):
+    """A fresh clone bootstraps: pip resolves the project to exactly the locked versions
+    (a dry run against the package index; nothing is installed)."""
+    report = tmp_path / "report.json"
+    done = subprocess.run([sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed",
+                           "--quiet", "--report", report, "-c", LOCK, f"{REPO}[test,bench,bundle]"],
+                          capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, f"pip cannot install the lock from the package index:\n{done.stderr}"
+    import json
+
+    chosen = {_canonical(item["metadata"]["name"]): item["metadata"]["version"]
+              for item in json.loads(report.read_text(encoding="utf-8"))["install"]}
+    chosen.pop("spotsigs-workbench")
+    assert chosen == _locked()
