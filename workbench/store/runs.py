@@ -59,15 +59,43 @@ def record_files(conn: sqlite3.Connection, files: Iterable[tuple[str, int, float
 _PLAIN_HOST = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://([A-Za-z0-9._-]+)(?::[0-9]*)?(?:[/?#]|$)")
 
 
-def site_of(page: PageInfo) -> str:
-    """The host a coder recognises: from the URL, else the first folder of the path."""
+def site_of(page: PageInfo, *, folder_sites: bool = True) -> str:
+    """The site a coder recognises: the URL's host (without a leading "www."), else the
+    host most of the page's links point to (``link_host``), else, when ``folder_sites``,
+    the first folder of its path, else "" (unknown: the cluster list shows no site).
+
+    ``folder_sites`` is for an archive whose pages lie in several top-level folders
+    (one per site, as wget and HTTrack save them); the one folder of a flat folder of
+    saved pages is no site (:func:`folders_are_sites`).
+    """
     if page.url:
         plain = _PLAIN_HOST.match(page.url)
-        host = plain.group(1).lower() if plain else urlsplit(page.url).hostname
+        try:
+            host = plain.group(1).lower() if plain else urlsplit(page.url).hostname
+        except ValueError:  # a malformed URL (an unclosed IPv6 bracket) names no host
+            host = None
         if host:
             return host.removeprefix("www.")
+    if page.link_host:
+        return page.link_host.lower().removeprefix("www.")
+    if not folder_sites:
+        return ""
     head, sep, _ = page.source.partition("/")
     return head if sep else ""
+
+
+def folders_are_sites(pages: Iterable[PageInfo]) -> bool:
+    """Whether the pages lie in two or more top-level folders of the archive."""
+    first = None
+    for page in pages:
+        head, sep, _ = page.source.partition("/")
+        if not sep:
+            continue
+        if first is None:
+            first = head
+        elif head != first:
+            return True
+    return False
 
 
 def validate(pages: Sequence[PageInfo], pairs: Pairs, clusters: Sequence[Cluster]) -> bytearray:
@@ -131,10 +159,12 @@ _UPSERT_PAGE = """INSERT INTO pages (key, source, "offset", url, capture_date, h
         site = excluded.site"""
 
 
-def _page_rows(pages: Iterable[PageInfo]) -> Iterator[tuple]:
+def _page_rows(pages: Sequence[PageInfo]) -> Iterator[tuple]:
+    folders = folders_are_sites(pages)
     for p in pages:
         yield (p.key, p.source, p.offset, p.url, p.capture_date, p.http_status, p.content_type,
-               p.encoding, p.title, p.checksum, p.signature_count, p.skip_reason, site_of(p))
+               p.encoding, p.title, p.checksum, p.signature_count, p.skip_reason,
+               site_of(p, folder_sites=folders))
 
 
 def _upsert_pages(conn: sqlite3.Connection, run_id: int, pages: Sequence[PageInfo]) -> array:
