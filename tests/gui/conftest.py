@@ -34,6 +34,8 @@ class FakePrompter(Prompter):
         self.texts: list[str | None] = []
         self.confirms: list[bool] = []
         self.choices: list[int | None] = []
+        self.tag_forms: list = []  # TagForm answers for New/Edit Tag (else a name from texts)
+        self.revealed: list = []
         self.chosen: list[tuple[str, str, list[str]]] = []
         self.colours: list[str | None] = []
         self.folders: list[str | None] = []
@@ -55,6 +57,21 @@ class FakePrompter(Prompter):
         self.asked.append(title)
         self.chosen.append((title, text, list(buttons)))
         return self.choices.pop(0) if self.choices else None
+
+    def tag_form(self, title, form, tags, editing=None):
+        self.asked.append(title)
+        if self.tag_forms:
+            return self.tag_forms.pop(0)
+        if self.texts:  # older tests answer "Add Tag" with just a name
+            from dataclasses import replace
+
+            name = self.texts.pop(0)
+            return replace(form, name=name) if name else None
+        return None
+
+    def reveal(self, path):
+        self.revealed.append(path)
+        return True
 
     def colour(self, initial):
         return self.colours.pop(0) if self.colours else None

@@ -56,7 +56,7 @@ def sizes(w) -> list[int]:
 def test_keyboard_moves_tau_the_text_follows_and_apply_splits_as_predicted(qtbot, demo_window, prompter):
     w = demo_window
     prompter.texts.append("unions")
-    w.add_tag()
+    w.tag_actions.new_tag()
     unions = w.project.tag_by_name("unions")
     w.select_row(0)
     tagged = [m.page_id for m in w.project.members(w.selected_ids()[0])]
@@ -118,8 +118,8 @@ def test_dragging_below_tau_admits_a_page_and_apply_keeps_tags(qtbot, window, pr
     assert w.open_project(floor_project)
     assert sizes(w) == [1, 1, 2, 4]
     prompter.texts.extend(["unions", "feminism"])
-    w.add_tag()
-    w.add_tag()
+    w.tag_actions.new_tag()
+    w.tag_actions.new_tag()
     story = w.project.cluster_of_page(w.project.page_id(page(0).key))
     lone = w.project.page_id(page(4).key)
     w.project.tag_clusters([story], [w.project.tag_by_name("unions").id])

@@ -62,7 +62,7 @@ def test_cancel_rerun_keeps_the_previous_run_and_tags(qtbot, window, prompter, b
     run_id = w.project.current_run().id
     clusters = w.project.count_clusters()
     prompter.texts.append("unions")
-    w.add_tag()
+    w.tag_actions.new_tag()
     tag = w.project.tag_by_name("unions")
     w.select_row(0)
     cid = w.selected_ids()[0]

@@ -43,6 +43,11 @@ def test_open_demo_archive_lists_clusters(demo_window):
     assert str(w.project.path) in w.recent_projects()
 
 
+def stay_after_tagging(w):
+    """Tests of what a key does to the selection it was pressed on: no advancing."""
+    w.actions_by_name["advance"].setChecked(False)
+
+
 def test_key_1_tags_selected_cluster_and_undo_redo(qtbot, demo_window, prompter):
     w = demo_window
     tag = add_tag(qtbot, w, prompter, "unions")
@@ -53,23 +58,35 @@ def test_key_1_tags_selected_cluster_and_undo_redo(qtbot, demo_window, prompter)
     qtbot.keyClick(w.table, Qt.Key.Key_1)
     row = w.project.cluster(cid)
     assert [(t.name, t.state) for t in row.tags] == [("unions", "all")]
-    assert w.codebook.state_of(tag.id) == "all"
     assert w.counts_label.text() == f"1 of 5 clusters coded — {row.size} of 12 pages"
     assert w.model.rows[0].tags and w.model.rows[0].coded == "all"
+    # Tag and advance (on by default): the next uncoded cluster is selected, and said so.
+    assert w.selected_ids() == [w.model.rows[1].id] and w.model.rows[1].coded == "none"
+    assert w.statusBar().currentMessage().startswith(f"Tagged cluster {cid} “unions”")
 
+    # Undo says what it undid and shows the cluster it changed, even when off-screen.
     qtbot.keyClick(w.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert w.project.cluster(cid).tags == ()
     assert w.counts_label.text().startswith("0 of 5")
+    assert w.selected_ids() == [cid]
+    assert w.statusBar().currentMessage() == (
+        f"Undid: Tag 1 cluster with unions (now showing cluster {cid}).")
+    w.select_row(3)
     qtbot.keyClick(w.table, Qt.Key.Key_Z,
                    Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     assert [t.name for t in w.project.cluster(cid).tags] == ["unions"]
-    # Pressing 1 again on a fully tagged cluster removes the tag.
+    assert w.selected_ids() == [cid] and w.statusBar().currentMessage().startswith("Redid: ")
+    assert w.codebook.state_of(tag.id) == "all"
+    # Pressing 1 again on a fully tagged cluster removes the tag, and stays there.
     qtbot.keyClick(w.table, Qt.Key.Key_1)
     assert w.project.cluster(cid).tags == ()
+    assert w.selected_ids() == [cid]
+    assert w.statusBar().currentMessage() == f"Removed “unions” from cluster {cid}."
 
 
 def test_tag_several_selected_clusters(qtbot, demo_window, prompter):
     w = demo_window
+    stay_after_tagging(w)
     tag = add_tag(qtbot, w, prompter, "local issue")
     sel = w.table.selectionModel()
     flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
@@ -161,6 +178,7 @@ def test_export_and_read_back(qtbot, demo_window, prompter, tmp_path):
 
 def test_next_uncoded_and_filters(qtbot, demo_window, prompter):
     w = demo_window
+    stay_after_tagging(w)
     add_tag(qtbot, w, prompter, "unions")
     w.select_row(0)
     focus_table(qtbot, w)
@@ -186,6 +204,7 @@ def test_next_uncoded_and_filters(qtbot, demo_window, prompter):
 
 def test_tag_filter_and_single_pages_view(qtbot, demo_window, prompter):
     w = demo_window
+    stay_after_tagging(w)
     add_tag(qtbot, w, prompter, "unions")
     add_tag(qtbot, w, prompter, "schools")
     assert [w.filters.tag.itemText(i) for i in range(w.filters.tag.count())] == [
@@ -390,6 +409,7 @@ def test_markup_in_a_page_is_shown_as_text_never_rendered(qtbot, window, tmp_pat
 
 def test_keys_work_with_focus_in_a_page_pane(qtbot, demo_window, prompter):
     w = demo_window
+    stay_after_tagging(w)
     add_tag(qtbot, w, prompter, "unions")
     w.select_row(row_of_size(w, 3))
     cid = w.selected_ids()[0]

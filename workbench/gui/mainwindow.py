@@ -37,11 +37,14 @@ from workbench.export import export_pages
 from workbench.gui.backupwatch import BackupWatcher
 from workbench.gui.calibration import CalibrationDialog, open_calibration
 from workbench.gui.codebook import CodebookPanel
+from workbench.gui.codebook_actions import CodebookActions
 from workbench.gui.compare import CompareView
 from workbench.gui.dialogs import ExportOptions
+from workbench.gui.feedback import tag_message, undo_message
 from workbench.gui.filterbar import FilterBar
 from workbench.gui.jobs import DetectJob, RunSummary
-from workbench.gui.locations import APP_NAME, PROJECT_SUFFIX, project_for_archive
+from workbench.gui.keyboard import CodingUndoInTextFields
+from workbench.gui.locations import APP_NAME, PROJECT_SUFFIX, project_for_archive, projects_dir
 from workbench.gui.models import COL_SIZE, COL_TITLE, ClusterTableModel
 from workbench.gui.opening import Opened, offer_pending_run, open_existing, read_only_banner
 from workbench.gui.pagetext import params_from_dict
@@ -53,8 +56,6 @@ ICONS = resources.ICONS
 MAX_RECENT = 8
 # How long after its worker is done an ended detection job is kept alive (see _retire).
 JOB_GRACE_SECONDS = 2.0
-TAG_PALETTE = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6",
-               "#9a6324", "#469990"]
 
 
 def icon(name: str) -> QIcon:
@@ -78,6 +79,7 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.settings = settings
         self.prompter = prompter or Prompter(self)
+        self.prompter.after_dialog = self.focus_list
         self.projects_folder = projects_folder
         self.workers = workers
         self.project: Project | None = None
@@ -118,6 +120,10 @@ class MainWindow(QMainWindow):
 
         self.filters = FilterBar()
         self.filters.changed.connect(self._apply_filters)
+        self._undo_keys = CodingUndoInTextFields(self)
+        self.filters.text.installEventFilter(self._undo_keys)
+        # Tab leaves the list (it walked cells and changed the selected cluster).
+        self.table.setTabKeyNavigation(False)
 
         list_box = QWidget()
         lay = QVBoxLayout(list_box)
@@ -127,10 +133,11 @@ class MainWindow(QMainWindow):
 
         self.codebook = CodebookPanel()
         self.codebook.toggle_requested.connect(lambda tid: self.toggle_tag(tid))
-        self.codebook.add_requested.connect(self.add_tag)
-        self.codebook.rename_requested.connect(self.rename_tag)
-        self.codebook.recolour_requested.connect(self.recolour_tag)
-        self.codebook.delete_requested.connect(self.delete_tag)
+        self.tag_actions = CodebookActions(self)
+        self.codebook.add_requested.connect(self.tag_actions.new_tag)
+        self.codebook.rename_requested.connect(self.tag_actions.rename_tag)
+        self.codebook.recolour_requested.connect(self.tag_actions.recolour_tag)
+        self.codebook.delete_requested.connect(self.tag_actions.delete_tag)
         code_box = QWidget()
         lay = QVBoxLayout(code_box)
         lay.setContentsMargins(0, 0, 0, 0)
@@ -159,6 +166,8 @@ class MainWindow(QMainWindow):
         self.counts_label.setObjectName("countsLabel")
         self.coder_label = QLabel()
         self.coder_label.setObjectName("coderLabel")
+        self.project_label = QLabel()
+        self.project_label.setObjectName("projectLabel")
         self.readonly_label = QLabel()
         self.readonly_label.setObjectName("readOnlyLabel")
         self.readonly_label.hide()
@@ -168,6 +177,7 @@ class MainWindow(QMainWindow):
         bar.addPermanentWidget(self.readonly_label)
         bar.addPermanentWidget(self.counts_label)
         bar.addPermanentWidget(self.coder_label)
+        bar.addPermanentWidget(self.project_label)
 
     def _action(self, name: str, text: str, slot, shortcut: str | QKeySequence | None = None,
                 tip: str = "") -> QAction:
@@ -207,6 +217,24 @@ class MainWindow(QMainWindow):
         a("rerun", "&Run Detection Again", lambda: self.start_run())
         a("calibrate", "&Calibrate τ…", lambda: open_calibration(self), "Ctrl+K",
           "See what another similarity threshold would do to the clusters, and apply it")
+        a("focus_list", "Cluster &List", self.focus_list, "Escape",
+          "Put the keyboard in the cluster list (from the filter box, the codebook, a page)")
+        a("focus_codebook", "Code&book", self.focus_codebook, "Ctrl+B")
+        a("first_cluster", "&First Cluster", lambda: self.select_edge(last=False), "Ctrl+Home")
+        a("last_cluster", "&Last Cluster", lambda: self.select_edge(last=True), "Ctrl+End")
+        a("new_tag", "&New Tag…", self.tag_actions.new_tag, "Ctrl+T",
+          "Add a tag: name, key, colour, parent and description")
+        a("edit_tag", "&Edit Tag…", self.tag_actions.edit_tag, "Ctrl+Shift+T",
+          "Change the tag chosen in the codebook")
+        a("delete_tag", "&Delete Tag", self.tag_actions.delete_tag)
+        a("show_project", "Show Project &File", self.show_project_file,
+          tip="Show the project file in the file manager")
+        advance = a("advance", "&Advance After Tagging", lambda: self.settings.setValue(
+            "coding/advance", self.actions_by_name["advance"].isChecked()),
+            tip="After a key tags a cluster, move to the next uncoded one")
+        advance.setCheckable(True)
+        advance.setChecked(str(self.settings.value("coding/advance", True)).lower()
+                           not in ("false", "0"))
         a("shortcuts", "&Keyboard Shortcuts", lambda: self.prompter.show_shortcuts(), "F1")
         a("about", "&About", self.about)
         self.tag_shortcuts = []
@@ -229,14 +257,19 @@ class MainWindow(QMainWindow):
         file.addSeparator()
         file.addAction(act["export"])
         file.addAction(act["skipped"])
+        file.addAction(act["show_project"])
         file.addSeparator()
         file.addAction(act["quit"])
         edit = m.addMenu("&Edit")
         for name in ("undo", "redo", None, "split", "merge", None, "change_coder"):
             edit.addSeparator() if name is None else edit.addAction(act[name])
         view = m.addMenu("&View")
-        for name in ("next_uncoded", "next_member", "prev_member", "find"):
-            view.addAction(act[name])
+        for name in ("next_uncoded", "first_cluster", "last_cluster", "next_member", "prev_member",
+                     None, "find", "focus_list", "focus_codebook", None, "advance"):
+            view.addSeparator() if name is None else view.addAction(act[name])
+        codebook = m.addMenu("&Codebook")
+        for name in ("new_tag", "edit_tag", "delete_tag"):
+            codebook.addAction(act[name])
         detect = m.addMenu("&Detection")
         detect.addAction(act["settings"])
         detect.addAction(act["rerun"])
@@ -311,7 +344,7 @@ class MainWindow(QMainWindow):
             self.open_archive(Path(path))
 
     def open_project_dialog(self) -> None:
-        path = self.prompter.open_project(str(self.projects_folder or ""))
+        path = self.prompter.open_project(str(self.projects_folder or projects_dir()))
         if path:
             self.open_project(Path(path))
 
@@ -361,6 +394,8 @@ class MainWindow(QMainWindow):
         self.readonly_label.setVisible(bool(banner))
         name = Path(project.archive_root).name or project.path.stem
         self.setWindowTitle(f"{name}{' (read-only)' if banner else ''} — {APP_NAME}")
+        self.project_label.setText(f"Project: {project.path.name}")
+        self.project_label.setToolTip(f"{project.path}\n(File ▸ Show Project File)")
         self.backup_watcher.watch(project)
         self.refresh(select_ids=[])
         self.project_opened.emit(str(project.path))
@@ -646,13 +681,39 @@ class MainWindow(QMainWindow):
             self.compare.clear()
         self._refresh_codebook()
 
+    def focus_list(self) -> None:
+        """Escape, and after every dialog: the keyboard goes back to the cluster list."""
+        self.table.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        if not self.table.currentIndex().isValid() and self.model.rowCount():
+            self.select_row(0)
+
+    def focus_codebook(self) -> None:
+        tree = self.codebook.tree
+        tree.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        if tree.currentItem() is None and tree.topLevelItemCount():
+            tree.setCurrentItem(tree.topLevelItem(0))
+
+    def select_edge(self, *, last: bool) -> None:
+        """Ctrl+Home / Ctrl+End: the first or last cluster of the whole list."""
+        if last:
+            while self.model.canFetchMore():
+                self.model.fetchMore()
+        if self.model.rowCount():
+            self.select_row(self.model.rowCount() - 1 if last else 0)
+            self.table.setFocus()
+
+    def show_project_file(self) -> None:
+        if self.project is not None:
+            self.prompter.reveal(self.project.path)
+            self.statusBar().showMessage(f"The project file is {self.project.path}", 10000)
+
     def _apply_filters(self) -> None:
         keep = self.selected_ids()
         self.model.set_filters(**self.filters.values())
         self._reselect(keep)
         self._selection_changed()
 
-    def next_uncoded(self) -> None:
+    def next_uncoded(self, quiet: bool = False) -> None:
         current = self.table.currentIndex().row()
         row = current + 1
         while True:
@@ -668,7 +729,8 @@ class MainWindow(QMainWindow):
             if self.model.row_of(row).coded == "none":
                 self.select_row(row)
                 return
-        self.statusBar().showMessage("Every listed cluster has a tag.", 5000)
+        if not quiet:
+            self.statusBar().showMessage("Every listed cluster has a tag.", 5000)
 
     # =============================================================== actions
     def _guard(self) -> bool:
@@ -689,32 +751,57 @@ class MainWindow(QMainWindow):
             return None
 
     def toggle_tag_key(self, key: str) -> None:
+        """A digit key: toggle its tag on the selection, say so, and (when it tagged and
+        "Advance After Tagging" is on) move to the next uncoded cluster."""
         if self.project is None:
             return
         tag = next((t for t in self.project.codebook() if t.shortcut == key), None)
         if tag is None:
-            self.statusBar().showMessage(f"No tag has the key {key}; add one in the codebook.", 5000)
+            self.statusBar().showMessage(f"No tag has the key {key}; Ctrl+T adds one.", 5000)
             return
-        self.toggle_tag(tag.id)
+        ids = self.selected_ids()
+        if not self.toggle_tag(tag.id):
+            return
+        done = self.project.next_undo()
+        added = done is not None and done.kind == "tag"
+        advance = added and self.actions_by_name["advance"].isChecked()
+        if advance:
+            self.next_uncoded(quiet=True)
+        self.statusBar().showMessage(tag_message(tag.name, ids, added, advance), 4000)
 
-    def toggle_tag(self, tag_id: int) -> None:
+    def toggle_tag(self, tag_id: int) -> bool:
         ids = self.selected_ids()
         if not self._guard() or not ids:
-            return
+            return False
         if self._do("Cannot tag", lambda: self.project.toggle_tag(ids, tag_id)) is None:
-            return
+            return False
         self.model.refresh_clusters(set(ids))
         self._refresh_codebook()
         self._update_actions()
         self.show_status()
+        return True
 
     def undo(self) -> None:
-        if self._guard() and self._do("Cannot undo", self.project.undo) is not None:
-            self.refresh()
+        self._step_history(undo=True)
 
     def redo(self) -> None:
-        if self._guard() and self._do("Cannot redo", self.project.redo) is not None:
-            self.refresh()
+        self._step_history(undo=False)
+
+    def _step_history(self, *, undo: bool) -> None:
+        """Undo or redo, say what, and select the clusters it changed."""
+        if not self._guard():
+            return
+        info = self.project.next_undo() if undo else self.project.next_redo()
+        action_id = self._do("Cannot undo" if undo else "Cannot redo",
+                             self.project.undo if undo else self.project.redo)
+        verb = "Undid" if undo else "Redid"
+        if action_id is None:
+            self.statusBar().showMessage(undo_message(verb, None, []), 4000)
+            return
+        changed = self.project.clusters_of_action(action_id)
+        self.refresh(select_ids=changed or None)
+        self.statusBar().showMessage(
+            undo_message(verb, info.description if info else "", changed), 8000)
 
     def split_member(self) -> None:
         if not self._guard():
@@ -740,53 +827,6 @@ class MainWindow(QMainWindow):
         if result is not None:
             self.statusBar().showMessage(f"Merged {len(ids)} clusters into cluster {result.id}.", 8000)
             self.refresh(select_ids=[result.id] if result.id is not None else [])
-
-    # ---------------------------------------------------------------- codebook
-    def _free_key(self) -> str | None:
-        used = {t.shortcut for t in self.project.codebook()} if self.project else set()
-        return next((str(d) for d in range(1, 10) if str(d) not in used), None)
-
-    def add_tag(self) -> None:
-        if not self._guard():
-            return
-        name = self.prompter.text("Add Tag", "Name of the new tag:")
-        if not name or not name.strip():
-            return
-        n = len(self.project.codebook())
-        colour = TAG_PALETTE[n % len(TAG_PALETTE)]
-        if self._do("Cannot add the tag", lambda: self.project.add_tag(name, colour=colour,
-                                                                       shortcut=self._free_key())):
-            self._refresh_codebook()
-            self._update_actions()
-
-    def rename_tag(self, tag_id: int) -> None:
-        tag = next((t for t in self.project.codebook() if t.id == tag_id), None) if self._guard() else None
-        if tag is None:
-            return
-        name = self.prompter.text("Rename Tag", "New name:", tag.name)
-        if name and name.strip() and name.strip() != tag.name and \
-                self._do("Cannot rename", lambda: self.project.edit_tag(tag_id, name=name)):
-            self.refresh()
-
-    def recolour_tag(self, tag_id: int) -> None:
-        tag = next((t for t in self.project.codebook() if t.id == tag_id), None) if self._guard() else None
-        if tag is None:
-            return
-        colour = self.prompter.colour(tag.colour)
-        if colour and self._do("Cannot recolour", lambda: self.project.edit_tag(tag_id, colour=colour)):
-            self.refresh()
-
-    def delete_tag(self, tag_id: int) -> None:
-        tag = next((t for t in self.project.codebook() if t.id == tag_id), None) if self._guard() else None
-        if tag is None:
-            return
-        used = sum(1 for r in self.project.page_records() if tag.name in r.tags)
-        if used and not self.prompter.confirm(
-                "Delete Tag", f"“{tag.name}” is on {used:,} pages. Delete the tag and remove it from "
-                "all of them? (Undo brings both back.)"):
-            return
-        if self._do("Cannot delete", lambda: self.project.delete_tag(tag_id)):
-            self.refresh()
 
     # ------------------------------------------------------------------ coder
     def set_coder(self, name: str) -> None:

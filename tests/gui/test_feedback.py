@@ -1,0 +1,19 @@
+"""Status messages after coding, undo and redo (Qt-free)."""
+
+from __future__ import annotations
+
+from workbench.gui.feedback import tag_message, undo_message
+
+
+def test_tag_message_says_what_where_and_whether_it_moved_on():
+    assert tag_message("unions", [7], True, True) == (
+        "Tagged cluster 7 “unions” — on to the next uncoded cluster.")
+    assert tag_message("unions", [7, 9], False, False) == "Removed “unions” from 2 clusters."
+
+
+def test_undo_message_names_the_action_and_what_is_shown():
+    assert undo_message("Undid", "Split 1 page out of cluster 4", [4]) == (
+        "Undid: Split 1 page out of cluster 4 (now showing cluster 4).")
+    assert undo_message("Redid", "Tag 2 clusters with unions", []) == (
+        "Redid: Tag 2 clusters with unions.")
+    assert undo_message("Undid", None, []) == "Nothing to undo."
