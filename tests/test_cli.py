@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import csv
+import re
 from pathlib import Path
 
 import pytest
@@ -112,3 +113,21 @@ def test_detection_switches_reach_the_parameters():
     assert (p.main_content, p.corpus_boilerplate, p.pair_floor, p.weak_join) == (False, False, 0.2, 0.0)
     defaults = _params(build_parser().parse_args(["dedup", str(DEMO_ARCHIVE)]))
     assert (defaults.main_content, defaults.corpus_boilerplate) == (True, True)
+
+
+def test_progress_in_a_log_is_plain_lines_with_units(capsys):
+    # capsys's stderr is no terminal: plain lines, no carriage returns, units on each.
+    assert main(["dedup", str(DEMO_ARCHIVE), "--workers", "1"]) == 0
+    err = capsys.readouterr().err
+    assert "\r" not in err
+    lines = err.splitlines()
+    reading = [line for line in lines if line.startswith("reading")]
+    assert reading, err
+    assert re.search(r"reading: [\d.,]+ of [\d.,]+ MB \(\d+%\), [\d,]+ pages? extracted", reading[-1]), err
+    assert any(line.startswith("matching: ") and " pages" in line for line in lines), err
+    assert not re.search(r"read: \d", err)  # no bare byte counts
+
+
+def test_quiet_progress_is_silent(capsys):
+    assert main(["dedup", str(DEMO_ARCHIVE), "-q"]) == 0
+    assert capsys.readouterr().err == ""

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from workbench import __version__
 from workbench.core.evaluation import Scores, pairs_of_groups, score_pairs
-from workbench.core.progress import Cancelled
+from workbench.core.progress import Cancelled, no_progress
+from workbench.core.progress_text import ProgressWriter
 from workbench.core.records import SkipRecord
 from workbench.detect.params import CLUSTER_METHODS, AntecedentSpec, SpotSigsParams, default_specs
 from workbench.detect.scheme import PUNCTUATION, SPOTS
@@ -148,24 +149,22 @@ def _check_folder(path: Path) -> None:
         raise InputError(f"{path}: the folder is empty")
 
 
-def _stderr_progress(quiet: bool):
-    last = {"stage": ""}
-
-    def report(stage: str, done: int, total: int | None) -> None:
-        if quiet or not sys.stderr.isatty():
-            return
-        text = f"{stage}: {done:,}" + (f" of {total:,}" if total else "")
-        print(f"\r{text:<60}", end="", file=sys.stderr, flush=True)
-        last["stage"] = stage
-
-    return report
+def _progress(args: argparse.Namespace) -> ProgressWriter | None:
+    """Progress on stderr (None with -q): a line rewritten in place on a terminal, plain
+    lines now and then in a log."""
+    if args.quiet:
+        return None
+    return ProgressWriter(sys.stderr, tty=sys.stderr.isatty())
 
 
-def _load(path: Path, params: SpotSigsParams, args: argparse.Namespace) -> Corpus:
+def _load(path: Path, params: SpotSigsParams, args: argparse.Namespace,
+          progress: ProgressWriter | None = None) -> Corpus:
     _check_folder(path)
-    corpus = load_corpus(path, params, _stderr_progress(args.quiet), args.workers)
-    if sys.stderr.isatty() and not args.quiet:
-        print("\r" + " " * 60 + "\r", end="", file=sys.stderr)
+    try:
+        corpus = load_corpus(path, params, progress or no_progress, args.workers)
+    finally:
+        if progress is not None:
+            progress.finish()
     report = getattr(args, "skipped", None)
     if not corpus.pages:
         if report:
@@ -269,13 +268,18 @@ def cmd_dedup(args: argparse.Namespace) -> int:
         if project is not None:
             # Kept until the run is saved: a killed run is offered again in the window.
             project.begin_run(params.to_dict())
+        progress = _progress(args)
         try:
-            corpus = _load(Path(args.path), params, args)
+            corpus = _load(Path(args.path), params, args, progress)
         except InputError:  # nothing to run on: no run to offer again either
             if project is not None:
                 project.forget_pending_run()
             raise
-        result = detect(corpus)
+        try:
+            result = detect(corpus, progress=progress or no_progress)
+        finally:
+            if progress is not None:
+                progress.finish()
         if args.pairs:
             _write("--pairs", args.pairs, lambda out: write_pairs(result, out))
         if args.clusters:
@@ -354,7 +358,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if not gold.is_dir() or not any(p.is_dir() for p in gold.iterdir()):
         raise InputError(f"{gold}: a gold set is a folder with one sub-folder per cluster")
     params = _params(args)
-    corpus = _load(gold, params, args)
+    corpus = _load(gold, params, args, _progress(args))
     taus = [round(0.05 * k, 2) for k in range(2, 20)] + [1.0] if args.sweep else [params.tau]
     n_gold = len({p.key.split("/", 1)[0] for p in corpus.pages if "/" in p.key})
     print(f"gold set: {len(corpus.pages):,} pages in {n_gold} clusters; "
