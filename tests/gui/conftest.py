@@ -80,6 +80,7 @@ class FakePrompter(Prompter):
         return self.folders.pop(0) if self.folders else None
 
     def open_project(self, start=""):
+        self.asked.append(f"open project in {start}")
         return self.folders.pop(0) if self.folders else None
 
     def save_project(self, start=""):
