@@ -77,3 +77,25 @@ def test_bad_entries_are_refused_whole(tmp_path: Path) -> None:
     (tmp_path / "d.csv").write_text("name\nx\nX\n", encoding="utf-8")
     with pytest.raises(ProjectError, match="twice"):
         p.import_codebook(read_codebook(tmp_path / "d.csv"))
+
+
+@pytest.mark.parametrize("data, message", [
+    (b"name,colour\nok,#112233\nbad,red\n", r"line 3: Colour 'red'"),
+    (b"name\nok\n=cmd()\n", "line 3: Tag name '=cmd\\(\\)' may not start"),
+    ("name\nCafé\n".encode("latin-1"), "not UTF-8 text .*CSV UTF-8"),
+])
+def test_bad_cells_name_their_line_and_change_nothing(tmp_path: Path, data: bytes,
+                                                      message: str) -> None:
+    (tmp_path / "c.csv").write_bytes(data)
+    with pytest.raises(ProjectError, match=message):
+        read_codebook(tmp_path / "c.csv")
+
+
+def test_a_parent_cycle_names_the_tag_and_changes_nothing(tmp_path: Path) -> None:
+    (tmp_path / "c.csv").write_text("name,parent\na,b\nb,a\n", encoding="utf-8")
+    p = Project.create(tmp_path / "a.wbproj", "/crawl")
+    p.add_tag("keep")
+    last = p.next_undo()
+    with pytest.raises(ProjectError, match="Tag 'b' cannot have parent 'a'"):
+        p.import_codebook(read_codebook(tmp_path / "c.csv"))
+    assert [t.name for t in p.codebook()] == ["keep"] and p.next_undo() == last

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from workbench.export.cells import csv_writer, unescape
 from workbench.store import ProjectError, Tag, TagSpec
+from workbench.store.codebook import clean_colour, clean_name
 
 COLUMNS = ["name", "description", "colour", "shortcut", "parent"]
 
@@ -25,7 +26,11 @@ def write_codebook(tags: Sequence[Tag], out_path: Path | str) -> int:
 
 
 def read_codebook(path: Path | str) -> list[TagSpec]:
-    """Parse a codebook CSV; a BOM (Excel) and missing optional columns are fine."""
+    """Parse a codebook CSV; a BOM (Excel) and missing optional columns are fine.
+
+    Every entry is checked here (name, colour), so a bad file is refused with the line
+    to fix before anything is imported.
+    """
     try:
         with open(path, newline="", encoding="utf-8-sig") as f:
             reader = csv.DictReader(f)
@@ -41,11 +46,20 @@ def read_codebook(path: Path | str) -> list[TagSpec]:
                        if k is not None}
                 if not row.get("name", "").strip():
                     raise ProjectError(f"{path}, line {line}: the tag has no name.")
+                colour = row.get("colour", row.get("color", ""))
+                try:
+                    clean_name(row["name"])
+                    clean_colour(colour)
+                except ProjectError as exc:
+                    raise ProjectError(f"{path}, line {line}: {exc}") from exc
                 specs.append(TagSpec(
                     name=row["name"], description=row.get("description", ""),
-                    colour=row.get("colour", row.get("color", "")),
+                    colour=colour,
                     shortcut=row.get("shortcut") or None, parent=row.get("parent") or None,
                 ))
-    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+    except UnicodeDecodeError as exc:
+        raise ProjectError(f"Cannot read codebook {path}: it is not UTF-8 text (byte "
+                           f"{exc.start}). Save it as \"CSV UTF-8\" and import it again.") from exc
+    except (OSError, csv.Error) as exc:
         raise ProjectError(f"Cannot read codebook {path}: {exc}") from exc
     return specs

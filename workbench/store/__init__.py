@@ -20,6 +20,7 @@ from workbench.store.queries import (
     TagState,
 )
 from workbench.store.schema import CURRENT_VERSION
+from workbench.store.transfer import codebook_of
 
 __all__ = [
     "CURRENT_VERSION",
@@ -38,4 +39,5 @@ __all__ = [
     "Tag",
     "TagSpec",
     "TagState",
+    "codebook_of",
 ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -21,17 +22,51 @@ class Tag:
     colour: str = ""
     shortcut: str | None = None
     parent_id: int | None = None
+    # Stable identity for codebook exchange (REFI-QDA .qdc): kept through export and
+    # import, so a code that travels and comes back is the same tag.
+    guid: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class TagSpec:
-    """A codebook entry as written in a CSV: the parent by name, not id."""
+    """A codebook entry as written in a file: the parent by name, not id.
+
+    ``guid``: the code's identity in the file it came from (None: none); importing
+    matches it before the name and keeps it.
+    """
 
     name: str
     description: str = ""
     colour: str = ""
     shortcut: str | None = None
     parent: str | None = None
+    guid: str | None = None
+
+
+_GUID = re.compile(r"^\{?([0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12})\}?$")
+
+
+def clean_guid(guid: str | None) -> str | None:
+    """A GUID in one spelling (lower case, no braces); None for none or a malformed one."""
+    found = _GUID.match((guid or "").strip())
+    return found.group(1).lower() if found else None
+
+
+def specs_of(tags: Sequence[Tag]) -> list[TagSpec]:
+    """The codebook as specs (parents by name), parents before their children."""
+    by_id = {t.id: t for t in tags}
+
+    def depth(tag: Tag) -> int:
+        n, cur, seen = 0, tag, set()
+        while cur.parent_id in by_id and cur.id not in seen:
+            seen.add(cur.id)
+            cur, n = by_id[cur.parent_id], n + 1  # type: ignore[index]
+        return n
+
+    ordered = sorted(tags, key=lambda t: (depth(t), t.id))
+    return [TagSpec(t.name, t.description, t.colour, t.shortcut,
+                    by_id[t.parent_id].name if t.parent_id in by_id else None, t.guid)
+            for t in ordered]
 
 
 def clean_name(name: str) -> str:
@@ -64,7 +99,7 @@ def clean_shortcut(shortcut: str | None) -> str | None:
 
 def all_tags(conn: sqlite3.Connection) -> list[Tag]:
     rows = conn.execute(
-        "SELECT id, name, description, colour, shortcut, parent_id FROM tags ORDER BY id")
+        "SELECT id, name, description, colour, shortcut, parent_id, guid FROM tags ORDER BY id")
     return [Tag(*r) for r in rows]
 
 
@@ -96,14 +131,18 @@ def _check_parent(conn: sqlite3.Connection, tag_id: int | None, parent_id: int |
 
 
 def add_tag(conn: sqlite3.Connection, name: str, description: str = "", colour: str = "",
-            shortcut: str | None = None, parent_id: int | None = None) -> int:
+            shortcut: str | None = None, parent_id: int | None = None,
+            guid: str | None = None) -> int:
     name, colour, shortcut = clean_name(name), clean_colour(colour), clean_shortcut(shortcut)
     _check_unique(conn, name, shortcut, None)
     _check_parent(conn, None, parent_id)
+    guid = clean_guid(guid)
+    if guid is None or conn.execute("SELECT 1 FROM tags WHERE guid = ?", (guid,)).fetchone():
+        guid = str(uuid.uuid4())
     tag_id = conn.execute(
-        "INSERT INTO tags (name, description, colour, shortcut, parent_id) "
-        "VALUES (?, ?, ?, ?, ?)",
-        (name, description.strip(), colour, shortcut, parent_id),
+        "INSERT INTO tags (name, description, colour, shortcut, parent_id, guid) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        (name, description.strip(), colour, shortcut, parent_id, guid),
     ).lastrowid
     assert tag_id is not None
     return tag_id
@@ -147,21 +186,27 @@ def delete_tag(conn: sqlite3.Connection, tag_id: int) -> None:
 
 
 def import_specs(conn: sqlite3.Connection, specs: Sequence[TagSpec]) -> None:
-    """Add or update tags by name; parents are resolved after all names exist."""
+    """Add or update tags, matched by guid, else by name; parents are resolved after all
+    names exist. A matched tag takes the spec's name and fields and keeps its own guid;
+    a new tag keeps the spec's guid (when it has a well-formed one not in use)."""
     names = [clean_name(s.name).casefold() for s in specs]
     if len(set(names)) != len(names):
-        raise ProjectError("The codebook file names a tag twice.")
+        twice = next(n for i, n in enumerate(names) if n in names[:i])
+        raise ProjectError(f"The codebook file names the tag {twice!r} twice.")
     ids: dict[str, int] = {}
     for spec in specs:
-        existing = conn.execute("SELECT id FROM tags WHERE name = ?",
-                                (clean_name(spec.name),)).fetchone()
+        guid = clean_guid(spec.guid)
+        existing = conn.execute("SELECT id FROM tags WHERE guid = ?", (guid,)).fetchone() \
+            if guid else None
+        existing = existing or conn.execute("SELECT id FROM tags WHERE name = ?",
+                                            (clean_name(spec.name),)).fetchone()
         if existing:
             edit_tag(conn, existing[0], name=spec.name, description=spec.description,
                      colour=spec.colour, shortcut=spec.shortcut)
             ids[spec.name.strip().casefold()] = existing[0]
         else:
             ids[spec.name.strip().casefold()] = add_tag(
-                conn, spec.name, spec.description, spec.colour, spec.shortcut)
+                conn, spec.name, spec.description, spec.colour, spec.shortcut, guid=guid)
     for spec in specs:
         parent_id = None
         if spec.parent and spec.parent.strip():
@@ -175,4 +220,8 @@ def import_specs(conn: sqlite3.Connection, specs: Sequence[TagSpec]) -> None:
                         "the codebook.")
                 ids[key] = row[0]
             parent_id = ids[key]
-        edit_tag(conn, ids[spec.name.strip().casefold()], parent_id=parent_id)
+        try:
+            edit_tag(conn, ids[spec.name.strip().casefold()], parent_id=parent_id)
+        except ProjectError as exc:  # a cycle: say which tag
+            raise ProjectError(f"Tag {spec.name!r} cannot have parent {spec.parent!r}: "
+                               f"{exc}") from exc
