@@ -168,3 +168,28 @@ def test_v5_file_gains_totals_page_counts_and_indexes(
     assert {"pages_skipped", "cluster_summary_by_similarity", "clusters_merged_into",
             "page_tags_via"} <= indexes
     conn.close()
+
+
+def test_v7_file_gains_exclusions_page_memos_and_tag_guids(
+        v1_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Step 8: members are not excluded, memos keep their cluster (and may now belong to
+    a page), every tag gets a GUID; the undo log still undoes the old tag action."""
+    from workbench.store import schema
+
+    with monkeypatch.context() as m:
+        m.setattr(schema, "MIGRATIONS", schema.MIGRATIONS[:7])
+        m.setattr(schema, "CURRENT_VERSION", 7)
+        Project.open(v1_file, backups=0).close()
+    with Project.open(v1_file, backups=0) as project:
+        assert project.schema_version == CURRENT_VERSION >= 8
+        (tag,) = project.codebook()
+        assert tag.guid is not None and len(tag.guid) == 36
+        assert [(m.cluster_id, m.page_id, m.text) for m in project.memos(2)] == [
+            (2, None, "check the date")]
+        assert [m.excluded for m in project.members(1)] == [False, False]
+        assert project.cluster(1).excluded_count == 0  # type: ignore[union-attr]
+        project.add_page_memo(3, "new kind of memo")
+        assert project.integrity_problems() == []
+        project.undo()
+        assert project.undo() is not None  # the version-1 tag action
+        assert project.cluster(1).coded == "none"  # type: ignore[union-attr]
