@@ -26,12 +26,14 @@ def _actions(project: Project) -> dict[str, Callable[[], object]]:
         "edit_tag": lambda: project.edit_tag(unions, name="labour", colour="#123456"),
         "delete_tag": lambda: project.delete_tag(fem),
         "review": lambda: project.set_review(ids[:3], True),
+        "exclude": lambda: project.set_excluded(ids[0], [project.members(ids[0])[1].page_id],
+                                                True),
     }
 
 
 @pytest.mark.parametrize("kind", [
     "tag", "untag", "tag_pages", "split", "merge", "memo", "add_tag", "edit_tag",
-    "delete_tag", "review"])
+    "delete_tag", "review", "exclude"])
 def test_each_action_undoes_and_redoes_exactly(tmp_path: Path, kind: str) -> None:
     project = new_project(tmp_path, [4, 3, 2, 1])
     ids = cluster_ids(project)
