@@ -2,5 +2,7 @@
 
 from workbench.export.codebook_csv import read_codebook, write_codebook
 from workbench.export.pages import COLUMNS, ExportResult, export_pages
+from workbench.export.qdc import QdcImport, read_qdc, write_qdc
 
-__all__ = ["COLUMNS", "ExportResult", "export_pages", "read_codebook", "write_codebook"]
+__all__ = ["COLUMNS", "ExportResult", "QdcImport", "export_pages", "read_codebook", "read_qdc",
+           "write_codebook", "write_qdc"]

@@ -32,7 +32,8 @@ def write_sidecar(project: Project, path: Path, export: dict[str, Any]) -> Path:
         "counts": asdict(counts),
         "codebook": [
             {"name": t.name, "description": t.description, "colour": t.colour,
-             "shortcut": t.shortcut, "parent": names.get(t.parent_id) if t.parent_id else None}
+             "shortcut": t.shortcut, "parent": names.get(t.parent_id) if t.parent_id else None,
+             "guid": t.guid}
             for t in tags
         ],
         "coders": [name for _, name, _ in project.coders()],
