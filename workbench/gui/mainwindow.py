@@ -45,6 +45,8 @@ from workbench.gui.filterbar import FilterBar
 from workbench.gui.jobs import DetectJob, RunSummary
 from workbench.gui.keyboard import CodingUndoInTextFields
 from workbench.gui.locations import APP_NAME, PROJECT_SUFFIX, project_for_archive, projects_dir
+from workbench.gui.memopane import MemoPane
+from workbench.gui.memoview import memo_view
 from workbench.gui.models import COL_SIZE, COL_TITLE, ClusterTableModel
 from workbench.gui.opening import Opened, offer_pending_run, open_existing, read_only_banner
 from workbench.gui.pagetext import params_from_dict
@@ -148,9 +150,13 @@ class MainWindow(QMainWindow):
         self.left_splitter.setObjectName("leftSplitter")
         self.left_splitter.addWidget(list_box)
         self.left_splitter.addWidget(code_box)
-        self.left_splitter.setSizes([560, 240])
+        self.memo_pane = MemoPane()
+        self.memo_pane.save_requested.connect(self._save_memo)
+        self.left_splitter.addWidget(self.memo_pane)
+        self.left_splitter.setSizes([520, 200, 160])
 
         self.compare = CompareView(settings=self.settings)
+        self.compare.member_changed.connect(lambda _page: self._show_memos())
         self.main_splitter = QSplitter(Qt.Orientation.Horizontal)
         self.main_splitter.setObjectName("mainSplitter")
         self.main_splitter.addWidget(self.left_splitter)
@@ -420,6 +426,7 @@ class MainWindow(QMainWindow):
         if self.job is not None:
             self.cancel_run(wait=True)
         self.backup_watcher.stop()
+        self.memo_pane.flush()  # a memo typed just now is saved before the file closes
         project, self.project = self.project, None
         if project is not None:
             # Nothing may read the closed file later (a debounced filter change did).
@@ -607,8 +614,26 @@ class MainWindow(QMainWindow):
                 member_page = self._shown_member_id()
             self.compare.show_cluster(self.project, target, member_page)
         self._refresh_codebook()
+        self._show_memos()
         self._update_actions()
         self.show_status()
+
+    def _show_memos(self) -> None:
+        """Save what the memo pane holds, then show the memos of what is shown now."""
+        self.memo_pane.flush()
+        member = self.compare.current_member()
+        self.memo_pane.show_view(memo_view(self.project, self.coder, self.compare.cluster_id,
+                                           member.page_id if member else None))
+        self.memo_pane.setEnabled(self.project is not None and not self.project.readonly)
+
+    def _save_memo(self, cluster_id: int | None, page_id: int | None, text: str) -> None:
+        if self.project is None or self.project.readonly:
+            return
+        if self._do("Cannot save the memo", lambda: self.project.set_memo(
+                cluster_id=cluster_id, page_id=page_id, text=text)) is not None:
+            if cluster_id is not None:
+                self.model.refresh_clusters({cluster_id})
+            self._update_actions()
 
     def _shown_member_id(self) -> int | None:
         m = self.compare.current_member()
@@ -680,6 +705,7 @@ class MainWindow(QMainWindow):
         elif not rows:
             self.compare.clear()
         self._refresh_codebook()
+        self._show_memos()
 
     def focus_list(self) -> None:
         """Escape, and after every dialog: the keyboard goes back to the cluster list."""
