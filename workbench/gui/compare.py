@@ -357,6 +357,13 @@ class CompareView(QWidget):
                 sim = similarity_label(m.similarity, m.is_reference)
                 item = QListWidgetItem(f"{sim}  {m.title or m.key}")
                 item.setData(MemberRole, m.page_id)
+                if m.excluded:  # "not this story": kept in view, struck through
+                    item.setText(f"{sim}  ✗ {m.title or m.key}")
+                    font = item.font()
+                    font.setStrikeOut(True)
+                    item.setFont(font)
+                    item.setToolTip("Not this story: the cluster's tags pass this page by "
+                                    "(X marks it as the story again)")
                 self.members.addItem(item)
         self._mark_doubts()
         row = 1 if len(members) > 1 else 0

@@ -214,6 +214,8 @@ class MainWindow(QMainWindow):
         a("split", "&Split Member Out", self.split_member, "S",
           "Move the member shown on the right into a cluster of its own")
         a("merge", "&Merge Clusters", self.merge_selected, "M", "Merge the selected clusters")
+        a("exclude", "Not &This Story", self.toggle_not_this_story, "X",
+          "Mark the member shown on the right as not the cluster's story (or its story again)")
         a("next_uncoded", "&Next Uncoded Cluster", self.next_uncoded, "N")
         a("next_member", "Next Member", lambda: self.compare.step_member(1), "PgDown")
         a("prev_member", "Previous Member", lambda: self.compare.step_member(-1), "PgUp")
@@ -249,6 +251,10 @@ class MainWindow(QMainWindow):
             sc.setContext(Qt.ShortcutContext.WindowShortcut)
             sc.activated.connect(lambda d=digit: self.toggle_tag_key(str(d)))
             self.tag_shortcuts.append(sc)
+            page_sc = QShortcut(QKeySequence(f"Alt+{digit}"), self)
+            page_sc.setContext(Qt.ShortcutContext.WindowShortcut)
+            page_sc.activated.connect(lambda d=digit: self.toggle_page_tag_key(str(d)))
+            self.tag_shortcuts.append(page_sc)
 
     def _build_menus(self) -> None:
         m = self.menuBar()
@@ -267,7 +273,7 @@ class MainWindow(QMainWindow):
         file.addSeparator()
         file.addAction(act["quit"])
         edit = m.addMenu("&Edit")
-        for name in ("undo", "redo", None, "split", "merge", None, "change_coder"):
+        for name in ("undo", "redo", None, "split", "merge", "exclude", None, "change_coder"):
             edit.addSeparator() if name is None else edit.addAction(act[name])
         view = m.addMenu("&View")
         for name in ("next_uncoded", "first_cluster", "last_cluster", "next_member", "prev_member",
@@ -578,7 +584,7 @@ class MainWindow(QMainWindow):
         for name in ("export", "save_as", "skipped", "calibrate", "next_uncoded", "next_member",
                      "prev_member"):
             act[name].setEnabled(have and idle)
-        for name in ("settings", "rerun", "split", "merge"):
+        for name in ("settings", "rerun", "split", "merge", "exclude"):
             act[name].setEnabled(writable)
         can_undo = writable and self.project.next_undo() is not None
         can_redo = writable and self.project.next_redo() is not None
@@ -795,6 +801,24 @@ class MainWindow(QMainWindow):
             self.next_uncoded(quiet=True)
         self.statusBar().showMessage(tag_message(tag.name, ids, added, advance), 4000)
 
+    def toggle_page_tag_key(self, key: str) -> None:
+        """Alt+digit: toggle the tag on the page shown on the right only (a page that is
+        not the cluster's story gets its own tags so)."""
+        member = self.compare.current_member()
+        tag = next((t for t in self.project.codebook() if t.shortcut == key), None) \
+            if self.project is not None else None
+        if member is None or tag is None or not self._guard():
+            return
+        has = tag.id in member.tag_ids
+        act = self.project.untag_pages if has else self.project.tag_pages
+        if self._do("Cannot tag the page", lambda: act([member.page_id], [tag.id])) is None:
+            return
+        cid = self.compare.cluster_id
+        self.refresh(select_ids=[cid] if cid is not None else None, member_page=member.page_id)
+        self.statusBar().showMessage(
+            f"{'Removed' if has else 'Tagged'} “{tag.name}” {'from' if has else 'on'} the page "
+            f"“{member.title or member.key}” alone.", 6000)
+
     def toggle_tag(self, tag_id: int) -> bool:
         ids = self.selected_ids()
         if not self._guard() or not ids:
@@ -840,6 +864,25 @@ class MainWindow(QMainWindow):
         if result is not None:
             self.statusBar().showMessage(f"Split “{member.title}” into cluster {result.id}.", 8000)
             self.refresh(select_ids=[cid])
+
+    def toggle_not_this_story(self) -> None:
+        """X: the member on the right is not the cluster's story (or is again); the
+        clustering stays, the cluster's tags pass it by, and it keeps its own tags."""
+        if not self._guard():
+            return
+        cid, member = self.compare.cluster_id, self.compare.current_member()
+        if cid is None or member is None:
+            self.statusBar().showMessage("Choose a member of a cluster first.", 5000)
+            return
+        exclude = not member.excluded
+        if self._do("Cannot mark the page", lambda: self.project.set_excluded(
+                cid, [member.page_id], exclude)) is None:
+            return
+        self.refresh(select_ids=[cid], member_page=member.page_id)
+        self.statusBar().showMessage(
+            f"“{member.title or member.key}” is {'not ' if exclude else ''}this story"
+            + (": the cluster's tags pass it by; Alt+digit tags this page alone." if exclude
+               else "."), 8000)
 
     def merge_selected(self) -> None:
         ids = self.selected_ids()
