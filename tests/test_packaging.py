@@ -332,3 +332,18 @@ def test_the_package_index_has_every_locked_version(tmp_path):
               for item in json.loads(report.read_text(encoding="utf-8"))["install"]}
     chosen.pop("spotsigs-workbench")
     assert chosen == _locked()
+
+
+# ------------------------------------------------------------------ the desktop bundle's files
+
+
+def test_bundle_spec_and_build_script_are_complete():
+    """build.sh itself is run by hand (a minute, 400 MB); here: its files hang together."""
+    spec = REPO / "packaging" / "workbench.spec"
+    compile(spec.read_text(encoding="utf-8"), str(spec), "exec")  # valid Python
+    text = spec.read_text(encoding="utf-8")
+    assert '"entry.py"' in text and (REPO / "packaging" / "entry.py").is_file()
+    assert 'collect_data_files("workbench", includes=["resources/**/*"])' in text
+    build = (REPO / "packaging" / "build.sh").read_text(encoding="utf-8")
+    assert '-c "$repo/constraints.txt" "$repo[bundle]"' in build  # the lock, not editable
+    assert "--smoke-test" in build
