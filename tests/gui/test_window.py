@@ -35,7 +35,7 @@ def test_open_demo_archive_lists_clusters(demo_window):
     assert w.project is not None and w.project.path.parent.name == "projects"
     assert w.project.path.name == "demo-archive.wbproj"
     assert sorted(r.size for r in w.model.rows) == [1, 2, 3, 3, 3]
-    assert w.counts_label.text() == "0 of 5 clusters coded — 0 of 12 pages"
+    assert w.counts_label.text() == "4 clusters and 1 single page: 0 of 5 coded — 0 of 12 pages"
     assert w.coder_label.text() == "Coder: Ada Tester"
     # The first cluster is selected and shown side by side.
     assert w.compare.cluster_id == w.model.rows[0].id
@@ -58,7 +58,8 @@ def test_key_1_tags_selected_cluster_and_undo_redo(qtbot, demo_window, prompter)
     qtbot.keyClick(w.table, Qt.Key.Key_1)
     row = w.project.cluster(cid)
     assert [(t.name, t.state) for t in row.tags] == [("unions", "all")]
-    assert w.counts_label.text() == f"1 of 5 clusters coded — {row.size} of 12 pages"
+    assert w.counts_label.text() == (
+        f"4 clusters and 1 single page: 1 of 5 coded — {row.size} of 12 pages")
     assert w.model.rows[0].tags and w.model.rows[0].coded == "all"
     # Tag and advance (on by default): the next uncoded cluster is selected, and said so.
     assert w.selected_ids() == [w.model.rows[1].id] and w.model.rows[1].coded == "none"
@@ -67,7 +68,7 @@ def test_key_1_tags_selected_cluster_and_undo_redo(qtbot, demo_window, prompter)
     # Undo says what it undid and shows the cluster it changed, even when off-screen.
     qtbot.keyClick(w.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert w.project.cluster(cid).tags == ()
-    assert w.counts_label.text().startswith("0 of 5")
+    assert ": 0 of 5 coded" in w.counts_label.text()
     assert w.selected_ids() == [cid]
     assert w.statusBar().currentMessage() == (
         f"Undid: Tag 1 cluster with unions (now showing cluster {cid}).")

@@ -30,3 +30,17 @@ def undo_message(verb: str, description: str | None, cluster_ids: Sequence[int])
         return f"Nothing to {'undo' if verb == 'Undid' else 'redo'}."
     where = f" (now showing {_clusters(cluster_ids)})" if cluster_ids else ""
     return f"{verb}: {description}{where}."
+
+
+def _n(count: int, one: str, many: str) -> str:
+    return f"{count:,} {one if count == 1 else many}"
+
+
+def progress_text(clusters_coded: int, clusters: int, singles: int, pages_coded: int,
+                  pages: int) -> str:
+    """The status bar's standing count. ``clusters`` counts every list row, a single page
+    (a page with no near duplicate) being a row too; saying how many of them are single
+    pages keeps "44 clusters" (of two or more pages) and "of 58" from contradicting."""
+    groups = clusters - singles
+    return (f"{_n(groups, 'cluster', 'clusters')} and {_n(singles, 'single page', 'single pages')}"
+            f": {clusters_coded:,} of {clusters:,} coded — {pages_coded:,} of {pages:,} pages")

@@ -40,7 +40,7 @@ from workbench.gui.codebook import CodebookPanel
 from workbench.gui.codebook_actions import CodebookActions
 from workbench.gui.compare import CompareView
 from workbench.gui.dialogs import ExportOptions
-from workbench.gui.feedback import tag_message, undo_message
+from workbench.gui.feedback import progress_text, tag_message, undo_message
 from workbench.gui.filterbar import FilterBar
 from workbench.gui.jobs import DetectJob, RunSummary
 from workbench.gui.keyboard import CodingUndoInTextFields
@@ -65,10 +65,6 @@ def icon(name: str) -> QIcon:
     return QIcon(str(path)) if path.is_file() else QIcon()
 
 
-def format_progress(clusters_coded: int, clusters: int, pages_coded: int, pages: int) -> str:
-    return f"{clusters_coded:,} of {clusters:,} clusters coded — {pages_coded:,} of {pages:,} pages"
-
-
 class MainWindow(QMainWindow):
     run_started = Signal()
     run_finished = Signal(object)  # RunSummary
@@ -89,6 +85,7 @@ class MainWindow(QMainWindow):
         self.job: DetectJob | None = None
         self.pool = QThreadPool.globalInstance()
         self._retired_jobs: list[tuple[DetectJob, float]] = []
+        self._singles = 0
         self.skipped: list[tuple[str, str]] = []
         self.calibration: CalibrationDialog | None = None
         self.setWindowTitle(APP_NAME)
@@ -540,7 +537,8 @@ class MainWindow(QMainWindow):
         self.refresh(select_ids=[])
         self.statusBar().showMessage(
             f"Detection done in {spent:.1f} s: {summary.pages:,} pages, {summary.pairs:,} pairs, "
-            f"{summary.clusters:,} clusters of 2 or more pages; {len(self.skipped):,} skipped", 15000)
+            f"{summary.clusters:,} clusters and {self._singles:,} single pages; "
+            f"{len(self.skipped):,} inputs skipped", 15000)
         self.run_finished.emit(summary)
         if self.model.rowCount():
             self.select_row(0)
@@ -606,6 +604,8 @@ class MainWindow(QMainWindow):
                                      params_from_dict(run.params) if run else SpotSigsParams(),
                                      self.project.run_filters(run.id) if run else None,
                                      floor=run_floor(run.params) if run else None)
+        # Counted here (runs, splits, merges, undo all refresh), not on every keystroke.
+        self._singles = self.project.count_single_pages() if self.project is not None else 0
         loaded = self.model.rowCount()
         self.model.project = self.project
         self.model.reload(keep_rows=loaded)
@@ -669,7 +669,8 @@ class MainWindow(QMainWindow):
         else:
             c = self.project.counts()
             self.counts_label.setText(
-                format_progress(c.clusters_all_coded, c.clusters, c.pages_coded, c.pages))
+                progress_text(c.clusters_all_coded, c.clusters, self._singles, c.pages_coded,
+                              c.pages))
         self.coder_label.setText(f"Coder: {self.coder}" if self.coder else "")
 
     def _refresh_codebook(self) -> None:

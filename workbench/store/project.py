@@ -769,6 +769,10 @@ class Project:
     def pair_similarity(self, a: int, b: int) -> float | None:
         return queries.pair_similarity(self._read(), a, b)
 
+    def count_single_pages(self) -> int:
+        """Pages of the current run with no near duplicate (clusters of one page)."""
+        return queries.count_single_pages(self._read())
+
     def counts(self) -> queries.Counts:
         return queries.counts(self._read())
 

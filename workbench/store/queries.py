@@ -176,6 +176,13 @@ def list_clusters(conn: sqlite3.Connection, offset: int = 0, limit: int = 200, *
     return [_cluster_row(r, tags) for r in rows]
 
 
+def count_single_pages(conn: sqlite3.Connection) -> int:
+    """Clusters of one page in the current run (pages with no near duplicate); counted on
+    the size index, so the window asks once per run or split/merge, not per keystroke."""
+    return conn.execute("SELECT count(*) FROM cluster_summary WHERE active = 1 AND size = 1"
+                        ).fetchone()[0]
+
+
 def count_clusters(conn: sqlite3.Connection, *, coded: str | None = None,
                    review_only: bool = False) -> int:
     """Rows of the list under these filters; from the totals where they tell."""
