@@ -174,6 +174,9 @@ class ClusterTableModel(QAbstractTableModel):
             if col == COL_TITLE:
                 return plain_tip(r.reference_title)
             if col == COL_SITES:
+                if not r.sites:
+                    return plain_tip("No page of this cluster says which site it is from "
+                                     "(no URL, canonical link or site-wide links).")
                 more = f"\n… {r.site_count} sites" if r.site_count > len(r.sites) else ""
                 return plain_tip("\n".join(r.sites) + more)
             if col == COL_MIN and r.below_floor:
@@ -203,6 +206,8 @@ class ClusterTableModel(QAbstractTableModel):
         if col == COL_TITLE:
             return r.reference_title
         if col == COL_SITES:
+            if not r.sites:  # no page's site is known (a flat folder of saved pages)
+                return "1 page" if r.size == 1 else f"{r.size} pages"
             more = r.site_count - len(r.sites)
             return ", ".join(r.sites) + (f" +{more}" if more > 0 else "")
         if col == COL_TAGS:
