@@ -37,17 +37,29 @@ _CANCEL = QDialogButtonBox.StandardButton.Cancel
 
 SHORTCUTS = [
     ("Ctrl+O", "Open an archive folder"),
+    ("Ctrl+Shift+O", "Open a project file"),
     ("Ctrl+E", "Export tagged pages to CSV"),
-    ("Ctrl+Z / Ctrl+Shift+Z", "Undo / redo the last coding action"),
+    ("Escape", "Put the keyboard in the cluster list (from the filter, codebook, a page or a memo)"),
     ("Up / Down", "Previous / next cluster (Shift or Ctrl to select several)"),
+    ("Ctrl+Home / Ctrl+End", "First / last cluster"),
     ("N", "Next uncoded cluster"),
-    ("1 – 9", "Toggle the tag with that key on every selected cluster"),
-    ("S", "Split the member shown on the right out of its cluster"),
+    ("1 – 9", "Toggle the tag with that key on every selected cluster (then, with View ▸ "
+              "Advance After Tagging, on to the next uncoded cluster)"),
+    ("Alt+1 – Alt+9", "Toggle the tag on the page shown on the right only"),
+    ("X", "The page on the right is not this cluster's story (or is again)"),
+    ("S", "Split the member shown on the right out of its cluster (it keeps its tags)"),
     ("M", "Merge the selected clusters"),
     ("Page Up / Page Down", "Previous / next member of the cluster"),
+    ("Ctrl+Z / Ctrl+Shift+Z", "Undo / redo the last coding action (also from the filter box); "
+                              "the status bar says what, and its cluster is selected"),
+    ("Ctrl+T", "New tag: name, key, colour, parent tag, description"),
+    ("Ctrl+B", "Put the keyboard in the codebook (arrow keys choose a tag)"),
+    ("Ctrl+Shift+T", "Edit the tag chosen in the codebook"),
     ("Ctrl+F", "Filter the cluster list"),
     ("Ctrl+K", "Calibrate τ: see what another threshold would do (arrow keys move it)"),
     ("Alt+W", "Side by side: the article (the text compared) or the whole page, the rest grey"),
+    ("Tab", "Next pane (the cluster list keeps its selection)"),
+    ("F1", "This list"),
     ("Ctrl+Q", "Quit"),
 ]
 
@@ -268,5 +280,6 @@ class ListDialog(QDialog):
 
 
 def shortcuts_dialog(parent: QWidget | None = None) -> ListDialog:
-    return ListDialog("Keyboard Shortcuts", "Keys work when the cluster list or a page pane has focus.",
+    return ListDialog("Keyboard Shortcuts", "Coding keys work wherever the keyboard is, except while "
+                      "you type in a text field (the filter, a memo); Escape leaves the field.",
                       ["Key", "Action"], SHORTCUTS, parent)
