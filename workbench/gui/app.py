@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from PySide6.QtCore import QSettings
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 import workbench
@@ -68,6 +69,10 @@ def make_app() -> QApplication:
     app.setOrganizationName(ORG_NAME)
     app.setApplicationName(APP_NAME)
     app.setApplicationVersion(workbench.__version__)
+    # Ties the window to packaging/linux's menu entry (Wayland docks need the name).
+    app.setDesktopFileName("org.spotsigs.Workbench")
+    if resources.APP_ICON.is_file():
+        app.setWindowIcon(QIcon(str(resources.APP_ICON)))
     font = app.font()
     if font.pointSizeF() < 10:
         font.setPointSizeF(10)
