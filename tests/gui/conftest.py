@@ -69,6 +69,14 @@ class FakePrompter(Prompter):
             return replace(form, name=name) if name else None
         return None
 
+    def open_file(self, title, start, filters):
+        self.asked.append(title)
+        return self.folders.pop(0) if self.folders else None
+
+    def save_file(self, title, start, filters):
+        self.asked.append(title)
+        return self.folders.pop(0) if self.folders else None
+
     def reveal(self, path):
         self.revealed.append(path)
         return True

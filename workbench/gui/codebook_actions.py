@@ -1,18 +1,25 @@
 """Codebook ▸ New Tag, Edit Tag, Rename, Colour, Delete: what each does to the project.
 
 Kept apart from the main window, which only routes menu items, keys and the codebook
-panel's buttons here. Every change is one undoable project action.
+panel's buttons here. Every change is one undoable project action. Codebooks travel as
+CSV (``name,description,colour,shortcut,parent``) or as the REFI-QDA exchange format
+(``.qdc``: MAXQDA, ATLAS.ti, NVivo, QualCoder), and from another project's file.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+from workbench.export import read_codebook, read_qdc, write_codebook, write_qdc
+from workbench.gui.locations import PROJECT_SUFFIX, projects_dir
 from workbench.gui.tagform import changes, form_of, new_tag_form
-from workbench.store import ProjectError, Tag
+from workbench.store import ProjectError, Tag, TagSpec, codebook_of
 
 if TYPE_CHECKING:
     from workbench.gui.mainwindow import MainWindow
+
+CODEBOOK_FILES = "Codebooks (*.qdc *.csv);;REFI-QDA codebook (*.qdc);;CSV (*.csv)"
 
 
 class CodebookActions:
@@ -105,3 +112,76 @@ class CodebookActions:
             return
         if self._try("Cannot delete", lambda: project.delete_tag(tag.id)):
             self._done(f"Deleted tag “{tag.name}” (Ctrl+Z brings it back).")
+
+    # ------------------------------------------------------ codebooks that travel
+    def export_codebook(self) -> None:
+        """Codebook ▸ Export: .qdc (REFI-QDA) or .csv, by the name the coder gives."""
+        project = self.window.project
+        if project is None:
+            return
+        tags = project.codebook()
+        if not tags:
+            self.window.statusBar().showMessage("The codebook is empty: nothing to export.", 6000)
+            return
+        start = str(Path(self.window.settings.value("lastCodebookFolder", "") or Path.home())
+                    / "codebook.qdc")
+        target = self.window.prompter.save_file("Export Codebook", start, CODEBOOK_FILES)
+        if not target:
+            return
+        path = Path(target)
+        write = write_qdc if path.suffix.lower() == ".qdc" else write_codebook
+        if path.suffix.lower() not in (".qdc", ".csv"):
+            path = path.with_suffix(".qdc")
+        if self._try("Cannot export the codebook", lambda: write(tags, path)):
+            self.window.settings.setValue("lastCodebookFolder", str(path.parent))
+            self.window.statusBar().showMessage(f"Wrote {len(tags)} tags to {path}", 8000)
+
+    def import_codebook(self) -> None:
+        """Codebook ▸ Import: a .qdc or .csv file; what cannot come in is said first."""
+        if not self.window._guard():
+            return
+        start = str(self.window.settings.value("lastCodebookFolder", "") or Path.home())
+        source = self.window.prompter.open_file("Import Codebook", start, CODEBOOK_FILES)
+        if not source:
+            return
+        path = Path(source)
+        notes: list[str] = []
+        try:
+            if path.suffix.lower() == ".qdc":
+                found = read_qdc(path)
+                specs, notes = found.specs, list(found.notes)
+            else:
+                specs = read_codebook(path)
+        except (ProjectError, OSError) as exc:
+            self.window.prompter.error("Cannot import the codebook", str(exc))
+            return
+        self.window.settings.setValue("lastCodebookFolder", str(path.parent))
+        self._import(specs, notes, path.name)
+
+    def import_from_project(self) -> None:
+        """Codebook ▸ Import From Project: start from another project's codebook."""
+        if not self.window._guard():
+            return
+        source = self.window.prompter.open_file(
+            "Import the Codebook of a Project", str(projects_dir()),
+            f"Workbench projects (*{PROJECT_SUFFIX})")
+        if not source:
+            return
+        try:
+            specs = codebook_of(Path(source))
+        except (ProjectError, OSError) as exc:
+            self.window.prompter.error("Cannot read that project's codebook", str(exc))
+            return
+        self._import(specs, [], Path(source).name)
+
+    def _import(self, specs: list[TagSpec], notes: list[str], source: str) -> None:
+        if not specs:
+            self.window.prompter.error("Nothing to import", f"{source} holds no tags.")
+            return
+        if notes and not self.window.prompter.confirm(
+                "Import Codebook", f"{len(specs)} tags can be imported from {source}.\n\n"
+                + "\n".join(f"• {n}" for n in notes) + "\n\nImport them?"):
+            return
+        project = self.window.project
+        if self._try("Cannot import the codebook", lambda: project.import_codebook(specs)):
+            self._done(f"Imported {len(specs)} tags from {source} (Ctrl+Z takes them back).")

@@ -232,6 +232,12 @@ class MainWindow(QMainWindow):
         a("edit_tag", "&Edit Tag…", self.tag_actions.edit_tag, "Ctrl+Shift+T",
           "Change the tag chosen in the codebook")
         a("delete_tag", "&Delete Tag", self.tag_actions.delete_tag)
+        a("import_codebook", "&Import Codebook…", self.tag_actions.import_codebook,
+          tip="Tags from a REFI-QDA .qdc file (MAXQDA, ATLAS.ti, NVivo, QualCoder) or a CSV")
+        a("import_project_codebook", "Import From &Project…", self.tag_actions.import_from_project,
+          tip="Start from the codebook of another project")
+        a("export_codebook", "E&xport Codebook…", self.tag_actions.export_codebook,
+          tip="Write the codebook as a REFI-QDA .qdc file or a CSV")
         a("show_project", "Show Project &File", self.show_project_file,
           tip="Show the project file in the file manager")
         advance = a("advance", "&Advance After Tagging", lambda: self.settings.setValue(
@@ -277,8 +283,9 @@ class MainWindow(QMainWindow):
                      None, "find", "focus_list", "focus_codebook", None, "advance"):
             view.addSeparator() if name is None else view.addAction(act[name])
         codebook = m.addMenu("&Codebook")
-        for name in ("new_tag", "edit_tag", "delete_tag"):
-            codebook.addAction(act[name])
+        for name in ("new_tag", "edit_tag", "delete_tag", None, "import_codebook",
+                     "import_project_codebook", "export_codebook"):
+            codebook.addSeparator() if name is None else codebook.addAction(act[name])
         detect = m.addMenu("&Detection")
         detect.addAction(act["settings"])
         detect.addAction(act["rerun"])

@@ -137,3 +137,13 @@ class Prompter:
     def reveal(self, path: Path) -> bool:
         """Show ``path``'s folder in the desktop's file manager."""
         return QDesktopServices.openUrl(QUrl.fromLocalFile(str(Path(path).parent)))
+
+    @_dialog
+    def open_file(self, title: str, start: str, filters: str) -> str | None:
+        path, _ = QFileDialog.getOpenFileName(self.parent, title, start, filters)
+        return path or None
+
+    @_dialog
+    def save_file(self, title: str, start: str, filters: str) -> str | None:
+        path, _ = QFileDialog.getSaveFileName(self.parent, title, start, filters)
+        return path or None
