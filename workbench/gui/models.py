@@ -172,7 +172,11 @@ class ClusterTableModel(QAbstractTableModel):
             return r
         if role == Qt.ItemDataRole.ToolTipRole:
             if col == COL_TITLE:
-                return plain_tip(r.reference_title)
+                # The headline is shown; the page's <title> (often the site's name) is here.
+                page = self.project.page(r.reference_page_id) if self.project else None
+                tag = page.title_tag if page is not None else ""
+                return plain_tip(r.reference_title + (f"\n<title>: {tag}" if tag and
+                                                      tag != r.reference_title else ""))
             if col == COL_SITES:
                 if not r.sites:
                     return plain_tip("No page of this cluster says which site it is from "

@@ -93,6 +93,7 @@ class PageDetail:
     site: str
     cluster_id: int | None  # in the current run
     tags: tuple[PageTag, ...]
+    title_tag: str = ""  # the page's <title>; ``title`` is its headline
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,12 +246,13 @@ def page_tags(conn: sqlite3.Connection, page_id: int) -> tuple[PageTag, ...]:
 def page(conn: sqlite3.Connection, page_id: int) -> PageDetail | None:
     row = conn.execute(
         'SELECT id, key, source, "offset", url, capture_date, http_status, content_type, '
-        "encoding, title, checksum, signature_count, skip_reason, site FROM pages WHERE id = ?",
-        (page_id,),
+        "encoding, title, checksum, signature_count, skip_reason, site, title_tag FROM pages "
+        "WHERE id = ?", (page_id,),
     ).fetchone()
     if row is None:
         return None
-    return PageDetail(*row, cluster_of_page(conn, page_id), page_tags(conn, page_id))
+    return PageDetail(*row[:-1], cluster_of_page(conn, page_id), page_tags(conn, page_id),
+                      title_tag=row[-1])
 
 
 def page_id_by_key(conn: sqlite3.Connection, key: str) -> int | None:

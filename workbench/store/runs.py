@@ -149,14 +149,14 @@ def pair_triples(pairs: Pairs, chunk: int = 65_536) -> Iterator[tuple[int, int, 
 
 
 _UPSERT_PAGE = """INSERT INTO pages (key, source, "offset", url, capture_date, http_status,
-        content_type, encoding, title, checksum, signature_count, skip_reason, site)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        content_type, encoding, title, checksum, signature_count, skip_reason, site, title_tag)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT(key) DO UPDATE SET source = excluded.source, "offset" = excluded."offset",
         url = excluded.url, capture_date = excluded.capture_date,
         http_status = excluded.http_status, content_type = excluded.content_type,
         encoding = excluded.encoding, title = excluded.title, checksum = excluded.checksum,
         signature_count = excluded.signature_count, skip_reason = excluded.skip_reason,
-        site = excluded.site"""
+        site = excluded.site, title_tag = excluded.title_tag"""
 
 
 def _page_rows(pages: Sequence[PageInfo]) -> Iterator[tuple]:
@@ -164,7 +164,7 @@ def _page_rows(pages: Sequence[PageInfo]) -> Iterator[tuple]:
     for p in pages:
         yield (p.key, p.source, p.offset, p.url, p.capture_date, p.http_status, p.content_type,
                p.encoding, p.title, p.checksum, p.signature_count, p.skip_reason,
-               site_of(p, folder_sites=folders))
+               site_of(p, folder_sites=folders), p.title_tag)
 
 
 def _upsert_pages(conn: sqlite3.Connection, run_id: int, pages: Sequence[PageInfo]) -> array:

@@ -362,6 +362,13 @@ def _v7_compact_log(conn: sqlite3.Connection) -> None:
     conn.execute("DROP TABLE changes")
 
 
+# Version 9: pages.title_tag keeps the page's <title> (the list shows its headline as
+# ``title``; the <title>, often the site's name, goes in the tooltip).
+_V9 = """
+ALTER TABLE pages ADD COLUMN title_tag TEXT NOT NULL DEFAULT '';
+"""
+
+
 # Each step: (DDL script, optional data step run after it in the same transaction).
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None] | None]] = [
     (_V1, None),
@@ -372,6 +379,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None] | None]] = [
     (_V6, _v6_backfill),
     (_V7, _v7_compact_log),
     (_V8, _v8_backfill),
+    (_V9, None),
 ]
 CURRENT_VERSION = len(MIGRATIONS)
 
