@@ -98,6 +98,7 @@ def test_ctrl_t_makes_a_sub_tag_and_ctrl_shift_t_edits_it(qtbot, demo_window, pr
     assert tag is not None and tag.parent_id == parent.id and tag.shortcut == "2"
     assert tag.description == "Strikes, lockouts" and tag.colour == "#3cb44b"
     assert w.statusBar().currentMessage() == "Added tag “labour dispute” (key 2)."
+    assert w.codebook.tree.topLevelItem(0).child(0).text(1) == "labour dispute"  # nested
     # Choose it in the codebook by keyboard, then edit every field at once.
     qtbot.keyClick(w.table, Qt.Key.Key_B, Qt.KeyboardModifier.ControlModifier)
     assert w.codebook.tree.hasFocus()

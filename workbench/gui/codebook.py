@@ -50,7 +50,7 @@ class CodebookPanel(QWidget):
         self.tree = QTreeWidget()
         self.tree.setObjectName("codebook")
         self.tree.setHeaderLabels(["Key", "Tag", "Selection"])
-        self.tree.setRootIsDecorated(False)
+        self.tree.setRootIsDecorated(True)  # sub-tags sit under their parent
         self.tree.setColumnWidth(0, 40)
         self.tree.setColumnWidth(1, 150)
         self.tree.setToolTip("Double-click a tag (or press its key) to toggle it on the selected clusters")
@@ -94,21 +94,37 @@ class CodebookPanel(QWidget):
         current = self.current_tag_id()
         self.tags = list(tags)
         self.tree.clear()
-        for tag in tags:
+        items: dict[int, QTreeWidgetItem] = {}
+        known = {t.id for t in tags}
+        # Parents first, so a sub-tag finds its parent's row (one level of hierarchy).
+        for tag in sorted(tags, key=lambda t: t.parent_id in known):
             state = selection_state(tag.id, selected)
             item = QTreeWidgetItem([tag.shortcut or "", tag.name, STATE_TEXT[state]])
             item.setIcon(1, swatch(tag.colour))
             item.setData(0, TagIdRole, tag.id)
             item.setData(2, Qt.ItemDataRole.UserRole, state)
             item.setToolTip(1, plain_tip(tag.description or tag.name))
-            self.tree.addTopLevelItem(item)
-            if tag.id == current:
-                self.tree.setCurrentItem(item)
+            parent = items.get(tag.parent_id) if tag.parent_id is not None else None
+            if parent is not None:
+                parent.addChild(item)
+            else:
+                self.tree.addTopLevelItem(item)
+            items[tag.id] = item
+        self.tree.expandAll()
+        if current in items:
+            self.tree.setCurrentItem(items[current])
         self._update_buttons()
 
-    def state_of(self, tag_id: int) -> str | None:
+    def _items(self) -> list[QTreeWidgetItem]:
+        found = []
         for i in range(self.tree.topLevelItemCount()):
-            item = self.tree.topLevelItem(i)
+            top = self.tree.topLevelItem(i)
+            found.append(top)
+            found.extend(top.child(j) for j in range(top.childCount()))
+        return found
+
+    def state_of(self, tag_id: int) -> str | None:
+        for item in self._items():
             if item.data(0, TagIdRole) == tag_id:
                 return item.data(2, Qt.ItemDataRole.UserRole)
         return None
