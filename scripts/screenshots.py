@@ -9,7 +9,10 @@ absent) and saves:
 
 * ``progress.png``: the status area while detection runs (stage, counts, bar, Cancel);
 * ``side-by-side.png``: a Gold Set cluster with its reference and a member side by
-  side, spot signatures highlighted and one shared signature chosen.
+  side, spot signatures highlighted and one shared signature chosen;
+* ``coding.png``: the coding flow: a sub-tag in the codebook, a member marked "not this
+  story" (struck through), the memo pane with a memo, the counts in the status bar;
+* ``tag-dialog.png``: Codebook ▸ New Tag (Ctrl+T) with every field.
 """
 
 from __future__ import annotations
@@ -145,10 +148,12 @@ def inner(args: argparse.Namespace) -> int:
     if not shot_taken:
         print("the run was too quick for a progress screenshot", file=sys.stderr)
 
+    from workbench.gui.tagform import free_keys
+
     project = window.project
     for name, colour in (("unions", "#e6194b"), ("local issue", "#3cb44b"), ("health", "#4363d8"),
                          ("economy", "#f58231")):
-        project.add_tag(name, colour=colour, shortcut=window._free_key())
+        project.add_tag(name, colour=colour, shortcut=free_keys(project.codebook())[0])
     rows = window.model.rows
     # Code a few clusters so the list and the status bar look like a working day.
     for i, tag in ((1, "health"), (2, "economy"), (3, "unions"), (5, "local issue")):
@@ -178,9 +183,40 @@ def inner(args: argparse.Namespace) -> int:
     wait(400)
     window.grab().save(str(args.out / "side-by-side.png"))
     print("saved side-by-side.png", flush=True)
+    coding_shots(window, project, args)
     window.close()
     QApplication.processEvents()
     return 0
+
+
+def coding_shots(window, project, args: argparse.Namespace) -> None:
+    """The coding flow: sub-tag, a member that is not the story, a memo; the tag dialog."""
+    from workbench.gui.tagdialog import TagDialog
+    from workbench.gui.tagform import new_tag_form
+
+    economy = project.tag_by_name("economy")
+    project.add_tag("strike", "Work stoppages and walk-outs", "#911eb4", None, economy.id)
+    window.refresh()
+    members = window.compare.members
+    if members.count() > 2:
+        members.setCurrentRow(members.count() - 1)  # the least similar member
+        window.toggle_not_this_story()
+    window.memo_pane.cluster.setPlainText("Same wire story; the last copy is a different "
+                                          "follow-up (marked not this story).")
+    window.memo_pane.flush()
+    window.refresh()
+    wait(400)
+    window.grab().save(str(args.out / "coding.png"))
+    print("saved coding.png", flush=True)
+    dialog = TagDialog("New Tag", new_tag_form(project.codebook()), project.codebook(), None, window)
+    dialog.name.setText("labour dispute")
+    dialog.parent_box.setCurrentIndex(max(0, dialog.parent_box.findData(economy.id)))
+    dialog.description.setPlainText("Strikes, lockouts and pay talks")
+    dialog.show()
+    wait(300)
+    dialog.grab().save(str(args.out / "tag-dialog.png"))
+    print("saved tag-dialog.png", flush=True)
+    dialog.close()
 
 
 def main() -> int:
