@@ -43,3 +43,20 @@ def test_not_this_story_keeps_clustering_and_exports_own_tags(qtbot, demo_window
     # X again: its story again (undoable like everything else).
     qtbot.keyClick(w.table, Qt.Key.Key_X)
     assert not w.compare.current_member().excluded
+
+
+def test_split_keeps_the_pages_tags_by_keyboard(qtbot, demo_window):
+    w = demo_window
+    w.actions_by_name["advance"].setChecked(False)
+    unions = w.project.add_tag("unions", shortcut="1")
+    w.refresh()
+    w.select_row(row_of_size(w, 3))
+    cid = w.selected_ids()[0]
+    focus_table(qtbot, w)
+    qtbot.keyClick(w.table, Qt.Key.Key_1)
+    member = w.compare.current_member()
+    qtbot.keyClick(w.table, Qt.Key.Key_S)
+    new_cluster = w.project.cluster_of_page(member.page_id)
+    assert new_cluster not in (None, cid)
+    assert [t.tag_id for t in w.project.cluster(new_cluster).tags] == [unions.id]
+    assert [t.tag_id for t in w.project.cluster(cid).tags] == [unions.id]
