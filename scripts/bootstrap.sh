@@ -21,14 +21,23 @@ for lib in libEGL.so.1 libGL.so.1 libxkbcommon.so.0 libxkbcommon-x11.so.0 libfon
     libdbus-1.so.3 libglib-2.0.so.0 libxcb-icccm.so.4 libxcb-keysyms.so.1 libxcb-cursor.so.0; do
   [[ "$ld_cache" == *"$lib"* ]] || need_debs+=("$lib")
 done
-if [ ${#need_debs[@]} -gt 0 ] && command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
-  echo "bootstrap: installing system libraries for Qt (${need_debs[*]})" >&2
+# The validators the packaging tests run on packaging/linux (desktop entry, AppStream
+# metainfo, MIME type): without them those tests would only skip.
+tool_debs=()
+for tool in appstreamcli:appstream desktop-file-validate:desktop-file-utils \
+    update-mime-database:shared-mime-info; do
+  command -v "${tool%%:*}" >/dev/null || tool_debs+=("${tool#*:}")
+done
+if [ $(( ${#need_debs[@]} + ${#tool_debs[@]} )) -gt 0 ] && command -v apt-get >/dev/null \
+    && [ "$(id -u)" = 0 ]; then
+  echo "bootstrap: installing system packages (${need_debs[*]} ${tool_debs[*]})" >&2
   # The xcb libraries are what Qt's xcb plugin needs to open a window on a real desktop.
   # Without a network this fails: say so and go on (the tests run offscreen without most).
   if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libegl1 \
       libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libdbus-1-3 libglib2.0-0 \
       fonts-dejavu-core libxcb-icccm4 libxcb-keysyms1 libxcb-cursor0 libxcb-image0 \
-      libxcb-render-util0 libxcb-randr0 libxcb-shape0 libxcb-xinerama0 libxcb-xkb1; } >/dev/null
+      libxcb-render-util0 libxcb-randr0 libxcb-shape0 libxcb-xinerama0 libxcb-xkb1 \
+      ${tool_debs[@]+"${tool_debs[@]}"}; } >/dev/null
   then
     echo "bootstrap: could not install the system libraries (no network?); the window may" \
       "not open until you run: apt-get install libegl1 libgl1 libxkbcommon-x11-0" \

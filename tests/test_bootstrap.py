@@ -41,6 +41,10 @@ def _fake_tools(tmp: Path, present: list[str]) -> tuple[dict[str, str], Path]:
         "id": "#!/bin/sh\necho 0\n",
         "apt-get": f'#!/bin/sh\necho "apt-get $*" >> "{calls}"\n',
         "sudo": f'#!/bin/sh\necho "sudo $*" >> "{calls}"\n',
+        # The packaging validators, present (the script looks for them on PATH).
+        "appstreamcli": "#!/bin/sh\nexit 0\n",
+        "desktop-file-validate": "#!/bin/sh\nexit 0\n",
+        "update-mime-database": "#!/bin/sh\nexit 0\n",
     }
     for name, text in scripts.items():
         path = bin_dir / name
