@@ -95,10 +95,10 @@ def main() -> int:
     window.refresh()
     window.select_row(0)
     t = time.perf_counter()
-    window.toggle_tag_key("1")
+    window.coding.toggle_tag_key("1")
     tag_ms = (time.perf_counter() - t) * 1000
     t = time.perf_counter()
-    window.undo()
+    window.coding.undo()
     undo_ms = (time.perf_counter() - t) * 1000
     print(f"tag the selected cluster: {tag_ms:.0f} ms; undo (full refresh): {undo_ms:.0f} ms")
     window.close()

@@ -200,7 +200,7 @@ def coding_shots(window, project, args: argparse.Namespace) -> None:
     members = window.compare.members
     if members.count() > 2:
         members.setCurrentRow(members.count() - 1)  # the least similar member
-        window.toggle_not_this_story()
+        window.coding.toggle_not_this_story()
     window.memo_pane.cluster.setPlainText("Same wire story; the last copy is a different "
                                           "follow-up (marked not this story).")
     window.memo_pane.flush()

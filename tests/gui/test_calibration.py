@@ -60,7 +60,7 @@ def test_keyboard_moves_tau_the_text_follows_and_apply_splits_as_predicted(qtbot
     unions = w.project.tag_by_name("unions")
     w.select_row(0)
     tagged = [m.page_id for m in w.project.members(w.selected_ids()[0])]
-    w.toggle_tag(unions.id)
+    w.coding.toggle_tag(unions.id)
     first_run = w.project.current_run()
 
     dialog = open_calibration(qtbot, w)

@@ -39,7 +39,7 @@ def test_export_then_import_into_another_project(qtbot, demo_window, prompter, t
     w.actions_by_name["import_codebook"].trigger()
     assert tags_of(w.project) == before
     assert "Imported 3 tags" in w.statusBar().currentMessage()
-    w.undo()
+    w.coding.undo()
     assert w.project.codebook() == []
 
 

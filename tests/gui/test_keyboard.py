@@ -112,7 +112,7 @@ def test_ctrl_t_makes_a_sub_tag_and_ctrl_shift_t_edits_it(qtbot, demo_window, pr
     assert (edited.shortcut, edited.colour, edited.description, edited.parent_id) == (
         None, "#4363d8", "Work stoppages", None)
     # One undo brings the whole edit back.
-    w.undo()
+    w.coding.undo()
     assert w.project.tag_by_name("labour dispute").parent_id == parent.id
 
 

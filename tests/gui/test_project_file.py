@@ -42,7 +42,7 @@ def test_second_window_is_offered_read_only_and_cannot_code(qtbot, demo_window, 
     first = demo_window
     tag = add_tag(first, "strike", "1")
     first.select_row(0)
-    first.toggle_tag(tag.id)
+    first.coding.toggle_tag(tag.id)
     coded = tags_on_pages(first.project)
     other, prompter = second_window
     prompter.choices.append(0)  # Open Read-Only
@@ -60,7 +60,7 @@ def test_second_window_is_offered_read_only_and_cannot_code(qtbot, demo_window, 
     assert "Read-only" in other.statusBar().currentMessage()
     assert tags_on_pages(first.project) == coded
     # The first window's undo still undoes its own action, nothing of the other's.
-    first.undo()
+    first.coding.undo()
     assert tags_on_pages(first.project) != coded
     # Export works read-only.
     out = tmp_path / "export.csv"
@@ -93,7 +93,7 @@ def test_damaged_project_offers_its_newest_good_backup(qtbot, demo_window, promp
     w = demo_window
     tag = add_tag(w, "kept", "1")
     w.select_row(0)
-    w.toggle_tag(tag.id)
+    w.coding.toggle_tag(tag.id)
     path = w.project.path
     w.close_project()
     # Opening again makes the backup that holds the tag.

@@ -66,7 +66,7 @@ def test_cancel_rerun_keeps_the_previous_run_and_tags(qtbot, window, prompter, b
     tag = w.project.tag_by_name("unions")
     w.select_row(0)
     cid = w.selected_ids()[0]
-    w.toggle_tag(tag.id)
+    w.coding.toggle_tag(tag.id)
     w.actions_by_name["rerun"].trigger()
     cancel_at_first_progress(qtbot, w)
     assert w.project.current_run().id == run_id

@@ -140,7 +140,7 @@ def test_split_and_merge_with_keys(qtbot, demo_window):
 def test_merge_needs_two_clusters(qtbot, demo_window):
     w = demo_window
     w.select_row(0)
-    w.merge_selected()
+    w.coding.merge_selected()
     assert w.project.count_clusters() == 5
     assert "Select two or more" in w.statusBar().currentMessage()
 
@@ -148,7 +148,7 @@ def test_merge_needs_two_clusters(qtbot, demo_window):
 def test_split_refuses_reference(qtbot, demo_window):
     w = demo_window
     w.select_row(row_of_size(w, 1))
-    w.split_member()
+    w.coding.split_member()
     assert w.project.count_clusters() == 5
 
 
@@ -254,7 +254,7 @@ def test_codebook_rename_recolour_delete(qtbot, demo_window, prompter):
     w = demo_window
     tag = add_tag(qtbot, w, prompter, "unions")
     w.select_row(0)
-    w.toggle_tag(tag.id)
+    w.coding.toggle_tag(tag.id)
     w.codebook.tree.setCurrentItem(w.codebook.tree.topLevelItem(0))
     prompter.texts.append("labour")
     qtbot.mouseClick(w.codebook.buttons["rename"], Qt.MouseButton.LeftButton)
@@ -271,7 +271,7 @@ def test_codebook_rename_recolour_delete(qtbot, demo_window, prompter):
     qtbot.mouseClick(w.codebook.buttons["delete"], Qt.MouseButton.LeftButton)
     assert w.project.tag_by_name("labour") is None
     assert w.project.cluster(w.model.rows[0].id).tags == ()
-    w.undo()
+    w.coding.undo()
     assert w.project.tag_by_name("labour") is not None
 
 
@@ -288,7 +288,7 @@ def test_rerun_with_new_settings_keeps_tags(qtbot, demo_window, prompter):
     tag = add_tag(qtbot, w, prompter, "unions")
     w.select_row(0)
     pages = [m.page_id for m in w.project.members(w.selected_ids()[0])]
-    w.toggle_tag(tag.id)
+    w.coding.toggle_tag(tag.id)
     prompter.params.append(SpotSigsParams(tau=0.3))
     first_run = w.project.current_run().id
     with qtbot.waitSignal(w.run_finished, timeout=RUN_TIMEOUT_MS):

@@ -38,9 +38,10 @@ from workbench.gui.backupwatch import BackupWatcher
 from workbench.gui.calibration import CalibrationDialog, open_calibration
 from workbench.gui.codebook import CodebookPanel
 from workbench.gui.codebook_actions import CodebookActions
+from workbench.gui.coding_actions import CodingActions
 from workbench.gui.compare import CompareView
 from workbench.gui.dialogs import ExportOptions
-from workbench.gui.feedback import progress_text, tag_message, undo_message
+from workbench.gui.feedback import progress_text
 from workbench.gui.filterbar import FilterBar
 from workbench.gui.jobs import DetectJob, RunSummary
 from workbench.gui.keyboard import CodingUndoInTextFields
@@ -131,8 +132,9 @@ class MainWindow(QMainWindow):
         lay.addWidget(self.table, 1)
 
         self.codebook = CodebookPanel()
-        self.codebook.toggle_requested.connect(lambda tid: self.toggle_tag(tid))
+        self.codebook.toggle_requested.connect(lambda tid: self.coding.toggle_tag(tid))
         self.tag_actions = CodebookActions(self)
+        self.coding = CodingActions(self)
         self.codebook.add_requested.connect(self.tag_actions.new_tag)
         self.codebook.rename_requested.connect(self.tag_actions.rename_tag)
         self.codebook.recolour_requested.connect(self.tag_actions.recolour_tag)
@@ -206,14 +208,14 @@ class MainWindow(QMainWindow):
         a("export", "&Export…", self.export_dialog, "Ctrl+E", "Export tagged pages to CSV")
         a("skipped", "&Skipped Files…", self.show_skipped)
         a("quit", "&Quit", self.close, QKeySequence.StandardKey.Quit)
-        a("undo", "&Undo", self.undo, "Ctrl+Z")
-        a("redo", "&Redo", self.redo, "Ctrl+Shift+Z")
-        a("split", "&Split Member Out", self.split_member, "S",
+        a("undo", "&Undo", self.coding.undo, "Ctrl+Z")
+        a("redo", "&Redo", self.coding.redo, "Ctrl+Shift+Z")
+        a("split", "&Split Member Out", self.coding.split_member, "S",
           "Move the member shown on the right into a cluster of its own")
-        a("merge", "&Merge Clusters", self.merge_selected, "M", "Merge the selected clusters")
-        a("exclude", "Not &This Story", self.toggle_not_this_story, "X",
+        a("merge", "&Merge Clusters", self.coding.merge_selected, "M", "Merge the selected clusters")
+        a("exclude", "Not &This Story", self.coding.toggle_not_this_story, "X",
           "Mark the member shown on the right as not the cluster's story (or its story again)")
-        a("next_uncoded", "&Next Uncoded Cluster", self.next_uncoded, "N")
+        a("next_uncoded", "&Next Uncoded Cluster", self.coding.next_uncoded, "N")
         a("next_member", "Next Member", lambda: self.compare.step_member(1), "PgDown")
         a("prev_member", "Previous Member", lambda: self.compare.step_member(-1), "PgUp")
         a("find", "&Filter Clusters", self.filters.text.setFocus, QKeySequence.StandardKey.Find)
@@ -252,11 +254,11 @@ class MainWindow(QMainWindow):
         for digit in range(1, 10):
             sc = QShortcut(QKeySequence(str(digit)), self)
             sc.setContext(Qt.ShortcutContext.WindowShortcut)
-            sc.activated.connect(lambda d=digit: self.toggle_tag_key(str(d)))
+            sc.activated.connect(lambda d=digit: self.coding.toggle_tag_key(str(d)))
             self.tag_shortcuts.append(sc)
             page_sc = QShortcut(QKeySequence(f"Alt+{digit}"), self)
             page_sc.setContext(Qt.ShortcutContext.WindowShortcut)
-            page_sc.activated.connect(lambda d=digit: self.toggle_page_tag_key(str(d)))
+            page_sc.activated.connect(lambda d=digit: self.coding.toggle_page_tag_key(str(d)))
             self.tag_shortcuts.append(page_sc)
 
     def _build_menus(self) -> None:
@@ -753,25 +755,6 @@ class MainWindow(QMainWindow):
         self._reselect(keep)
         self._selection_changed()
 
-    def next_uncoded(self, quiet: bool = False) -> None:
-        current = self.table.currentIndex().row()
-        row = current + 1
-        while True:
-            while row < self.model.rowCount():
-                if self.model.row_of(row).coded == "none":
-                    self.select_row(row)
-                    return
-                row += 1
-            if not self.model.canFetchMore():
-                break
-            self.model.fetchMore()
-        for row in range(0, max(current, 0)):
-            if self.model.row_of(row).coded == "none":
-                self.select_row(row)
-                return
-        if not quiet:
-            self.statusBar().showMessage("Every listed cluster has a tag.", 5000)
-
     # =============================================================== actions
     def _guard(self) -> bool:
         """May a coding action run now? On a read-only project the status bar says why not."""
@@ -789,121 +772,6 @@ class MainWindow(QMainWindow):
         except ProjectError as exc:
             self.prompter.error(what, str(exc))
             return None
-
-    def toggle_tag_key(self, key: str) -> None:
-        """A digit key: toggle its tag on the selection, say so, and (when it tagged and
-        "Advance After Tagging" is on) move to the next uncoded cluster."""
-        if self.project is None:
-            return
-        tag = next((t for t in self.project.codebook() if t.shortcut == key), None)
-        if tag is None:
-            self.statusBar().showMessage(f"No tag has the key {key}; Ctrl+T adds one.", 5000)
-            return
-        ids = self.selected_ids()
-        if not self.toggle_tag(tag.id):
-            return
-        done = self.project.next_undo()
-        added = done is not None and done.kind == "tag"
-        advance = added and self.actions_by_name["advance"].isChecked()
-        if advance:
-            self.next_uncoded(quiet=True)
-        self.statusBar().showMessage(tag_message(tag.name, ids, added, advance), 4000)
-
-    def toggle_page_tag_key(self, key: str) -> None:
-        """Alt+digit: toggle the tag on the page shown on the right only (a page that is
-        not the cluster's story gets its own tags so)."""
-        member = self.compare.current_member()
-        tag = next((t for t in self.project.codebook() if t.shortcut == key), None) \
-            if self.project is not None else None
-        if member is None or tag is None or not self._guard():
-            return
-        has = tag.id in member.tag_ids
-        act = self.project.untag_pages if has else self.project.tag_pages
-        if self._do("Cannot tag the page", lambda: act([member.page_id], [tag.id])) is None:
-            return
-        cid = self.compare.cluster_id
-        self.refresh(select_ids=[cid] if cid is not None else None, member_page=member.page_id)
-        self.statusBar().showMessage(
-            f"{'Removed' if has else 'Tagged'} “{tag.name}” {'from' if has else 'on'} the page "
-            f"“{member.title or member.key}” alone.", 6000)
-
-    def toggle_tag(self, tag_id: int) -> bool:
-        ids = self.selected_ids()
-        if not self._guard() or not ids:
-            return False
-        if self._do("Cannot tag", lambda: self.project.toggle_tag(ids, tag_id)) is None:
-            return False
-        self.model.refresh_clusters(set(ids))
-        self._refresh_codebook()
-        self._update_actions()
-        self.show_status()
-        return True
-
-    def undo(self) -> None:
-        self._step_history(undo=True)
-
-    def redo(self) -> None:
-        self._step_history(undo=False)
-
-    def _step_history(self, *, undo: bool) -> None:
-        """Undo or redo, say what, and select the clusters it changed."""
-        if not self._guard():
-            return
-        info = self.project.next_undo() if undo else self.project.next_redo()
-        action_id = self._do("Cannot undo" if undo else "Cannot redo",
-                             self.project.undo if undo else self.project.redo)
-        verb = "Undid" if undo else "Redid"
-        if action_id is None:
-            self.statusBar().showMessage(undo_message(verb, None, []), 4000)
-            return
-        changed = self.project.clusters_of_action(action_id)
-        self.refresh(select_ids=changed or None)
-        self.statusBar().showMessage(
-            undo_message(verb, info.description if info else "", changed), 8000)
-
-    def split_member(self) -> None:
-        if not self._guard():
-            return
-        cid, member = self.compare.cluster_id, self.compare.current_member()
-        if cid is None or member is None or member.is_reference:
-            self.statusBar().showMessage("Choose a member other than the reference to split it out.", 5000)
-            return
-        result = self._do("Cannot split", lambda: self.project.split(cid, [member.page_id]))
-        if result is not None:
-            self.statusBar().showMessage(f"Split “{member.title}” into cluster {result.id}.", 8000)
-            self.refresh(select_ids=[cid])
-
-    def toggle_not_this_story(self) -> None:
-        """X: the member on the right is not the cluster's story (or is again); the
-        clustering stays, the cluster's tags pass it by, and it keeps its own tags."""
-        if not self._guard():
-            return
-        cid, member = self.compare.cluster_id, self.compare.current_member()
-        if cid is None or member is None:
-            self.statusBar().showMessage("Choose a member of a cluster first.", 5000)
-            return
-        exclude = not member.excluded
-        if self._do("Cannot mark the page", lambda: self.project.set_excluded(
-                cid, [member.page_id], exclude)) is None:
-            return
-        self.refresh(select_ids=[cid], member_page=member.page_id)
-        self.statusBar().showMessage(
-            f"“{member.title or member.key}” is {'not ' if exclude else ''}this story"
-            + (": the cluster's tags pass it by; Alt+digit tags this page alone." if exclude
-               else "."), 8000)
-
-    def merge_selected(self) -> None:
-        ids = self.selected_ids()
-        if not self._guard():
-            return
-        if len(ids) < 2:
-            self.statusBar().showMessage(
-                "Select two or more clusters (Shift/Ctrl+click) to merge them.", 5000)
-            return
-        result = self._do("Cannot merge", lambda: self.project.merge(ids))
-        if result is not None:
-            self.statusBar().showMessage(f"Merged {len(ids)} clusters into cluster {result.id}.", 8000)
-            self.refresh(select_ids=[result.id] if result.id is not None else [])
 
     # ------------------------------------------------------------------ coder
     def set_coder(self, name: str) -> None:

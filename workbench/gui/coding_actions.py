@@ -1,0 +1,155 @@
+"""The coding keys: tag, tag a page alone, not this story, split, merge, undo, redo, next.
+
+What each key does to the project and what the status bar says afterwards; the main
+window only routes menu items and shortcuts here (as the codebook's actions go to
+:mod:`workbench.gui.codebook_actions`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from workbench.gui.feedback import tag_message, undo_message
+
+if TYPE_CHECKING:
+    from workbench.gui.mainwindow import MainWindow
+
+
+class CodingActions:
+    def __init__(self, window: MainWindow) -> None:
+        self.window = window
+
+    def toggle_tag_key(self, key: str) -> None:
+        """A digit key: toggle its tag on the selection, say so, and (when it tagged and
+        "Advance After Tagging" is on) move to the next uncoded cluster."""
+        if self.window.project is None:
+            return
+        tag = next((t for t in self.window.project.codebook() if t.shortcut == key), None)
+        if tag is None:
+            self.window.statusBar().showMessage(f"No tag has the key {key}; Ctrl+T adds one.", 5000)
+            return
+        ids = self.window.selected_ids()
+        if not self.toggle_tag(tag.id):
+            return
+        done = self.window.project.next_undo()
+        added = done is not None and done.kind == "tag"
+        advance = added and self.window.actions_by_name["advance"].isChecked()
+        if advance:
+            self.next_uncoded(quiet=True)
+        self.window.statusBar().showMessage(tag_message(tag.name, ids, added, advance), 4000)
+
+    def toggle_page_tag_key(self, key: str) -> None:
+        """Alt+digit: toggle the tag on the page shown on the right only (a page that is
+        not the cluster's story gets its own tags so)."""
+        member = self.window.compare.current_member()
+        tag = next((t for t in self.window.project.codebook() if t.shortcut == key), None) \
+            if self.window.project is not None else None
+        if member is None or tag is None or not self.window._guard():
+            return
+        has = tag.id in member.tag_ids
+        act = self.window.project.untag_pages if has else self.window.project.tag_pages
+        if self.window._do("Cannot tag the page", lambda: act([member.page_id], [tag.id])) is None:
+            return
+        cid = self.window.compare.cluster_id
+        self.window.refresh(select_ids=[cid] if cid is not None else None, member_page=member.page_id)
+        self.window.statusBar().showMessage(
+            f"{'Removed' if has else 'Tagged'} “{tag.name}” {'from' if has else 'on'} the page "
+            f"“{member.title or member.key}” alone.", 6000)
+
+    def toggle_tag(self, tag_id: int) -> bool:
+        ids = self.window.selected_ids()
+        if not self.window._guard() or not ids:
+            return False
+        if self.window._do("Cannot tag", lambda: self.window.project.toggle_tag(ids, tag_id)) is None:
+            return False
+        self.window.model.refresh_clusters(set(ids))
+        self.window._refresh_codebook()
+        self.window._update_actions()
+        self.window.show_status()
+        return True
+
+    def undo(self) -> None:
+        self._step_history(undo=True)
+
+    def redo(self) -> None:
+        self._step_history(undo=False)
+
+    def _step_history(self, *, undo: bool) -> None:
+        """Undo or redo, say what, and select the clusters it changed."""
+        if not self.window._guard():
+            return
+        info = self.window.project.next_undo() if undo else self.window.project.next_redo()
+        action_id = self.window._do("Cannot undo" if undo else "Cannot redo",
+                             self.window.project.undo if undo else self.window.project.redo)
+        verb = "Undid" if undo else "Redid"
+        if action_id is None:
+            self.window.statusBar().showMessage(undo_message(verb, None, []), 4000)
+            return
+        changed = self.window.project.clusters_of_action(action_id)
+        self.window.refresh(select_ids=changed or None)
+        self.window.statusBar().showMessage(
+            undo_message(verb, info.description if info else "", changed), 8000)
+
+    def split_member(self) -> None:
+        if not self.window._guard():
+            return
+        cid, member = self.window.compare.cluster_id, self.window.compare.current_member()
+        if cid is None or member is None or member.is_reference:
+            self.window.statusBar().showMessage(
+                "Choose a member other than the reference to split it out.", 5000)
+            return
+        result = self.window._do("Cannot split", lambda: self.window.project.split(cid, [member.page_id]))
+        if result is not None:
+            self.window.statusBar().showMessage(f"Split “{member.title}” into cluster {result.id}.", 8000)
+            self.window.refresh(select_ids=[cid])
+
+    def toggle_not_this_story(self) -> None:
+        """X: the member on the right is not the cluster's story (or is again); the
+        clustering stays, the cluster's tags pass it by, and it keeps its own tags."""
+        if not self.window._guard():
+            return
+        cid, member = self.window.compare.cluster_id, self.window.compare.current_member()
+        if cid is None or member is None:
+            self.window.statusBar().showMessage("Choose a member of a cluster first.", 5000)
+            return
+        exclude = not member.excluded
+        if self.window._do("Cannot mark the page", lambda: self.window.project.set_excluded(
+                cid, [member.page_id], exclude)) is None:
+            return
+        self.window.refresh(select_ids=[cid], member_page=member.page_id)
+        self.window.statusBar().showMessage(
+            f"“{member.title or member.key}” is {'not ' if exclude else ''}this story"
+            + (": the cluster's tags pass it by; Alt+digit tags this page alone." if exclude
+               else "."), 8000)
+
+    def merge_selected(self) -> None:
+        ids = self.window.selected_ids()
+        if not self.window._guard():
+            return
+        if len(ids) < 2:
+            self.window.statusBar().showMessage(
+                "Select two or more clusters (Shift/Ctrl+click) to merge them.", 5000)
+            return
+        result = self.window._do("Cannot merge", lambda: self.window.project.merge(ids))
+        if result is not None:
+            self.window.statusBar().showMessage(f"Merged {len(ids)} clusters into cluster {result.id}.", 8000)
+            self.window.refresh(select_ids=[result.id] if result.id is not None else [])
+
+    def next_uncoded(self, quiet: bool = False) -> None:
+        current = self.window.table.currentIndex().row()
+        row = current + 1
+        while True:
+            while row < self.window.model.rowCount():
+                if self.window.model.row_of(row).coded == "none":
+                    self.window.select_row(row)
+                    return
+                row += 1
+            if not self.window.model.canFetchMore():
+                break
+            self.window.model.fetchMore()
+        for row in range(0, max(current, 0)):
+            if self.window.model.row_of(row).coded == "none":
+                self.window.select_row(row)
+                return
+        if not quiet:
+            self.window.statusBar().showMessage("Every listed cluster has a tag.", 5000)
