@@ -7,6 +7,7 @@ import csv
 from PySide6.QtCore import Qt
 
 from workbench.gui.dialogs import ExportOptions
+from workbench.gui.export_actions import export_csv
 from workbench.gui.memopane import SAVE_AFTER_MS
 
 
@@ -30,7 +31,7 @@ def test_memo_typed_is_saved_exported_and_undone(qtbot, demo_window, tmp_path):
     w.select_row(0)
     assert w.memo_pane.cluster.toPlainText() == "Same wire story 2"
     out = tmp_path / "memos.csv"
-    assert w.export_csv(ExportOptions(out, coded_only=False))
+    assert export_csv(w, ExportOptions(out, coded_only=False))
     with out.open(encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
     assert {r["cluster_memo"] for r in rows if r["cluster"] == str(cid)} == {"Same wire story 2"}

@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 
 from tests.gui.test_window import focus_table, row_of_size
 from workbench.gui.dialogs import ExportOptions
+from workbench.gui.export_actions import export_csv
 
 
 def test_not_this_story_keeps_clustering_and_exports_own_tags(qtbot, demo_window, tmp_path):
@@ -34,7 +35,7 @@ def test_not_this_story_keeps_clustering_and_exports_own_tags(qtbot, demo_window
     assert tags[member.page_id] == {other.id}
     assert all(t == {unions.id} for p, t in tags.items() if p != member.page_id)
     out = tmp_path / "x.csv"
-    assert w.export_csv(ExportOptions(out, coded_only=False))
+    assert export_csv(w, ExportOptions(out, coded_only=False))
     with out.open(encoding="utf-8") as fh:
         rows = [r for r in csv.DictReader(fh) if r["cluster"] == str(cid)]
     marked = [r for r in rows if r["excluded"] == "1"]

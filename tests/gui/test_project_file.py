@@ -9,6 +9,7 @@ from tests.conftest import DEMO_ARCHIVE
 from tests.gui.conftest import RUN_TIMEOUT_MS, FakePrompter
 from tests.store.faults import btree_page_near, flip_bytes, read_only
 from workbench.gui.dialogs import ExportOptions
+from workbench.gui.export_actions import export_csv
 from workbench.store import Project
 
 
@@ -64,7 +65,7 @@ def test_second_window_is_offered_read_only_and_cannot_code(qtbot, demo_window, 
     assert tags_on_pages(first.project) != coded
     # Export works read-only.
     out = tmp_path / "export.csv"
-    assert other.export_csv(ExportOptions(out, coded_only=False)) is not None
+    assert export_csv(other, ExportOptions(out, coded_only=False)) is not None
     assert out.is_file() and out.stat().st_size > 0
 
 
@@ -85,7 +86,7 @@ def test_read_only_file_opens_for_reading(demo_window, second_window, tmp_path):
         assert other.project.readonly and prompter.chosen == []
         assert other.readonly_label.isVisible()
         out = tmp_path / "ro.csv"
-        assert other.export_csv(ExportOptions(out, coded_only=False)) is not None
+        assert export_csv(other, ExportOptions(out, coded_only=False)) is not None
         other.close_project()
 
 

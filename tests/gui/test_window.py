@@ -40,7 +40,7 @@ def test_open_demo_archive_lists_clusters(demo_window):
     # The first cluster is selected and shown side by side.
     assert w.compare.cluster_id == w.model.rows[0].id
     assert w.compare.left.text.toPlainText() and w.compare.right.text.toPlainText()
-    assert str(w.project.path) in w.recent_projects()
+    assert str(w.project.path) in w.recent.items()
 
 
 def stay_after_tagging(w):

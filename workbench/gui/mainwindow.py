@@ -33,14 +33,13 @@ import workbench
 from workbench import resources
 from workbench.core.calibration import run_floor
 from workbench.detect.params import SpotSigsParams
-from workbench.export import export_pages
 from workbench.gui.backupwatch import BackupWatcher
 from workbench.gui.calibration import CalibrationDialog, open_calibration
 from workbench.gui.codebook import CodebookPanel
 from workbench.gui.codebook_actions import CodebookActions
 from workbench.gui.coding_actions import CodingActions
 from workbench.gui.compare import CompareView
-from workbench.gui.dialogs import ExportOptions
+from workbench.gui.export_actions import export_dialog
 from workbench.gui.feedback import progress_text
 from workbench.gui.filterbar import FilterBar
 from workbench.gui.jobs import DetectJob, RunSummary
@@ -52,11 +51,11 @@ from workbench.gui.models import COL_SIZE, COL_TITLE, ClusterTableModel
 from workbench.gui.opening import Opened, offer_pending_run, open_existing, read_only_banner
 from workbench.gui.pagetext import params_from_dict
 from workbench.gui.prompter import Prompter
+from workbench.gui.recent import RecentProjects
 from workbench.gui.runpanel import RunPanel
 from workbench.store import ClusterRow, Project, ProjectError
 
 ICONS = resources.ICONS
-MAX_RECENT = 8
 # How long after its worker is done an ended detection job is kept alive (see _retire).
 JOB_GRACE_SECONDS = 2.0
 
@@ -205,7 +204,7 @@ class MainWindow(QMainWindow):
           "Open a folder of saved pages, WARC/ARC or WACZ files")
         a("open_project", "Open &Project…", self.open_project_dialog, "Ctrl+Shift+O")
         a("save_as", "Save Project &As…", self.save_project_as)
-        a("export", "&Export…", self.export_dialog, "Ctrl+E", "Export tagged pages to CSV")
+        a("export", "&Export…", lambda: export_dialog(self), "Ctrl+E", "Export tagged pages to CSV")
         a("skipped", "&Skipped Files…", self.show_skipped)
         a("quit", "&Quit", self.close, QKeySequence.StandardKey.Quit)
         a("undo", "&Undo", self.coding.undo, "Ctrl+Z")
@@ -269,6 +268,7 @@ class MainWindow(QMainWindow):
         file.addAction(act["open_project"])
         self.recent_menu = QMenu("&Recent Projects", self)
         self.recent_menu.setObjectName("recentMenu")
+        self.recent = RecentProjects(self.settings, self.recent_menu, self.open_project)
         file.addMenu(self.recent_menu)
         file.addAction(act["save_as"])
         file.addSeparator()
@@ -295,7 +295,7 @@ class MainWindow(QMainWindow):
         help_ = m.addMenu("&Help")
         help_.addAction(act["shortcuts"])
         help_.addAction(act["about"])
-        self._fill_recent()
+        self.recent.fill()
         bar = self.addToolBar("Main")
         bar.setObjectName("mainToolBar")
         bar.setMovable(False)
@@ -333,26 +333,6 @@ class MainWindow(QMainWindow):
         for splitter in (self.main_splitter, self.left_splitter, self.compare.splitter):
             self.settings.setValue(f"window/{splitter.objectName()}", splitter.saveState())
         self.settings.sync()
-
-    # ============================================================ recent files
-    def recent_projects(self) -> list[str]:
-        value = self.settings.value("recentProjects", [])
-        if isinstance(value, str):
-            value = [value]
-        return [v for v in (value or []) if v]
-
-    def _remember(self, path: Path) -> None:
-        items = [str(path)] + [p for p in self.recent_projects() if p != str(path)]
-        self.settings.setValue("recentProjects", items[:MAX_RECENT])
-        self._fill_recent()
-
-    def _fill_recent(self) -> None:
-        self.recent_menu.clear()
-        items = self.recent_projects()
-        for p in items:
-            action = self.recent_menu.addAction(p)
-            action.triggered.connect(lambda _c=False, p=p: self.open_project(Path(p)))
-        self.recent_menu.setEnabled(bool(items))
 
     # ================================================================ opening
     def open_archive_dialog(self) -> None:
@@ -406,7 +386,7 @@ class MainWindow(QMainWindow):
         if self.coder and not project.readonly:
             project.use_coder(self.coder)
         self.skipped = [(k, r) for k, r in project.skipped_pages()]
-        self._remember(project.path)
+        self.recent.remember(project.path)
         banner = read_only_banner(project)
         self.readonly_label.setText(banner)
         self.readonly_label.setVisible(bool(banner))
@@ -785,32 +765,6 @@ class MainWindow(QMainWindow):
         if name and name.strip():
             self.settings.setValue("coder", name.strip())
             self.set_coder(name)
-
-    # ----------------------------------------------------------------- export
-    def default_export_path(self) -> Path:
-        last = self.settings.value("lastExportFolder", "") or str(Path.home())
-        stem = Path(self.project.archive_root).name if self.project else "export"
-        return Path(last) / f"{stem or 'export'}-tagged.csv"
-
-    def export_dialog(self) -> None:
-        if self.project is None or self.job is not None:
-            return
-        options = self.prompter.export_options(self.default_export_path())
-        if options is not None:
-            self.export_csv(options)
-
-    def export_csv(self, options: ExportOptions) -> int | None:
-        if self.project is None:
-            return None
-        try:
-            result = export_pages(self.project, options.path, coded_only=options.coded_only,
-                                  wide=options.wide, excel=options.excel)
-        except (ProjectError, OSError) as exc:
-            self.prompter.error("Export failed", str(exc))
-            return None
-        self.settings.setValue("lastExportFolder", str(Path(options.path).parent))
-        self.statusBar().showMessage(f"Exported {result.rows:,} rows to {result.csv_path}", 10000)
-        return result.rows
 
     def about(self) -> None:
         self.prompter.about(

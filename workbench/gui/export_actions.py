@@ -1,0 +1,42 @@
+"""File ▸ Export: the tagged pages as CSV, from the dialog's options (read-only projects too)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from workbench.export import export_pages
+from workbench.gui.dialogs import ExportOptions
+from workbench.store import ProjectError
+
+if TYPE_CHECKING:
+    from workbench.gui.mainwindow import MainWindow
+
+
+def default_export_path(window: MainWindow) -> Path:
+    last = window.settings.value("lastExportFolder", "") or str(Path.home())
+    stem = Path(window.project.archive_root).name if window.project else "export"
+    return Path(last) / f"{stem or 'export'}-tagged.csv"
+
+
+def export_dialog(window: MainWindow) -> None:
+    if window.project is None or window.job is not None:
+        return
+    options = window.prompter.export_options(default_export_path(window))
+    if options is not None:
+        export_csv(window, options)
+
+
+def export_csv(window: MainWindow, options: ExportOptions) -> int | None:
+    """Write the export; the number of rows, or None when it failed (and was said)."""
+    if window.project is None:
+        return None
+    try:
+        result = export_pages(window.project, options.path, coded_only=options.coded_only,
+                              wide=options.wide, excel=options.excel)
+    except (ProjectError, OSError) as exc:
+        window.prompter.error("Export failed", str(exc))
+        return None
+    window.settings.setValue("lastExportFolder", str(Path(options.path).parent))
+    window.statusBar().showMessage(f"Exported {result.rows:,} rows to {result.csv_path}", 10000)
+    return result.rows
