@@ -96,3 +96,11 @@ def test_new_project_starts_from_another_projects_codebook(qtbot, demo_window, p
     names = {t.name: t for t in w.project.codebook()}
     assert set(names) == {"health", "hospitals"}
     assert names["hospitals"].parent_id == names["health"].id
+
+
+def test_export_to_a_folder_that_is_not_there_says_so(qtbot, demo_window, prompter, tmp_path):
+    w = demo_window
+    make_codebook(w)
+    prompter.folders.append(str(tmp_path / "gone" / "book.qdc"))
+    w.actions_by_name["export_codebook"].trigger()
+    assert prompter.errors and prompter.errors[-1][0] == "Cannot export the codebook"

@@ -41,17 +41,13 @@ class CodebookActions:
         self.window.statusBar().showMessage(message, 6000)
 
     def _try(self, title: str, action) -> bool:
-        try:
-            action()
-        except ProjectError as exc:
-            self.window.prompter.error(title, str(exc))
-            return False
-        return True
+        """The window's ``attempt`` (a ProjectError becomes a message), as success or not."""
+        return self.window.attempt(title, action) is not None
 
     # ----------------------------------------------------------------- actions
     def new_tag(self) -> None:
         """Codebook ▸ New Tag (Ctrl+T): name, key, colour, parent and description."""
-        if not self.window._guard():
+        if not self.window.may_code():
             return
         tags = self._tags()
         form = self.window.prompter.tag_form("New Tag", new_tag_form(tags), tags)
@@ -65,7 +61,7 @@ class CodebookActions:
 
     def edit_tag(self, tag_id: int | None = None) -> None:
         """Codebook ▸ Edit Tag: every field of the tag chosen in the codebook."""
-        tag = self._tag(tag_id) if self.window._guard() else None
+        tag = self._tag(tag_id) if self.window.may_code() else None
         if tag is None:
             if self.window.project is not None and not self._tags():
                 self.window.statusBar().showMessage("The codebook is empty: Ctrl+T adds a tag.", 6000)
@@ -83,7 +79,7 @@ class CodebookActions:
             self._done(f"Changed tag “{form.name}”.")
 
     def rename_tag(self, tag_id: int | None = None) -> None:
-        tag = self._tag(tag_id) if self.window._guard() else None
+        tag = self._tag(tag_id) if self.window.may_code() else None
         if tag is None:
             return
         name = self.window.prompter.text("Rename Tag", "New name:", tag.name)
@@ -92,7 +88,7 @@ class CodebookActions:
             self._done(f"Renamed “{tag.name}” to “{name.strip()}”.")
 
     def recolour_tag(self, tag_id: int | None = None) -> None:
-        tag = self._tag(tag_id) if self.window._guard() else None
+        tag = self._tag(tag_id) if self.window.may_code() else None
         if tag is None:
             return
         colour = self.window.prompter.colour(tag.colour)
@@ -101,7 +97,7 @@ class CodebookActions:
             self._done(f"New colour for “{tag.name}”.")
 
     def delete_tag(self, tag_id: int | None = None) -> None:
-        tag = self._tag(tag_id) if self.window._guard() else None
+        tag = self._tag(tag_id) if self.window.may_code() else None
         if tag is None:
             return
         project = self.window.project
@@ -132,13 +128,17 @@ class CodebookActions:
         write = write_qdc if path.suffix.lower() == ".qdc" else write_codebook
         if path.suffix.lower() not in (".qdc", ".csv"):
             path = path.with_suffix(".qdc")
-        if self._try("Cannot export the codebook", lambda: write(tags, path)):
-            self.window.settings.setValue("lastCodebookFolder", str(path.parent))
-            self.window.statusBar().showMessage(f"Wrote {len(tags)} tags to {path}", 8000)
+        try:
+            write(tags, path)
+        except (ProjectError, OSError) as exc:  # a folder that cannot be written, too
+            self.window.prompter.error("Cannot export the codebook", str(exc))
+            return
+        self.window.settings.setValue("lastCodebookFolder", str(path.parent))
+        self.window.statusBar().showMessage(f"Wrote {len(tags)} tags to {path}", 8000)
 
     def import_codebook(self) -> None:
         """Codebook ▸ Import: a .qdc or .csv file; what cannot come in is said first."""
-        if not self.window._guard():
+        if not self.window.may_code():
             return
         start = str(self.window.settings.value("lastCodebookFolder", "") or Path.home())
         source = self.window.prompter.open_file("Import Codebook", start, CODEBOOK_FILES)
@@ -160,7 +160,7 @@ class CodebookActions:
 
     def import_from_project(self) -> None:
         """Codebook ▸ Import From Project: start from another project's codebook."""
-        if not self.window._guard():
+        if not self.window.may_code():
             return
         source = self.window.prompter.open_file(
             "Import the Codebook of a Project", str(projects_dir()),

@@ -44,11 +44,11 @@ class CodingActions:
         member = self.window.compare.current_member()
         tag = next((t for t in self.window.project.codebook() if t.shortcut == key), None) \
             if self.window.project is not None else None
-        if member is None or tag is None or not self.window._guard():
+        if member is None or tag is None or not self.window.may_code():
             return
         has = tag.id in member.tag_ids
         act = self.window.project.untag_pages if has else self.window.project.tag_pages
-        if self.window._do("Cannot tag the page", lambda: act([member.page_id], [tag.id])) is None:
+        if self.window.attempt("Cannot tag the page", lambda: act([member.page_id], [tag.id])) is None:
             return
         cid = self.window.compare.cluster_id
         self.window.refresh(select_ids=[cid] if cid is not None else None, member_page=member.page_id)
@@ -58,9 +58,9 @@ class CodingActions:
 
     def toggle_tag(self, tag_id: int) -> bool:
         ids = self.window.selected_ids()
-        if not self.window._guard() or not ids:
+        if not self.window.may_code() or not ids:
             return False
-        if self.window._do("Cannot tag", lambda: self.window.project.toggle_tag(ids, tag_id)) is None:
+        if self.window.attempt("Cannot tag", lambda: self.window.project.toggle_tag(ids, tag_id)) is None:
             return False
         self.window.model.refresh_clusters(set(ids))
         self.window._refresh_codebook()
@@ -76,10 +76,10 @@ class CodingActions:
 
     def _step_history(self, *, undo: bool) -> None:
         """Undo or redo, say what, and select the clusters it changed."""
-        if not self.window._guard():
+        if not self.window.may_code():
             return
         info = self.window.project.next_undo() if undo else self.window.project.next_redo()
-        action_id = self.window._do("Cannot undo" if undo else "Cannot redo",
+        action_id = self.window.attempt("Cannot undo" if undo else "Cannot redo",
                              self.window.project.undo if undo else self.window.project.redo)
         verb = "Undid" if undo else "Redid"
         if action_id is None:
@@ -91,14 +91,14 @@ class CodingActions:
             undo_message(verb, info.description if info else "", changed), 8000)
 
     def split_member(self) -> None:
-        if not self.window._guard():
+        if not self.window.may_code():
             return
         cid, member = self.window.compare.cluster_id, self.window.compare.current_member()
         if cid is None or member is None or member.is_reference:
             self.window.statusBar().showMessage(
                 "Choose a member other than the reference to split it out.", 5000)
             return
-        result = self.window._do("Cannot split", lambda: self.window.project.split(cid, [member.page_id]))
+        result = self.window.attempt("Cannot split", lambda: self.window.project.split(cid, [member.page_id]))
         if result is not None:
             self.window.statusBar().showMessage(f"Split “{member.title}” into cluster {result.id}.", 8000)
             self.window.refresh(select_ids=[cid])
@@ -106,14 +106,14 @@ class CodingActions:
     def toggle_not_this_story(self) -> None:
         """X: the member on the right is not the cluster's story (or is again); the
         clustering stays, the cluster's tags pass it by, and it keeps its own tags."""
-        if not self.window._guard():
+        if not self.window.may_code():
             return
         cid, member = self.window.compare.cluster_id, self.window.compare.current_member()
         if cid is None or member is None:
             self.window.statusBar().showMessage("Choose a member of a cluster first.", 5000)
             return
         exclude = not member.excluded
-        if self.window._do("Cannot mark the page", lambda: self.window.project.set_excluded(
+        if self.window.attempt("Cannot mark the page", lambda: self.window.project.set_excluded(
                 cid, [member.page_id], exclude)) is None:
             return
         self.window.refresh(select_ids=[cid], member_page=member.page_id)
@@ -124,13 +124,13 @@ class CodingActions:
 
     def merge_selected(self) -> None:
         ids = self.window.selected_ids()
-        if not self.window._guard():
+        if not self.window.may_code():
             return
         if len(ids) < 2:
             self.window.statusBar().showMessage(
                 "Select two or more clusters (Shift/Ctrl+click) to merge them.", 5000)
             return
-        result = self.window._do("Cannot merge", lambda: self.window.project.merge(ids))
+        result = self.window.attempt("Cannot merge", lambda: self.window.project.merge(ids))
         if result is not None:
             self.window.statusBar().showMessage(f"Merged {len(ids)} clusters into cluster {result.id}.", 8000)
             self.window.refresh(select_ids=[result.id] if result.id is not None else [])

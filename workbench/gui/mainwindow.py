@@ -624,7 +624,7 @@ class MainWindow(QMainWindow):
     def _save_memo(self, cluster_id: int | None, page_id: int | None, text: str) -> None:
         if self.project is None or self.project.readonly:
             return
-        if self._do("Cannot save the memo", lambda: self.project.set_memo(
+        if self.attempt("Cannot save the memo", lambda: self.project.set_memo(
                 cluster_id=cluster_id, page_id=page_id, text=text)) is not None:
             if cluster_id is not None:
                 self.model.refresh_clusters({cluster_id})
@@ -736,7 +736,7 @@ class MainWindow(QMainWindow):
         self._selection_changed()
 
     # =============================================================== actions
-    def _guard(self) -> bool:
+    def may_code(self) -> bool:
         """May a coding action run now? On a read-only project the status bar says why not."""
         if self.project is None or self.job is not None:
             return False
@@ -745,7 +745,7 @@ class MainWindow(QMainWindow):
             return False
         return True
 
-    def _do(self, what: str, fn):
+    def attempt(self, what: str, fn):
         """Run a store action; a ProjectError becomes a message, not a crash."""
         try:
             return fn()

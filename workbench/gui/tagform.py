@@ -1,5 +1,9 @@
 """The tag form's rules, apart from the dialog that shows them (no Qt).
 
+The name rules are the store's (``clean_name``); what needs the whole codebook (a
+name or key already taken, the parent rule) is checked here against the tags shown,
+so the dialog can say it before anything is saved.
+
 A tag has a name, a key (1-9 or none), a colour, a description and at most one
 parent: the codebook has one level of hierarchy, so a parent is a tag that has no
 parent itself, and a tag with children cannot be given a parent.
@@ -10,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from workbench.core.formula import is_formula
-from workbench.store import Tag
+from workbench.store import ProjectError, Tag
+from workbench.store.codebook import clean_name
 
 KEYS = [str(d) for d in range(1, 10)]
 PALETTE = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6",
@@ -53,13 +57,10 @@ def parent_choices(tags: Sequence[Tag], editing: int | None = None) -> list[Tag]
 
 def problem(form: TagForm, tags: Sequence[Tag], editing: int | None = None) -> str | None:
     """Why the form cannot be saved (None: it can), in the coder's words."""
-    name = form.name.strip()
-    if not name:
-        return "A tag needs a name."
-    if is_formula(name):
-        return "A tag name may not start with = + - @ (spreadsheets would run it)."
-    if ";" in name or "\n" in name:
-        return "A tag name may not contain ';' or a line break (the export joins tags with ';')."
+    try:  # the store's own rules for a name, so the dialog and the store never disagree
+        name = clean_name(form.name)
+    except ProjectError as exc:
+        return str(exc)
     if any(t.name.casefold() == name.casefold() and t.id != editing for t in tags):
         return f"There is already a tag named “{name}”."
     if form.key is not None and form.key not in free_keys(tags, editing):

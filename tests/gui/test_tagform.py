@@ -1,0 +1,61 @@
+"""The tag form's rules (Qt-free) and the dialog that refuses a form breaking them."""
+
+from __future__ import annotations
+
+from workbench.gui.tagform import (
+    TagForm,
+    changes,
+    form_of,
+    free_keys,
+    new_tag_form,
+    parent_choices,
+    problem,
+)
+from workbench.store import Tag
+
+TAGS = [Tag(1, "economy", "", "#4363d8", "1", None), Tag(2, "strike", "", "#e6194b", "2", 1),
+        Tag(3, "schools", "", "#3cb44b", None, None)]
+
+
+def test_new_form_takes_the_first_free_key_and_the_next_colour():
+    form = new_tag_form(TAGS)
+    assert form.key == "3" and form.colour and form.parent_id is None
+    assert free_keys(TAGS, editing=1)[:2] == ["1", "3"]  # its own key stays free for it
+
+
+def test_problems_are_said_in_the_coders_words():
+    assert problem(TagForm("  "), TAGS) == "A tag needs a name."
+    assert "may not start with" in problem(TagForm("＝SUM(1)"), TAGS)  # the store's rule
+    assert problem(TagForm("Economy"), TAGS) == "There is already a tag named “Economy”."
+    assert problem(TagForm("economy", "1"), TAGS, editing=1) is None  # unchanged: fine
+    assert problem(TagForm("new", "2"), TAGS) == "The key 2 is taken by another tag."
+    assert "one level" in problem(TagForm("new", parent_id=2), TAGS)  # strike is a sub-tag
+    assert "one level" in problem(TagForm("economy", parent_id=3), TAGS, editing=1)  # has children
+    assert problem(TagForm("new", "4", "#123456", "", 3), TAGS) is None
+
+
+def test_parent_choices_are_top_level_tags_other_than_itself():
+    assert [t.id for t in parent_choices(TAGS)] == [1, 3]
+    assert [t.id for t in parent_choices(TAGS, editing=3)] == [1]
+    assert parent_choices(TAGS, editing=1) == []  # a parent stays top-level
+
+
+def test_changes_name_only_what_differs():
+    tag = TAGS[1]
+    assert changes(form_of(tag), tag) == {}
+    edited = TagForm("walk-out", None, tag.colour, "Stoppages", None)
+    assert changes(edited, tag) == {"name": "walk-out", "shortcut": None,
+                                    "description": "Stoppages", "parent_id": None}
+
+
+def test_dialog_keeps_a_bad_form_open_and_says_why(qtbot):
+    from workbench.gui.tagdialog import TagDialog
+
+    dialog = TagDialog("New Tag", new_tag_form(TAGS), TAGS, None)
+    qtbot.addWidget(dialog)
+    dialog.name.setText("economy")
+    dialog._accept()
+    assert dialog.result() == 0 and "already a tag" in dialog.problem.text()
+    dialog.name.setText("health")
+    dialog._accept()
+    assert dialog.result() == 1 and dialog.form().name == "health"
