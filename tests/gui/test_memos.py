@@ -46,7 +46,13 @@ def test_memo_typed_is_saved_exported_and_undone(qtbot, demo_window, tmp_path):
 
 
 def test_read_only_project_disables_the_memo_pane(qtbot, demo_window):
+    from tests.store.faults import read_only
+
     w = demo_window
-    w.project.readonly_reason = "test"  # as a read-only opening sets it
-    w.refresh()
-    assert not w.memo_pane.isEnabled()
+    path = w.project.path
+    w.close_project()
+    with read_only(path):
+        assert w.open_project(path) and w.project.readonly
+        w.select_row(0)
+        assert not w.memo_pane.isEnabled()
+        w.close_project()

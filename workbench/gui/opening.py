@@ -54,10 +54,8 @@ def open_existing(path: Path, ask: Asker) -> Opened | None:
             "coding is lost or undone by someone else.", [READ_ONLY, CANCEL])
         if answer != 0:
             return None
-        project = Project.open(path, readonly=True)
         who = exc.holder.describe() if exc.holder is not None else "another session"
-        project.readonly_reason = f"open for coding by {who}"
-        return Opened(project)
+        return Opened(Project.open(path, readonly=True, why=f"open for coding by {who}"))
     except ProjectDamaged as exc:
         if not exc.good_backups:
             ask.error("Project damaged", str(exc))

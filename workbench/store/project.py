@@ -139,8 +139,10 @@ class Project:
     @classmethod
     def open(cls, path: Path | str, *, backups: int = backup.DEFAULT_KEEP,
              backup_dir: Path | None = None, coder: str | None = None,
-             readonly: bool = False) -> Project:
+             readonly: bool = False, why: str | None = None) -> Project:
         """Open an existing project: check it, back it up, migrate it.
+
+        ``why``: with ``readonly``, the reason ``readonly_reason`` gives (default: asked).
 
         For writing (the default) the project's lock is taken: ProjectInUse (with who
         holds it) when another session has it open for writing. When the file, its
@@ -165,7 +167,8 @@ class Project:
         try:
             if first_here:
                 integrity.prefetch(path)  # the check reads it all: in order, ahead
-            project = cls._open(path, backups, backup_dir, coder, readonly)
+            project = cls._open(path, backups, backup_dir, coder,
+                                (why or "opened read-only as asked") if readonly else None)
         except BaseException:
             _let_go_file(key)
             raise
@@ -174,9 +177,9 @@ class Project:
 
     @classmethod
     def _open(cls, path: Path, backups: int, backup_dir: Path | None, coder: str | None,
-              readonly: bool) -> Project:
-        if readonly:
-            return cls._open_readonly(path, "opened read-only as asked", backup_dir)
+              readonly_why: str | None) -> Project:
+        if readonly_why is not None:
+            return cls._open_readonly(path, readonly_why, backup_dir)
         reason = access.write_problem(path)
         if reason is not None:
             return cls._open_readonly(path, reason, backup_dir)
