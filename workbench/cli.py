@@ -6,6 +6,7 @@ import argparse
 import sys
 from collections import Counter
 from collections.abc import Sequence
+from contextlib import nullcontext, suppress
 from pathlib import Path
 
 from workbench import __version__
@@ -17,7 +18,7 @@ from workbench.detect.params import CLUSTER_METHODS, AntecedentSpec, SpotSigsPar
 from workbench.detect.scheme import PUNCTUATION, SPOTS
 from workbench.export.cells import csv_writer
 from workbench.export.skipped import write_skipped
-from workbench.pipeline import Corpus, DedupResult, detect, load_corpus, save_result
+from workbench.pipeline import Corpus, DedupResult, detect, load_corpus, pending_run, save_result
 
 EXIT_OK, EXIT_USAGE, EXIT_INPUT, EXIT_CANCELLED = 0, 2, 3, 130
 SHOWN_REASONS = 10  # skip reasons the summary lists; --skipped writes every skipped input
@@ -261,43 +262,49 @@ def cmd_dedup(args: argparse.Namespace) -> int:
     params = _params(args)
     for option in ("pairs", "clusters", "skipped"):
         _check_output(f"--{option}", getattr(args, option))
+    from workbench.store import ProjectError
+
     # The project is opened before the run, so a project that is in use, read-only or
     # damaged is refused at once instead of after minutes of reading.
     project = _open_project(Path(args.project), Path(args.path)) if args.project else None
     try:
+        with pending_run(project, params) if project is not None else nullcontext():
+            result = _dedup_run(args, params, project)
+    except BaseException:
         if project is not None:
-            # Kept until the run is saved: a killed run is offered again in the window.
-            project.begin_run(params.to_dict())
-        progress = _progress(args)
-        try:
-            corpus = _load(Path(args.path), params, args, progress)
-        except InputError:  # nothing to run on: no run to offer again either
-            if project is not None:
-                project.forget_pending_run()
-            raise
-        try:
-            result = detect(corpus, progress=progress or no_progress)
-        finally:
-            if progress is not None:
-                progress.finish()
-        if args.pairs:
-            _write("--pairs", args.pairs, lambda out: write_pairs(result, out))
-        if args.clusters:
-            _write("--clusters", args.clusters, lambda out: write_clusters(result, out))
-        if args.skipped:
-            _write("--skipped", args.skipped, lambda out: write_skipped(result.skipped, out))
-        if project is not None:
-            run_id = _saved(project, result)
-            print(f"project:           run {run_id} saved to {project.path}")
-    except (Cancelled, KeyboardInterrupt):  # the user's choice: not left pending
+            with suppress(ProjectError):  # the first error is the one to tell
+                project.close()
+        raise
+    if project is not None:
+        _close(project)
+    print_summary(result, skipped_report=Path(args.skipped) if args.skipped else None)
+    return EXIT_OK
+
+
+def _dedup_run(args: argparse.Namespace, params: SpotSigsParams, project) -> DedupResult:
+    """Read, match and cluster, write the CSVs asked for and save into ``project``."""
+    progress = _progress(args)
+    try:
+        corpus = _load(Path(args.path), params, args, progress)
+    except InputError:  # nothing to run on: no run to offer again either
         if project is not None:
             project.forget_pending_run()
         raise
+    try:
+        result = detect(corpus, progress=progress or no_progress)
     finally:
-        if project is not None:
-            _close(project)
-    print_summary(result, skipped_report=Path(args.skipped) if args.skipped else None)
-    return EXIT_OK
+        if progress is not None:
+            progress.finish()
+    if args.pairs:
+        _write("--pairs", args.pairs, lambda out: write_pairs(result, out))
+    if args.clusters:
+        _write("--clusters", args.clusters, lambda out: write_clusters(result, out))
+    if args.skipped:
+        _write("--skipped", args.skipped, lambda out: write_skipped(result.skipped, out))
+    if project is not None:
+        run_id = _saved(project, result)
+        print(f"project:           run {run_id} saved to {project.path}")
+    return result
 
 
 def _open_project(path: Path, root: Path):

@@ -14,6 +14,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -373,8 +374,7 @@ def run_into_project(
     ``on_result`` see the stages' results as they come (for running counts).
     """
     params = params or SpotSigsParams()
-    project.begin_run(params.to_dict())
-    try:
+    with pending_run(project, params):
         corpus = load_corpus(root, params, progress, workers)
         if on_corpus is not None:
             on_corpus(corpus)
@@ -382,11 +382,21 @@ def run_into_project(
         if on_result is not None:
             on_result(result)
         run_id = save_result(project, result, progress)
-    except Cancelled:
-        project.forget_pending_run()
-        raise
     return result, run_id
 
 
-__all__ = ["Corpus", "DedupResult", "detect", "load_corpus", "run_dedup", "run_into_project",
-           "save_result", "Cancelled"]
+@contextmanager
+def pending_run(project, params: SpotSigsParams) -> Iterator[None]:
+    """Keep a run's settings in the project from before anything is read until the run
+    is saved (``save_run`` removes them), so a run killed half way is offered again when
+    the project reopens. A run the user stopped (Cancel, Ctrl+C) is not left pending."""
+    project.begin_run(params.to_dict())
+    try:
+        yield
+    except (Cancelled, KeyboardInterrupt):
+        project.forget_pending_run()
+        raise
+
+
+__all__ = ["Corpus", "DedupResult", "detect", "load_corpus", "pending_run", "run_dedup",
+           "run_into_project", "save_result", "Cancelled"]
