@@ -10,8 +10,16 @@ import numpy as np
 
 from workbench.archive.common import skipped
 from workbench.core.records import PageInfo, RawPage, SkipRecord
+from workbench.detect.detector import PageText
 from workbench.detect.params import SpotSigsParams
-from workbench.detect.signatures import BlockSignatures, batch_signatures, block_id, block_signatures
+from workbench.detect.scheme import page_scheme
+from workbench.detect.signatures import (
+    BlockSignatures,
+    batch_signatures,
+    block_id,
+    block_signatures,
+    kept_blocks,
+)
 from workbench.text.captures import recover_provenance, strip_replay_inserts
 from workbench.text.decode import decode_bytes
 from workbench.text.headline import TITLE_MAX_CHARS
@@ -101,13 +109,27 @@ def extract_page(raw: RawPage, params: SpotSigsParams) -> ExtractedPage:
     return _page(raw, extracted, encoding, block_signatures(extracted, params))
 
 
-def _page(raw: RawPage, extracted: Extracted, encoding: str, found: BlockSignatures) -> ExtractedPage:
+def extract_page_text(raw: RawPage, params: SpotSigsParams) -> tuple[PageInfo, PageText, SkipRecord | None]:
+    """A page's record and the text every detector other than SpotSigs compares: its kept
+    blocks (:func:`kept_blocks`), one a line; and the note of what was left unread."""
+    extracted, encoding = extract_text(raw, params.main_content)
+    blocks = kept_blocks(extracted, params)
     text = extracted.text
-    blocks = found.blocks
-    block_hashes = np.fromiter((block_id(text, b) for b in blocks), dtype=np.int64, count=len(blocks))
-    checksum = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
+    kept = "\n".join(text[b.start : b.end] for b in blocks)
+    language = page_scheme(text, blocks, params).language
+    info = _info(raw, extracted, encoding)
+    info.language = language
+    note = None
+    if extracted.unread:
+        note = skipped(raw.source, extracted.unread, raw.offset, url=info.url, page_kept=True)
+    return info, PageText(kept, extracted.title_tag, language), note
+
+
+def _info(raw: RawPage, extracted: Extracted, encoding: str) -> PageInfo:
+    """The page's record, without what detection adds (signature count, language, kind)."""
+    checksum = hashlib.sha1(extracted.text.encode("utf-8", "surrogatepass")).hexdigest()
     origin = extracted.provenance
-    info = PageInfo(
+    return PageInfo(
         key=raw.key,
         source=raw.source,
         offset=raw.offset,
@@ -119,11 +141,18 @@ def _page(raw: RawPage, extracted: Extracted, encoding: str, found: BlockSignatu
         title=extracted.title[:TITLE_MAX_CHARS],
         title_tag=extracted.title_tag[:TITLE_MAX_CHARS],
         checksum=checksum,
-        signature_count=len(found.ids),
         link_host=extracted.link_host,
-        language=found.language,
-        signature_kind=found.kind,
     )
+
+
+def _page(raw: RawPage, extracted: Extracted, encoding: str, found: BlockSignatures) -> ExtractedPage:
+    text = extracted.text
+    blocks = found.blocks
+    block_hashes = np.fromiter((block_id(text, b) for b in blocks), dtype=np.int64, count=len(blocks))
+    info = _info(raw, extracted, encoding)
+    info.signature_count = len(found.ids)
+    info.language = found.language
+    info.signature_kind = found.kind
     note = None
     if extracted.unread:
         note = skipped(raw.source, extracted.unread, raw.offset, url=info.url, page_kept=True)

@@ -1,0 +1,105 @@
+"""Pages as the text every detector reads (:class:`PageText`), with their records.
+
+SpotSigs keeps its own path (signatures are found in the workers, per block, so site
+boilerplate can be dropped later); every other detector starts from the same extraction:
+the kept blocks of :func:`workbench.detect.signatures.kept_blocks`, so all methods compare
+the same text and differ only in how they compare it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from workbench.archive.tasks import Scan, scan
+from workbench.core.progress import ProgressFn, no_progress
+from workbench.core.records import PageInfo, RawPage, SkipRecord
+from workbench.detect.detector import PageText
+from workbench.detect.extract import extract_page_text
+from workbench.detect.parallel import read_and_extract
+from workbench.detect.params import SpotSigsParams
+
+
+@dataclass(slots=True)
+class TextPage:
+    """A page's record and the text detectors compare."""
+
+    info: PageInfo
+    text: PageText
+    note: SkipRecord | None = None  # what of the page was left unread, if anything
+
+
+@dataclass(slots=True)
+class Texts:
+    """Every page of a crawl as text, in reading order, and the inputs that gave no page."""
+
+    pages: list[PageInfo] = field(default_factory=list)
+    texts: list[PageText] = field(default_factory=list)
+    skipped: list[SkipRecord] = field(default_factory=list)
+
+
+def extract_texts_batch(batch: list[RawPage], params: SpotSigsParams) -> list[TextPage | str]:
+    """Each page's text (or the reason it could not be read), in a worker."""
+    out: list[TextPage | str] = []
+    for raw in batch:
+        try:
+            info, text, note = extract_page_text(raw, params)
+        except Exception as exc:  # noqa: BLE001 - one bad page must never end a run
+            out.append(f"could not extract text: {type(exc).__name__}: {exc}")
+            continue
+        out.append(TextPage(info, text, note))
+    return out
+
+
+def read_texts(
+    root: Path | str,
+    params: SpotSigsParams | None = None,
+    progress: ProgressFn = no_progress,
+    workers: int | None = None,
+    pages: Iterable[RawPage | SkipRecord] | None = None,
+) -> Texts:
+    """Read ``root`` (or the given pages) into texts; large crawls are read by workers."""
+    params = params or SpotSigsParams()
+    root = Path(root)
+    if pages is None and not root.exists():
+        raise FileNotFoundError(f"no such file or folder: {root}")
+    workers = workers or os.cpu_count() or 1
+    out = Texts()
+    items = pages if pages is not None else scan(root, progress)
+    if isinstance(items, Scan) and workers > 1:
+        done = read_and_extract(root, params, progress, workers, process=extract_texts_batch)
+        if done is not None:
+            results, skipped = done
+            out.skipped.extend(skipped)
+            for page in results:
+                _take(out, page)
+            return out
+    batch: list[RawPage] = []
+    for item in items:
+        if isinstance(item, SkipRecord):
+            out.skipped.append(item)
+            continue
+        batch.append(item)
+        if len(batch) >= 24:
+            _take_batch(out, batch, params, progress)
+            batch = []
+    _take_batch(out, batch, params, progress)
+    return out
+
+
+def _take_batch(out: Texts, batch: list[RawPage], params: SpotSigsParams, progress: ProgressFn) -> None:
+    for raw, res in zip(batch, extract_texts_batch(batch, params), strict=True):
+        if isinstance(res, str):
+            out.skipped.append(SkipRecord(raw.source, res, raw.offset))
+        else:
+            _take(out, res)
+    progress("extract", len(out.pages), None)
+
+
+def _take(out: Texts, page: TextPage) -> None:
+    out.pages.append(page.info)
+    out.texts.append(page.text)
+    if page.note is not None:
+        out.skipped.append(page.note)
