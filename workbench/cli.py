@@ -425,6 +425,9 @@ def build_parser() -> argparse.ArgumentParser:
         export_command = None
     if export_command is not None and hasattr(export_command, "add_parser"):
         export_command.add_parser(sub)
+    from workbench import compare_command
+
+    compare_command.add_parser(sub)
     return parser
 
 
