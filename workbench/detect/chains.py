@@ -1,10 +1,11 @@
 """Spot chains of a whole page at once, with numpy instead of a Python loop per word.
 
 The rule is that of :func:`workbench.detect.signatures.spots_in` (SIGIR'08 §3.1): at
-every antecedent ``a(d, c)``, step ``d`` words on, move on past stopwords, take that
-word, and repeat ``c`` times; a chain that runs past the end of its range is cut, and
-kept if it found at least one word. Here every step is one ``searchsorted`` over the
-positions of the page's non-stopwords, for all antecedents together.
+every antecedent, take a spec's steps one by one (``a(d, c)``: ``c`` steps of ``d``; the
+Multi-Chain ``a[m, n]``: ``m`` then ``n``): step on, move on past stopwords, take that
+word; a chain that runs past the end of its range is cut, and kept if it found at least
+one word. Here every step is one ``searchsorted`` over the positions of the page's
+non-stopwords, for all antecedents together.
 
 Words become small integers through a :class:`Lexicon` that lives as long as the worker
 process: a word's hash, whether it is a stopword and its antecedent specs are looked up
@@ -33,8 +34,11 @@ class Lexicon:
         self.scheme = scheme
         specs = [(w, s) for w, group in scheme.table.items() for s in group]
         # Every spec of the scheme, in table order; a word's specs are a run of them.
-        self.distance = np.array([s.distance for _, s in specs], dtype=np.int64)
-        self.chain = np.array([s.chain for _, s in specs], dtype=np.int64)
+        # steps[k, j]: how far spec k's word j is from the word before it (0 past its end).
+        self.chain = np.array([len(s.steps) for _, s in specs], dtype=np.int64)
+        self.steps = np.zeros((len(specs), int(self.chain.max(initial=0))), dtype=np.int64)
+        for k, (_, s) in enumerate(specs):
+            self.steps[k, : len(s.steps)] = s.steps
         self._spec_run: dict[str, tuple[int, int]] = {}
         for k, (w, _) in enumerate(specs):
             first, count = self._spec_run.get(w, (k, 0))
@@ -109,7 +113,7 @@ def find_chains(codes: np.ndarray, ranges: list[tuple[int, int]], lexicon: Lexic
     ant = np.repeat(at, per)
     offsets = np.arange(len(ant), dtype=np.int64) - np.repeat(np.cumsum(per) - per, per)
     spec = np.repeat(lexicon.spec_first[codes[at]], per) + offsets
-    distance, steps = lexicon.distance[spec], lexicon.chain[spec]
+    step_of, steps = lexicon.steps[spec], lexicon.chain[spec]
     ends = np.array([hi for _, hi in ranges], dtype=np.int64)
     starts = np.array([lo for lo, _ in ranges], dtype=np.int64)
     end = ends[np.searchsorted(starts, ant, side="right") - 1]
@@ -121,7 +125,7 @@ def find_chains(codes: np.ndarray, ranges: list[tuple[int, int]], lexicon: Lexic
     pos = ant.copy()
     for step in range(width):
         alive &= steps > step
-        target = pos + distance
+        target = pos + step_of[:, step]
         j = np.searchsorted(content, target)
         found = j < len(content)
         nxt = content[np.minimum(j, len(content) - 1)] if len(content) else target

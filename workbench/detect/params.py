@@ -12,28 +12,61 @@ CLUSTER_METHODS = ("star", "components", "best-guess")
 
 @dataclass(frozen=True, slots=True)
 class AntecedentSpec:
-    """``word(distance, chain)``: at every ``word``, a chain of ``chain`` non-stopwords,
-    each ``distance`` words after the previous one."""
+    """Where a spot's words are taken after each occurrence of ``word``.
+
+    ``word(distance, chain)``: a chain of ``chain`` words, each ``distance`` words after
+    the previous one. ``word[m, n, ...]`` (``multi``): the Multi-Chain variant of the
+    SpotSigs tech report (§3.1, its ``a(m,n)``): the word ``m`` words after the antecedent,
+    then the word ``n`` words after that one, and so on, one step per number. Every step
+    that lands on a stopword moves on to the next non-stopword, as in a plain chain; so
+    ``the(2,3)`` takes the same words as ``the[2,2,2]``.
+
+    The brackets keep Multi-Chain apart from our ``the(2,3)``, which means distance 2,
+    chain 3 (the paper writes ``is(3,4)`` for steps 3 then 4). For a Multi-Chain spec
+    ``distance`` and ``chain`` are derived: its first step and its number of steps.
+    """
 
     word: str
     distance: int = 1
     chain: int = 2
+    multi: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.word or not re.fullmatch(r"\w+", self.word):
             raise ValueError(f"antecedent must be one word, not {self.word!r}")
+        if self.multi:
+            # A recorded spec read back from JSON has a list here; frozen, so set directly.
+            multi = tuple(int(s) for s in self.multi)
+            if min(multi) < 1:
+                raise ValueError(f"{self.word}{list(multi)}: every step must be at least 1")
+            object.__setattr__(self, "multi", multi)
+            object.__setattr__(self, "distance", multi[0])
+            object.__setattr__(self, "chain", len(multi))
         if self.distance < 1 or self.chain < 1:
             raise ValueError(f"{self}: distance and chain length must be at least 1")
 
+    @property
+    def steps(self) -> tuple[int, ...]:
+        """How far each word of the chain is from the one before (the antecedent first)."""
+        return self.multi or (self.distance,) * self.chain
+
     def __str__(self) -> str:
+        if self.multi:
+            return f"{self.word}[{','.join(map(str, self.multi))}]"
         return f"{self.word}({self.distance},{self.chain})"
 
     @classmethod
     def parse(cls, text: str) -> AntecedentSpec:
-        """Parse ``the(2,3)`` (or ``the:2:3``)."""
+        """Parse ``the(2,3)`` (or ``the:2:3``), or the Multi-Chain ``is[3,4]``."""
+        multi = re.fullmatch(r"\s*(\w+)\s*\[\s*(\d+(?:\s*,\s*\d+)*)\s*\]\s*", text)
+        if multi:
+            steps = tuple(int(s) for s in multi.group(2).split(","))
+            return cls(multi.group(1).lower(), multi=steps)
         m = re.fullmatch(r"\s*(\w+)\s*(?:\(\s*(\d+)\s*,\s*(\d+)\s*\)|:(\d+):(\d+))\s*", text)
         if not m:
-            raise ValueError(f"cannot read antecedent spec {text!r}; write it like the(2,3)")
+            raise ValueError(f"cannot read antecedent spec {text!r}; write it like the(2,3) (3 words, "
+                             f"each 2 after the one before) or is[3,4] (the 3rd word after 'is', "
+                             f"then the 4th after that)")
         d, c = (m.group(2), m.group(3)) if m.group(2) else (m.group(4), m.group(5))
         return cls(m.group(1).lower(), int(d), int(c))
 
@@ -73,7 +106,7 @@ class SpotSigsParams:
     # text), and pages in different languages never share a signature; a page in a
     # language without lists gets punctuation signatures (workbench/detect/punctuation.py).
     # English always uses ``specs``; the other languages use their own antecedents with the
-    # distance and chain most of ``specs`` have (d = 1, c = 2 by default: the setting the
+    # steps most of ``specs`` have (d = 1, c = 2 by default: the setting the
     # English Gold Set measured best, with no non-English benchmark to tune on). Off: every
     # page gets ``specs`` with English stopwords, as before languages were told apart.
     languages: bool = True
@@ -116,11 +149,16 @@ class SpotSigsParams:
         if self.cluster_method not in CLUSTER_METHODS:
             raise ValueError(f"cluster method must be one of {', '.join(CLUSTER_METHODS)}")
 
+    def language_template(self) -> AntecedentSpec:
+        """The spec whose steps the antecedents of languages other than English take: the
+        steps most of ``specs`` have (the first spec's on a tie)."""
+        shapes = [s.steps for s in self.specs]
+        return self.specs[shapes.index(max(shapes, key=shapes.count))]
+
     def language_shape(self) -> tuple[int, int]:
-        """(distance, chain) for the antecedents of languages other than English: the pair
-        most of ``specs`` have (the first spec's on a tie)."""
-        shapes = [(s.distance, s.chain) for s in self.specs]
-        return max(shapes, key=shapes.count)
+        """(distance, chain) of :meth:`language_template`."""
+        template = self.language_template()
+        return template.distance, template.chain
 
     def to_dict(self) -> dict:
         d = asdict(self)

@@ -9,7 +9,7 @@ and a page whose language cannot be told, gets punctuation spots.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from workbench.detect.params import AntecedentSpec, SpotSigsParams
@@ -48,11 +48,12 @@ def _english(specs: tuple[AntecedentSpec, ...], code: str | None) -> Scheme:
 
 
 @lru_cache(maxsize=64)
-def _other(code: str | None, shape: tuple[int, int]) -> Scheme:
+def _other(code: str | None, template: AntecedentSpec) -> Scheme:
+    """The scheme of language ``code``: its own antecedents, each with the steps of ``template``."""
     lang = language(code)
     if lang is None:
         return Scheme(code, PUNCTUATION, f"punct:{code}" if code else "punct", {}, frozenset())
-    specs = tuple(AntecedentSpec(w, *shape) for w in lang.antecedents)
+    specs = tuple(replace(template, word=w) for w in lang.antecedents)
     return Scheme(code, SPOTS, code, by_word(specs), lang.stopwords)
 
 
@@ -62,7 +63,7 @@ def scheme_for(code: str | None, params: SpotSigsParams) -> Scheme:
         return _english(params.specs, None)
     if code == ENGLISH:
         return _english(params.specs, ENGLISH)
-    return _other(code, params.language_shape())
+    return _other(code, params.language_template())
 
 
 def page_scheme(text: str, blocks: list[Block], params: SpotSigsParams) -> Scheme:

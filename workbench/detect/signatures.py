@@ -44,8 +44,11 @@ def spots_in(
 ) -> list[Spot]:
     """Spot signatures of ``words[start:end]``; chains never leave that range.
 
-    Every antecedent of the built-in lists is a stopword of its language, so one met
-    inside another spot's chain is skipped there and starts a spot of its own.
+    Each word of a chain is a spec's step on from the word before it (the antecedent
+    first), moved on past stopwords: ``the(2,3)`` steps 2, 2, 2 and the Multi-Chain
+    ``is[3,4]`` steps 3 then 4 (:class:`AntecedentSpec`). Every antecedent of the
+    built-in lists is a stopword of its language, so one met inside another spot's chain
+    is skipped there and starts a spot of its own.
     """
     end = len(words) if end is None else end
     table = specs if isinstance(specs, dict) else by_word(tuple(specs))
@@ -54,8 +57,8 @@ def spots_in(
         for spec in table.get(words[i], ()):
             chain: list[int] = []
             pos = i
-            for _ in range(spec.chain):
-                pos += spec.distance
+            for step in spec.steps:
+                pos += step
                 while pos < end and words[pos] in stopwords:
                     pos += 1
                 if pos >= end:
