@@ -15,6 +15,7 @@ from workbench.core.progress import Cancelled, no_progress
 from workbench.core.progress_text import ProgressWriter
 from workbench.core.records import SkipRecord
 from workbench.detect.params import CLUSTER_METHODS, AntecedentSpec, SpotSigsParams, default_specs
+from workbench.detect.registry import METHODS, SPOTSIGS
 from workbench.detect.scheme import PUNCTUATION, SPOTS
 from workbench.export.cells import csv_writer
 from workbench.export.skipped import write_skipped
@@ -269,6 +270,8 @@ def cmd_dedup(args: argparse.Namespace) -> int:
     project = _open_project(Path(args.project), Path(args.path)) if args.project else None
     try:
         with pending_run(project, params) if project is not None else nullcontext():
+            if args.method != SPOTSIGS:
+                return _method_run(args, params, project)
             result = _dedup_run(args, params, project)
     except BaseException:
         if project is not None:
@@ -305,6 +308,49 @@ def _dedup_run(args: argparse.Namespace, params: SpotSigsParams, project) -> Ded
         run_id = _saved(project, result)
         print(f"project:           run {run_id} saved to {project.path}")
     return result
+
+
+def _method_run(args: argparse.Namespace, params: SpotSigsParams, project) -> int:
+    """A run of a detector other than SpotSigs: the same reading, CSVs and project."""
+    from workbench.detector_run import MethodChoice, run_method
+    from workbench.store import ProjectError
+
+    path = Path(args.path)
+    _check_folder(path)
+    progress = _progress(args)
+    try:
+        result = run_method(path, MethodChoice(args.method, args.threshold), params,
+                            progress or no_progress, args.workers)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    finally:
+        if progress is not None:
+            progress.finish()
+    if not result.pages:
+        raise InputError(f"{path}: no readable pages")
+    if args.pairs:
+        _write("--pairs", args.pairs, lambda out: write_pairs(result, out))  # type: ignore[arg-type]
+    if args.clusters:
+        _write("--clusters", args.clusters, lambda out: write_clusters(result, out))  # type: ignore[arg-type]
+    if args.skipped:
+        _write("--skipped", args.skipped, lambda out: write_skipped(result.skipped, out))
+    if project is not None:
+        try:
+            run_id = project.save_run(result.recorded_params(), args.method, result.timings, result.pages,
+                                      result.pairs, result.clusters, skipped=result.skipped)
+        except ProjectError as exc:
+            raise InputError(f"{project.path}: the run was not saved: {exc}") from None
+        _close(project)
+        print(f"project:           run {run_id} saved to {project.path}")
+    print(f"method:            {result.detector.label}")
+    print(f"pages read:        {len(result.pages):,}")
+    print_skipped(result.skipped, sys.stdout, Path(args.skipped) if args.skipped else None)
+    print(f"{'pairs >= ' + format(result.params.tau, '.4g') + ':':<19}{len(result.pairs):,}")
+    in_clusters = sum(len(c) for c in result.clusters)
+    print(f"clusters:          {len(result.clusters):,} covering {in_clusters:,} pages (star)")
+    stages = ", ".join(f"{k} {v:.2f} s" for k, v in result.timings.items())
+    print(f"wall time:         {sum(result.timings.values()):.2f} s ({stages})")
+    return EXIT_OK
 
 
 def _open_project(path: Path, root: Path):
@@ -409,6 +455,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--project", help="save the run into this project file (created if missing), "
                                      "for coding in the workbench and `workbench export`")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress display")
+    p.add_argument("--method", choices=METHODS, default=SPOTSIGS,
+                   help="the detector (default spotsigs; `workbench compare` scores them on your "
+                        "data); the others read the same extracted text")
+    p.add_argument("--threshold", type=_tau, default=None,
+                   help="similarity threshold of a --method other than spotsigs (default: the "
+                        "method's own; spotsigs uses --tau)")
     _add_detection_options(p)
     p.set_defaults(func=cmd_dedup)
 

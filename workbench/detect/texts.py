@@ -12,11 +12,12 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from workbench.archive.tasks import Scan, scan
 from workbench.core.progress import ProgressFn, no_progress
 from workbench.core.records import PageInfo, RawPage, SkipRecord
-from workbench.detect.detector import PageText
+from workbench.detect.detector import Detector, PageText
 from workbench.detect.extract import extract_page_text
 from workbench.detect.parallel import read_and_extract
 from workbench.detect.params import SpotSigsParams
@@ -24,32 +25,47 @@ from workbench.detect.params import SpotSigsParams
 
 @dataclass(slots=True)
 class TextPage:
-    """A page's record and the text detectors compare."""
+    """A page's record and the text detectors compare (or, when a worker featurized it,
+    the detector's features of that text instead)."""
 
     info: PageInfo
-    text: PageText
+    text: PageText | Any
     note: SkipRecord | None = None  # what of the page was left unread, if anything
 
 
 @dataclass(slots=True)
 class Texts:
-    """Every page of a crawl as text, in reading order, and the inputs that gave no page."""
+    """Every page of a crawl as text (or features), in reading order, and the inputs that
+    gave no page."""
 
     pages: list[PageInfo] = field(default_factory=list)
-    texts: list[PageText] = field(default_factory=list)
+    texts: list[Any] = field(default_factory=list)
     skipped: list[SkipRecord] = field(default_factory=list)
 
 
-def extract_texts_batch(batch: list[RawPage], params: SpotSigsParams) -> list[TextPage | str]:
-    """Each page's text (or the reason it could not be read), in a worker."""
+@dataclass(frozen=True, slots=True)
+class TextJob:
+    """What a worker does with each page: extract its text with ``params`` and, with a
+    ``detector``, hand back that detector's features instead of the text (features are
+    what the main process needs, and usually far smaller)."""
+
+    params: SpotSigsParams
+    detector: Detector | None = None
+
+
+def extract_texts_batch(batch: list[RawPage], job: TextJob | SpotSigsParams) -> list[TextPage | str]:
+    """Each page's text or features (or the reason it could not be read), in a worker."""
+    if isinstance(job, SpotSigsParams):
+        job = TextJob(job)
     out: list[TextPage | str] = []
     for raw in batch:
         try:
-            info, text, note = extract_page_text(raw, params)
+            info, text, note = extract_page_text(raw, job.params)
+            value = text if job.detector is None else job.detector.featurize(text)
         except Exception as exc:  # noqa: BLE001 - one bad page must never end a run
             out.append(f"could not extract text: {type(exc).__name__}: {exc}")
             continue
-        out.append(TextPage(info, text, note))
+        out.append(TextPage(info, value, note))
     return out
 
 
@@ -59,9 +75,15 @@ def read_texts(
     progress: ProgressFn = no_progress,
     workers: int | None = None,
     pages: Iterable[RawPage | SkipRecord] | None = None,
+    detector: Detector | None = None,
 ) -> Texts:
-    """Read ``root`` (or the given pages) into texts; large crawls are read by workers."""
+    """Read ``root`` (or the given pages) into texts; large crawls are read by workers.
+
+    With a ``detector``, ``Texts.texts`` holds each page's features, computed in the
+    workers, instead of its text.
+    """
     params = params or SpotSigsParams()
+    job = TextJob(params, detector)
     root = Path(root)
     if pages is None and not root.exists():
         raise FileNotFoundError(f"no such file or folder: {root}")
@@ -69,7 +91,7 @@ def read_texts(
     out = Texts()
     items = pages if pages is not None else scan(root, progress)
     if isinstance(items, Scan) and workers > 1:
-        done = read_and_extract(root, params, progress, workers, process=extract_texts_batch)
+        done = read_and_extract(root, job, progress, workers, process=extract_texts_batch)
         if done is not None:
             results, skipped = done
             out.skipped.extend(skipped)
@@ -83,14 +105,14 @@ def read_texts(
             continue
         batch.append(item)
         if len(batch) >= 24:
-            _take_batch(out, batch, params, progress)
+            _take_batch(out, batch, job, progress)
             batch = []
-    _take_batch(out, batch, params, progress)
+    _take_batch(out, batch, job, progress)
     return out
 
 
-def _take_batch(out: Texts, batch: list[RawPage], params: SpotSigsParams, progress: ProgressFn) -> None:
-    for raw, res in zip(batch, extract_texts_batch(batch, params), strict=True):
+def _take_batch(out: Texts, batch: list[RawPage], job: TextJob, progress: ProgressFn) -> None:
+    for raw, res in zip(batch, extract_texts_batch(batch, job), strict=True):
         if isinstance(res, str):
             out.skipped.append(SkipRecord(raw.source, res, raw.offset))
         else:
