@@ -54,7 +54,8 @@ class MethodChoice:
         if name == SPOTSIGS:
             return cls()
         options = params.get("detector_options") or {}
-        return cls(name, params.get("tau"), dict(options))
+        threshold = params.get("detector_threshold", params.get("tau"))
+        return cls(name, None if threshold is None else float(threshold), dict(options))
 
 
 @dataclass(slots=True)
@@ -78,6 +79,7 @@ class MethodResult:
         d["detector_similarity"] = self.detector.similarity
         d["detector_parameters"] = self.detector.parameters()
         d["detector_options"] = self.choice.options
+        d["detector_threshold"] = self.params.tau
         return d
 
 
@@ -121,9 +123,16 @@ def run_method_into_project(project, root: Path | str, choice: MethodChoice,
     """:func:`run_method` saved into an open project as its current run; the settings are
     kept as a pending run until it is saved, as for SpotSigs runs."""
     base = params or SpotSigsParams()
-    with pending_run(project, base):
+    with pending_run(project, base, _pending_record(choice)):
         result = run_method(root, choice, base, progress, workers)
         run_id = project.save_run(result.recorded_params(), choice.name, result.timings, result.pages,
                                   result.pairs, result.clusters, progress=progress, filters=RunFilters(),
                                   skipped=result.skipped)
     return result, run_id
+
+
+def _pending_record(choice: MethodChoice) -> dict[str, Any]:
+    """What a pending run keeps beside its extraction settings, so a run killed half way
+    is offered again with its own method and threshold."""
+    return {"detector": choice.name, "detector_options": choice.options,
+            "detector_threshold": choice.threshold}

@@ -386,11 +386,12 @@ def run_into_project(
 
 
 @contextmanager
-def pending_run(project, params: SpotSigsParams) -> Iterator[None]:
+def pending_run(project, params: SpotSigsParams, extra: dict | None = None) -> Iterator[None]:
     """Keep a run's settings in the project from before anything is read until the run
     is saved (``save_run`` removes them), so a run killed half way is offered again when
-    the project reopens. A run the user stopped (Cancel, Ctrl+C) is not left pending."""
-    project.begin_run(params.to_dict())
+    the project reopens. A run the user stopped (Cancel, Ctrl+C) is not left pending.
+    ``extra``: more to keep (another detector's name and threshold)."""
+    project.begin_run({**params.to_dict(), **(extra or {})})
     try:
         yield
     except (Cancelled, KeyboardInterrupt):

@@ -15,6 +15,7 @@ from PySide6.QtCore import QObject, QRunnable, Signal
 
 from workbench.core.progress import Cancelled
 from workbench.detect.params import SpotSigsParams
+from workbench.detector_run import MethodChoice, run_method_into_project
 from workbench.gui.failures import explain
 from workbench.pipeline import Corpus, DedupResult, run_into_project
 from workbench.store import Project
@@ -47,16 +48,18 @@ class JobSignals(QObject):
 
 
 class DetectJob(QRunnable):
-    """load_corpus + detect + save_result for one archive into one open project."""
+    """load_corpus + detect + save_result for one archive into one open project (or, for
+    a ``method`` other than SpotSigs, workbench.detector_run's run of that detector)."""
 
     def __init__(self, project: Project, root: str, params: SpotSigsParams,
-                 workers: int | None = None) -> None:
+                 workers: int | None = None, method: MethodChoice | None = None) -> None:
         super().__init__()
         self.setAutoDelete(False)
         self.project = project
         self.root = root
         self.params = params
         self.workers = workers
+        self.method = method or MethodChoice()
         self.signals = JobSignals()
         self._cancel = threading.Event()
         self._last_emit = 0.0
@@ -94,6 +97,10 @@ class DetectJob(QRunnable):
 
     def run(self) -> None:  # noqa: D401 - QRunnable API
         try:
+            if not self.method.is_spotsigs:
+                summary = self._method_run()
+                self.signals.finished.emit(summary)
+                return
             # run_into_project keeps the settings in the project until the run is saved,
             # so a run killed half way is offered again when the project reopens.
             result, run_id = run_into_project(
@@ -117,3 +124,11 @@ class DetectJob(QRunnable):
         finally:
             self.done.set()
             self.signals.ended.emit()
+
+    def _method_run(self) -> RunSummary:
+        result, run_id = run_method_into_project(self.project, self.root, self.method, self.params,
+                                                 self._progress, self.workers)
+        self.signals.counts.emit({"pages": len(result.pages), "skipped": len(result.skipped),
+                                  "pairs": int(len(result.pairs.a)), "clusters": len(result.clusters)})
+        return RunSummary(run_id=run_id, pages=len(result.pages), pairs=int(len(result.pairs.a)),
+                          clusters=len(result.clusters), signatures=0, timings=dict(result.timings))

@@ -33,6 +33,7 @@ import workbench
 from workbench import resources
 from workbench.core.calibration import run_floor
 from workbench.detect.params import SpotSigsParams
+from workbench.detector_run import MethodChoice
 from workbench.gui.backupwatch import BackupWatcher
 from workbench.gui.calibration import CalibrationDialog, open_calibration
 from workbench.gui.codebook import CodebookPanel
@@ -401,7 +402,7 @@ class MainWindow(QMainWindow):
             self.prompter.info("Backup restored", opened.note)
         pending = offer_pending_run(project, self.prompter)
         if pending is not None:
-            self.start_run(params_from_dict(pending))
+            self.start_run(params_from_dict(pending), MethodChoice.of_run("", pending))
         elif project.current_run() is None and not project.readonly \
                 and Path(project.archive_root).exists():
             self.start_run()
@@ -460,14 +461,28 @@ class MainWindow(QMainWindow):
         run = self.project.current_run() if self.project else None
         return params_from_dict(run.params) if run else SpotSigsParams()
 
-    def start_run(self, params: SpotSigsParams | None = None) -> bool:
+    def current_method(self) -> MethodChoice:
+        """The detector of the current run (SpotSigs when there is none)."""
+        run = self.project.current_run() if self.project else None
+        return MethodChoice.of_run(run.method, run.params) if run else MethodChoice()
+
+    def start_method_run(self, choice: MethodChoice) -> bool:
+        """Run detection again with another method (Compare Methods' "Use This Method"),
+        with the current run's extraction settings; every tag stays on its page."""
+        return self.start_run(self.current_params(), method=choice)
+
+    def start_run(self, params: SpotSigsParams | None = None, method: MethodChoice | None = None) -> bool:
+        """A detection run into the project: with ``params`` (from the settings dialog)
+        SpotSigs, unless ``method`` says otherwise; without, the current run's method again."""
         if self.project is None or self.job is not None:
             return False
+        if method is None:
+            method = MethodChoice() if params is not None else self.current_method()
         root = self.project.archive_root
         if not Path(root).exists():
             self.prompter.error("Archive not found", f"The archive folder {root} is not there any more.")
             return False
-        self.job = DetectJob(self.project, root, params or self.current_params(), self.workers)
+        self.job = DetectJob(self.project, root, params or self.current_params(), self.workers, method)
         sig = self.job.signals
         sig.progress.connect(self.run_panel.on_progress)
         sig.counts.connect(self.run_panel.on_counts)
