@@ -3,8 +3,12 @@
 
     python benchmarks/bench_engine.py goldset [--runs 3]
     python benchmarks/bench_engine.py gencorpus --docs 10000 [--tau 0.9] [--dir /tmp/gc10000]
+    python benchmarks/bench_engine.py methods CRAWL [--methods spotsigs,simhash,...] [--runs 3]
 
-``goldset`` runs on ../shared/data/goldset-dev and scores the clusters. ``gencorpus``
+``goldset`` runs on ../shared/data/goldset-dev and scores the clusters. ``methods`` runs
+``workbench dedup CRAWL --method M`` for every detector as a whole process, the methods
+interleaved run by run, and prints each one's median wall time, pages/s and the peak
+memory of its whole process tree (workers included; benchmarks/process_tree.py). ``gencorpus``
 makes (or reuses) a crawl with ../shared/tools/gencorpus.py and scores the output
 against its truth.csv. Figures are medians over --runs; peak memory is the largest
 resident set of the main process and of any worker process.
@@ -183,6 +187,31 @@ def cmd_gencorpus(args: argparse.Namespace) -> None:
           f"clusters P {clus.precision:.3f} R {clus.recall:.3f} F1 {clus.f1:.3f}")
 
 
+def cmd_methods(args: argparse.Namespace) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from process_tree import run_measured
+
+    from workbench.detect.registry import parse_methods
+
+    methods = parse_methods(args.methods)
+    root = Path(args.crawl)
+    pages = sum(1 for p in root.rglob("*") if p.is_file() and p.suffix.lower() in (".html", ".htm"))
+    walls: dict[str, list[float]] = {m: [] for m in methods}
+    peaks: dict[str, list[float]] = {m: [] for m in methods}
+    for _ in range(args.runs):
+        for m in methods:  # interleaved: load on the machine falls on every method alike
+            usage = run_measured([sys.executable, "-m", "workbench", "dedup", str(root), "--method", m, "-q"])
+            if usage.returncode != 0:
+                sys.exit(f"{m}: exit status {usage.returncode}")
+            walls[m].append(usage.wall_s)
+            peaks[m].append(usage.peak_rss_bytes / 2**20)
+    print(f"{root}: {pages:,} HTML files, {args.runs} interleaved runs per method (medians)")
+    print(f"{'method':<9} {'wall s':>8} {'pages/s':>8} {'peak MB':>8}")
+    for m in methods:
+        wall = statistics.median(walls[m])
+        print(f"{m:<9} {wall:>8.1f} {pages / wall:>8,.0f} {statistics.median(peaks[m]):>8,.0f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="what", required=True)
@@ -197,6 +226,11 @@ def main() -> None:
     c.add_argument("--dir", help="where the corpus is (or is made); default /tmp/gencorpus-N-FORMAT")
     c.add_argument("--runs", type=int, default=1)
     c.set_defaults(func=cmd_gencorpus)
+    m = sub.add_parser("methods")
+    m.add_argument("crawl")
+    m.add_argument("--methods", default="spotsigs,simhash,minhash,imatch,signcd,andd")
+    m.add_argument("--runs", type=int, default=3)
+    m.set_defaults(func=cmd_methods)
     args = ap.parse_args()
     global MEMORY
     MEMORY = TreeMemory()
