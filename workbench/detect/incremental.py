@@ -1,0 +1,257 @@
+"""Matching a crawl that grew: the pairs new pages bring, without matching the old again.
+
+The SpotSigs tech report's incremental match (Figure 8) probes each new page against an
+index of the pages before it. Here that is made exact with the prefix-filtered join of
+:mod:`workbench.detect.matcher`: every pair a < b with multiset Jaccard >= tau where b is
+new, with the similarity a full run gives it. Old pages are only probed *into*, never
+compared with one another.
+
+The prefix filter is sound only when both pages of a pair cut their prefixes under one
+global order of signatures. An index kept from an earlier run was cut under the order of
+the older, smaller corpus (signatures ranked by document frequency then), so probing it
+with prefixes cut under the new order can miss pairs. So the signatures are ranked anew
+over the whole matrix and the index of every page's prefix is built again under that
+order (one linear pass; building and probing take the time, and probing is done for new
+pages only). The pages' lengths are symmetric in a pair, so a new page looks at partners
+both shorter and longer than itself; a pair of two new pages is found once, by the one
+later in the probing order, as in a full run.
+"""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+from numba import njit
+
+from workbench.core.progress import ProgressFn, no_progress
+from workbench.detect import allpairs
+from workbench.detect.allpairs import _EPS, _grow, _overlap
+from workbench.detect.matcher import _THREADS, PairResult, SignatureMatrix, _rank_rows
+
+__all__ = ["find_new_pairs", "IncrementalIndex"]
+
+
+def find_new_pairs(
+    m: SignatureMatrix,
+    first_new: int,
+    tau: float,
+    progress: ProgressFn = no_progress,
+) -> PairResult:
+    """Every pair a < b of pages of ``m`` with multiset Jaccard >= tau and b >= first_new
+    (rows ``first_new`` on are new), with its similarity, sorted by (a, b).
+
+    Together with a full run on rows 0..first_new-1 these are exactly the pairs of a full
+    run on all rows (:func:`workbench.detect.matcher.find_pairs`), with the same
+    similarities. ``candidates`` counts the pairs verified, all with a new page.
+    """
+    if not 0.0 < tau <= 1.0:
+        raise ValueError(f"tau must be in (0, 1], not {tau}")
+    n = m.n
+    if not 0 <= first_new <= n:
+        raise ValueError(f"the first new page must be a row of the matrix (0..{n}), not {first_new}")
+    lengths = m.lengths().astype(np.int64)
+    active = lengths > 0
+    empty = PairResult(np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0))
+    if not active[first_new:].any():
+        return empty
+
+    ptr, rank, cnt, n_ranks = _rank_rows(m, active)
+    length = np.where(active, lengths, 0).astype(np.float64)
+    unindexed = m.unindexed_counts().astype(np.int64)
+    order = np.lexsort((np.arange(n), length))
+    order = order[length[order] > 0]
+    sizes = allpairs.prefix_sizes(ptr, rank, cnt, length, unindexed, tau, n_ranks)
+    list_ptr = np.zeros(n_ranks + 1, dtype=np.int64)
+    np.cumsum(sizes, out=list_ptr[1:])
+    del sizes
+    total = int(list_ptr[-1])
+    index = (list_ptr, np.empty(total, np.int32), np.empty(total, np.int32), np.empty(total, np.int32))
+    prefix_last = np.full(n, -1, dtype=np.int64)
+    allpairs.build_index(order, ptr, rank, cnt, length, unindexed, float(tau), *index, prefix_last)
+
+    position = np.empty(n, dtype=np.int64)
+    position[order] = np.arange(len(order), dtype=np.int64)
+    new = np.arange(first_new, n)
+    probes = np.sort(position[new[active[first_new:]]])
+    index_args = (ptr, rank, cnt, length, length[order], unindexed, float(tau), int(first_new), *index,
+                  prefix_last)
+
+    step = max(64, len(probes) // 200)  # new pages a task probes: progress and cancel points
+    local = threading.local()
+
+    def probe(lo: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+        if not hasattr(local, "score"):  # each thread its own scratch scores
+            local.score = np.zeros(n, dtype=np.float64)
+        return probe_new(order, probes[lo : lo + step], *index_args, local.score)
+
+    parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, int]] = []
+    with ThreadPoolExecutor(max_workers=_THREADS) as pool:
+        futures = [pool.submit(probe, lo) for lo in range(0, len(probes), step)]
+        try:
+            for k, future in enumerate(futures):
+                parts.append(future.result())
+                progress("match", min((k + 1) * step, len(probes)), len(probes))
+        except BaseException:  # Cancelled: tasks not yet started never run
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+    a = np.concatenate([p[0] for p in parts])
+    b = np.concatenate([p[1] for p in parts])
+    s = np.concatenate([p[2] for p in parts])
+    by_pair = np.lexsort((b, a))
+    return PairResult(a[by_pair], b[by_pair], s[by_pair], sum(p[3] for p in parts))
+
+
+@njit(cache=True, nogil=True)
+def probe_new(
+    order: np.ndarray,  # active pages by ascending (length, id)
+    probes: np.ndarray,  # positions in ``order`` of the new pages to probe
+    ptr: np.ndarray,
+    rank: np.ndarray,
+    cnt: np.ndarray,
+    length: np.ndarray,
+    sorted_length: np.ndarray,  # length[order]
+    unindexed: np.ndarray,
+    tau: float,
+    first_new: int,  # pages from this row on are new
+    list_ptr: np.ndarray,
+    list_pos: np.ndarray,
+    list_delta: np.ndarray,
+    list_cnt: np.ndarray,
+    prefix_last: np.ndarray,
+    score: np.ndarray,  # per page, all 0 (scratch for this caller: one per thread)
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """Pairs >= tau of each probed (new) page with every old page and with the new pages
+    before it in ``order``: (a, b, similarity, candidates verified).
+
+    The filters and the verification are those of :func:`workbench.detect.allpairs.probe`;
+    only the length window differs: it reaches past the probed page, to partners up to
+    length |x| / tau, since an old partner may be longer.
+    """
+    touched = np.empty(64, dtype=np.int64)
+    out_a = np.empty(64, dtype=np.int64)
+    out_b = np.empty(64, dtype=np.int64)
+    out_s = np.empty(64, dtype=np.float64)
+    found = 0
+    verified = 0
+    longest = tau - _EPS  # a partner y of x needs tau |y| <= |x| (with the matcher's slack)
+    for k in probes:
+        x = order[k]
+        lx = length[x]
+        need_x = np.ceil(tau * lx - _EPS * lx)
+        prefix_end = lx - need_x
+        first = np.searchsorted(sorted_length, tau * lx - _EPS * lx)
+        stop = np.searchsorted(sorted_length, lx / longest, side="right") if longest > 0 else len(order)
+        n_touched = 0
+        delta = unindexed[x]
+        e = ptr[x]
+        last = -1
+        while e < ptr[x + 1] and delta <= prefix_end:
+            r = rank[e]
+            last = r
+            c = cnt[e]
+            rest_x = lx - delta - c
+            begin, end = list_ptr[r], list_ptr[r + 1]
+            q = begin + np.searchsorted(list_pos[begin:end], first)
+            q_end = begin + np.searchsorted(list_pos[begin:end], stop)
+            while q < q_end:
+                p = list_pos[q]
+                y = order[p]
+                # Not the page itself, nor a new page later in the order (it finds the pair).
+                if p < k or (p > k and y < first_new):
+                    sy = score[y]
+                    if sy >= 0:
+                        ly = length[y]
+                        shared = min(c, list_cnt[q])
+                        rest = min(rest_x, ly - list_delta[q] - list_cnt[q])
+                        need = tau / (1.0 + tau) * (lx + ly) - _EPS * (lx + ly)
+                        if sy == 0:
+                            if n_touched == len(touched):
+                                touched = _grow(touched, n_touched + 1)
+                            touched[n_touched] = y
+                            n_touched += 1
+                        score[y] = -1.0 if sy + shared + rest < need else sy + shared
+                q += 1
+            delta += c
+            e += 1
+        for t in range(n_touched):
+            y = touched[t]
+            if score[y] > 0:
+                verified += 1
+                # Shared signatures up to the end of the shorter-ranked prefix are in both
+                # prefixes, so the score holds them: only the rest is merged.
+                seen = min(last, prefix_last[y])
+                inter = score[y] + _overlap(ptr, rank, cnt, x, y, seen)
+                ly = length[y]
+                sim = inter / (lx + ly - inter)
+                if sim >= tau:
+                    if found == len(out_a):
+                        out_a = _grow(out_a, found + 1)
+                        out_b = _grow(out_b, found + 1)
+                        out_s = _grow(out_s, found + 1)
+                    out_a[found] = min(x, y)
+                    out_b[found] = max(x, y)
+                    out_s[found] = sim
+                    found += 1
+            score[y] = 0.0
+    return out_a[:found], out_b[:found], out_s[:found], verified
+
+
+class IncrementalIndex:
+    """Pages added batch by batch; each :meth:`add` returns the pairs (>= tau) its pages
+    make with the pages added before and among themselves. Pages are numbered in the
+    order they were added, from 0.
+
+    The index keeps every page's signatures by their 64-bit ids, so a signature that only
+    one page had can become shared when a later page brings it.
+    """
+
+    def __init__(self, tau: float) -> None:
+        if not 0.0 < tau <= 1.0:
+            raise ValueError(f"tau must be in (0, 1], not {tau}")
+        self.tau = tau
+        self._sizes = np.empty(0, dtype=np.int64)  # entries of each page
+        self._ids = np.empty(0, dtype=np.int64)  # 64-bit signature ids, page after page
+        self._counts = np.empty(0, dtype=np.int64)
+
+    @property
+    def n(self) -> int:
+        """Pages added so far."""
+        return len(self._sizes)
+
+    def add(self, rows: SignatureMatrix, progress: ProgressFn = no_progress) -> PairResult:
+        """Add the pages of ``rows`` (with their 64-bit ids in ``rows.raw_ids``, as
+        :meth:`SignatureMatrix.from_vectors` makes them) and return the pairs they bring,
+        in the numbering of all pages added."""
+        if rows.unindexed is not None and rows.unindexed.any():
+            raise ValueError("pages to add must list every signature: left-out (unindexed) signatures "
+                             "could be shared with pages added later; build the rows with "
+                             "SignatureMatrix.from_vectors and without index_only")
+        if len(rows.sig) and rows.raw_ids is None:
+            raise ValueError("pages to add need their 64-bit signature ids (raw_ids): build the rows "
+                             "with SignatureMatrix.from_vectors")
+        first_new = self.n
+        ids = rows.raw_ids[rows.sig] if len(rows.sig) else np.empty(0, np.int64)  # type: ignore[index]
+        self._sizes = np.concatenate([self._sizes, np.diff(rows.ptr)])
+        self._ids = np.concatenate([self._ids, ids])
+        self._counts = np.concatenate([self._counts, rows.cnt])
+        return find_new_pairs(self._matrix(), first_new, self.tau, progress)
+
+    def _matrix(self) -> SignatureMatrix:
+        """All pages so far; a signature no page shares stays in its page's length only,
+        which is sound because the matrix is built again, with the new pages, every time."""
+        ptr = np.zeros(self.n + 1, dtype=np.int64)
+        np.cumsum(self._sizes, out=ptr[1:])
+        if not len(self._ids):
+            return SignatureMatrix(ptr, self._ids.copy(), self._counts.copy())
+        uniq, dense = np.unique(self._ids, return_inverse=True)
+        m = SignatureMatrix(ptr, dense.astype(np.int64), self._counts.copy(), uniq)
+        # The dense ids keep the order of the 64-bit ones, so rows made by from_vectors
+        # stay ascending; only other rows need sorting (and repeats merging).
+        rows = m.row_of_entries()
+        same_row = rows[1:] == rows[:-1]
+        if not np.all(m.sig[1:][same_row] > m.sig[:-1][same_row]):
+            m = m.sorted_rows()
+        df = np.bincount(m.sig)
+        return m.index_only(df[m.sig] >= 2)
