@@ -74,6 +74,18 @@ class LZ4Size:
         return len(self._compress(data, mode="high_compression", compression=self.level,
                                   store_size=False))
 
+    def after(self, ys: Sequence[bytes], x: bytes) -> np.ndarray:
+        """C(y + x) for every y of ``ys``: the inner loop of matching, kept tight (a list
+        comprehension over the bound function is a quarter faster than calling self)."""
+        compress = self._compress
+        if self.level == 0:
+            sizes = [len(compress(y + x, store_size=False)) for y in ys]
+        else:
+            level = self.level
+            sizes = [len(compress(y + x, mode="high_compression", compression=level, store_size=False))
+                     for y in ys]
+        return np.array(sizes, dtype=np.int64)
+
     @staticmethod
     def library_version() -> str:
         """The LZ4 library's version: sizes, and so similarities, may differ across versions."""
@@ -124,7 +136,7 @@ def ncd_pairs(signatures: Sequence[bytes], sizes: np.ndarray, threshold: float, 
             continue
         x = sigs[i]
         # Larger first: the later page in the order is y, and y + x is compressed.
-        cyx = np.fromiter((size(y + x) for y in sigs[i + 1:end]), dtype=np.int64, count=end - i - 1)
+        cyx = size.after(sigs[i + 1:end], x)
         compared += end - i - 1
         cy = c[i + 1:end]
         similarity = np.maximum(0.0, (c[i] + cy - np.maximum(cyx, cy)) / cy)
