@@ -4,11 +4,11 @@ NCD(x, y) = (C(xy) - min(C(x), C(y))) / max(C(x), C(y)) (Cilibrasi and Vitányi 
 with C the compressed size. Similarity is 1 - NCD, clipped to [0, 1].
 
 The compressor is LZ4's raw block format (``lz4.block`` with ``store_size=False``): the
-LZ4 sequences alone. The frame format (``lz4.frame``) adds a header, an end mark and
-checksums, 11 to 19 bytes whatever the input, which on signatures of a few hundred bytes
-would be a large constant inside every C() and pull every NCD toward 0 or 1 alike; the
-block's stored size is 4 such bytes too. Snappy, the paper's compressor, is a raw block
-format as well.
+LZ4 sequences alone. The frame format (``lz4.frame``) wraps them in a magic number, a
+descriptor, block sizes and an end mark, 22 bytes whatever the input as python-lz4 writes
+it (14 without the content size): on signatures of about 200 bytes (the dev Gold Set's
+mean) that constant would be a tenth of every C() and would bend every NCD; the block's
+stored size is 4 such bytes too. Snappy, the paper's compressor, is a raw format as well.
 
 Pruning P1 (Zhang et al. 2016, Lemma 3 and Remark 4): for C(x) <= C(y),
 NCD >= 1 - C(x)/C(y) because a *normal* compressor has C(xy) >= C(y); so with pages
@@ -16,18 +16,23 @@ sorted by C, page x need only meet the following pages while C(x)/C(y) >= 1 - ta
 LZ4 is not normal. It starts no match in a block's last 12 bytes, so y = "iris olive
 sage sage sage" is stored as literals, while in y + x the repeated "sage" is matched and
 C(yx) < C(y); and its one-pass search, which skips ahead after misses and finds a match
-by hashing, can recover a long stretch of y once x follows it. No constant bounds the
-shortfall (random texts gave up to 58 bytes), so no margin on the bound can be proved.
+by hashing, can recover a long stretch of y once x follows it. Taken on trust, the bound
+loses x = "amber", y = "president president" at the paper's best threshold (similarity
+0.3): C(x)/C(y) = 6/21 < 0.3, yet C(yx) = 19 gives a similarity of 8/21 = 0.38. No
+constant bounds the shortfall (random texts gave up to 58 bytes), so no margin on the
+bound can be proved.
 What is guaranteed is what we compute: C(xy) is taken as max(C(xy), C(y)), monotonicity
 (the axiom Lemma 3 uses) holding by construction, and then similarity <= C(x)/C(y) for
 every pair, so P1 drops no pair at or above the threshold. The property test compares P1
 with all pairs.
 
 The floor changes a pair's similarity only where LZ4 compresses y better after x than
-alone. To make that rare, the larger signature goes first (C(yx), not C(xy)): LZ4 reads
-y in yx exactly as it reads y alone up to y's last bytes, so only the end of y can come
-out differently. On the dev Gold Set's 550,725 pairs the floor changed none this way; with
-the smaller first it changed 30 (C(xy) up to 21 bytes below C(y)).
+alone. To make that rare, the larger signature goes first (C(yx), not C(xy)): LZ4 makes
+the same decisions on y in yx as on y alone until it nears y's end (the last 12 bytes,
+where y alone must stop matching; when both are under 64 KB or both over, as LZ4 hashes
+differently past it), so only the literals still pending there can come out differently. On the dev Gold Set's
+550,725 pairs the floor changed none this way; with the smaller first it would have
+changed 30 (C(xy) up to 21 bytes below C(y)).
 
 Two identical signatures have similarity 1 (idempotency, NCD(x, x) = 0, the first axiom
 of a normal compressor; LZ4 gives C(xx) a few bytes above C(x)), and an empty signature
