@@ -30,9 +30,9 @@ The floor changes a pair's similarity only where LZ4 compresses y better after x
 alone. To make that rare, the larger signature goes first (C(yx), not C(xy)): LZ4 makes
 the same decisions on y in yx as on y alone until it nears y's end (the last 12 bytes,
 where y alone must stop matching; when both are under 64 KB or both over, as LZ4 hashes
-differently past it), so only the literals still pending there can come out differently. On the dev Gold Set's
-550,725 pairs the floor changed none this way; with the smaller first it would have
-changed 30 (C(xy) up to 21 bytes below C(y)).
+differently past it), so only the literals still pending there can come out differently.
+On the dev Gold Set's 550,725 pairs the floor changed none this way; with the smaller
+first it would have changed 30 (C(xy) up to 21 bytes below C(y)).
 
 Two identical signatures have similarity 1 (idempotency, NCD(x, x) = 0, the first axiom
 of a normal compressor; LZ4 gives C(xx) a few bytes above C(x)), and an empty signature
