@@ -1,0 +1,166 @@
+"""Every pair of weighted vectors with cosine >= t, exactly (All-Pairs, Bayardo et al. 2007).
+
+ANDD's paper finds its pairs with LSH (random hyperplanes for cosine), which only
+approximates the similarity and misses some pairs. At the workbench's sizes the exact
+cosine costs little with the All-Pairs bound: vectors have length 1, ``maxweight[c]``
+is the largest value any vector has in column c, and a vector's entries are taken in
+column order (the most common k-grams first) until the sum of value * maxweight reaches
+t. Those first entries, the vector's *prefix*, can add less than t to a dot product with
+any vector, so two vectors with cosine >= t share an entry outside the prefix of the
+earlier one; only the rest of each vector is put in the inverted lists. Each page then
+probes the lists with all its entries, accumulating dot products with the earlier pages
+it meets, and adds what the prefixes share by merging. Nothing is estimated: every pair
+at or above t is found with its exact cosine (up to float rounding).
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+from numba import njit
+
+from workbench.core.progress import ProgressFn, no_progress
+from workbench.detect.matcher import PairResult
+
+# The bound and the final test allow this much float rounding: pairs are never lost to it.
+_EPS = 1e-9
+# Probing reads shared lists without the GIL: one thread per core.
+_THREADS = max(1, min(os.cpu_count() or 1, 8))
+
+
+@njit(cache=True, nogil=True)
+def _grow(a: np.ndarray, size: int) -> np.ndarray:
+    out = np.empty(max(size, 2 * len(a)), dtype=a.dtype)
+    out[: len(a)] = a
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _prefix_dot(ptr: np.ndarray, col: np.ndarray, val: np.ndarray, split: np.ndarray,
+                x: int, y: int) -> float:
+    """The dot product of x with the prefix of y (columns ascend in both)."""
+    i, i_end = ptr[x], ptr[x + 1]
+    j, j_end = ptr[y], split[y]
+    total = 0.0
+    while i < i_end and j < j_end:
+        a, b = col[i], col[j]
+        if a == b:
+            total += val[i] * val[j]
+            i += 1
+            j += 1
+        elif a < b:
+            i += 1
+        else:
+            j += 1
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _probe(lo: int, hi: int, ptr: np.ndarray, col: np.ndarray, val: np.ndarray,
+           split: np.ndarray, list_ptr: np.ndarray, list_doc: np.ndarray, list_val: np.ndarray,
+           t: float, acc: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """Pairs (y, x, cosine) with y < x, lo <= x < hi and cosine >= t; candidates seen."""
+    touched = np.empty(64, dtype=np.int64)
+    out_a = np.empty(64, dtype=np.int64)
+    out_b = np.empty(64, dtype=np.int64)
+    out_s = np.empty(64, dtype=np.float64)
+    found = 0
+    candidates = 0
+    for x in range(lo, hi):
+        n_touched = 0
+        for e in range(ptr[x], ptr[x + 1]):
+            c = col[e]
+            v = val[e]
+            for q in range(list_ptr[c], list_ptr[c + 1]):
+                y = list_doc[q]
+                if y >= x:
+                    break  # lists ascend by page: the rest come later
+                if acc[y] == 0.0:
+                    if n_touched == len(touched):
+                        touched = _grow(touched, n_touched + 1)
+                    touched[n_touched] = y
+                    n_touched += 1
+                acc[y] += v * list_val[q]
+        candidates += n_touched
+        for k in range(n_touched):
+            y = touched[k]
+            s = acc[y] + _prefix_dot(ptr, col, val, split, x, y)
+            acc[y] = 0.0
+            if s >= 1.0 - _EPS:
+                s = 1.0  # the same vector, up to rounding
+            if s >= t:
+                if found == len(out_a):
+                    out_a = _grow(out_a, found + 1)
+                    out_b = _grow(out_b, found + 1)
+                    out_s = _grow(out_s, found + 1)
+                out_a[found] = y
+                out_b[found] = x
+                out_s[found] = s
+                found += 1
+    return out_a[:found], out_b[:found], out_s[:found], candidates
+
+
+def _prefix_ends(ptr: np.ndarray, col: np.ndarray, val: np.ndarray, t: float) -> np.ndarray:
+    """Where each row's indexed part starts: its first entry at which the running sum of
+    value * maxweight reaches t (the entries before can add less than t to any cosine)."""
+    n = len(ptr) - 1
+    if len(col) == 0:
+        return ptr[:-1].copy()
+    maxweight = np.zeros(int(col.max()) + 1)
+    np.maximum.at(maxweight, col, val)
+    bound = np.cumsum(maxweight[col] * val)
+    sizes = np.diff(ptr)
+    before = np.concatenate([[0.0], bound])[ptr[:-1]]
+    bound -= np.repeat(before, sizes)  # per row
+    unindexed = bound < t - _EPS
+    return ptr[:-1] + np.bincount(np.repeat(np.arange(n), sizes)[unindexed], minlength=n)
+
+
+def cosine_pairs(ptr: np.ndarray, col: np.ndarray, val: np.ndarray, t: float,
+                 progress: ProgressFn = no_progress) -> PairResult:
+    """Every pair of rows (a < b) with dot product >= t, of rows of length 1 (CSR:
+    columns ascending within a row, every value > 0; columns numbered most common first
+    keep the lists short)."""
+    if not 0.0 < t <= 1.0:
+        raise ValueError(f"the cosine threshold must be in (0, 1], not {t}")
+    ptr = np.ascontiguousarray(ptr, dtype=np.int64)
+    col = np.ascontiguousarray(col, dtype=np.int64)
+    val = np.ascontiguousarray(val, dtype=np.float64)
+    n = len(ptr) - 1
+    split = _prefix_ends(ptr, col, val, t)
+    rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(ptr))
+    indexed = np.arange(len(col)) >= split[rows]
+    order = np.lexsort((rows[indexed], col[indexed]))
+    list_doc = rows[indexed][order]
+    list_val = val[indexed][order]
+    m = int(col.max()) + 1 if len(col) else 0
+    list_ptr = np.zeros(m + 1, dtype=np.int64)
+    np.cumsum(np.bincount(col[indexed], minlength=m), out=list_ptr[1:])
+    step = max(64, n // 100)  # pages per task: progress and cancel points
+    chunks = [(lo, min(lo + step, n)) for lo in range(0, n, step)]
+    parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, int]] = []
+    progress("match", 0, n)
+
+    def run(bounds: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+        return _probe(bounds[0], bounds[1], ptr, col, val, split, list_ptr, list_doc, list_val,
+                      t, np.zeros(n))
+
+    with ThreadPoolExecutor(max_workers=_THREADS) as pool:
+        futures = [pool.submit(run, bounds) for bounds in chunks]
+        try:
+            for (_, hi), future in zip(chunks, futures, strict=True):
+                parts.append(future.result())
+                progress("match", hi, n)  # may raise Cancelled
+        except BaseException:
+            for future in futures:
+                future.cancel()  # tasks not started yet; running ones end soon
+            raise
+    if not parts:
+        return PairResult(np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0))
+    a = np.concatenate([p[0] for p in parts])
+    b = np.concatenate([p[1] for p in parts])
+    s = np.concatenate([p[2] for p in parts])
+    keep = np.lexsort((b, a))
+    return PairResult(a[keep], b[keep], s[keep], sum(p[3] for p in parts))

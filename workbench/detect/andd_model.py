@@ -1,0 +1,113 @@
+"""ANDD's k-gram weighting model: a weight per feature, nothing else.
+
+The paper's Eq. 1: a k-gram's weight in a page is sum_j lambda_j * phi_j(k-gram, page),
+a linear function of the features of :mod:`workbench.detect.andd_features`. A weight
+below zero is taken as zero (the k-gram leaves the vector): a negative entry would let
+cosine go below zero and say nothing a smaller weight cannot. Cosine only depends on the
+direction of the weights, so learned weights are stored scaled to a largest |lambda| of 1.
+
+Untrained, every lambda is 1 (the "unit weights"): bias plus each feature, a smoothed
+tf-idf that also favours early, capitalised and title words.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from workbench.detect.andd_features import GramMatrix, feature_names
+
+
+@dataclass(frozen=True, slots=True)
+class AnddWeights:
+    """The model: k (words per k-gram) and one weight per feature, by name.
+
+    ``trained_on`` says what the weights were learned from (empty: the unit weights),
+    e.g. {"pages": 520, "positive_pairs": 4000, "negative_pairs": 4000}: a methods
+    section can cite it.
+    """
+
+    k: int
+    weights: tuple[tuple[str, float], ...]
+    trained_on: tuple[tuple[str, int], ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        names = tuple(name for name, _ in self.weights)
+        expected = feature_names(self.k)
+        if names != expected:
+            raise ValueError(
+                f"ANDD weights for k={self.k} need the features {', '.join(expected)} in "
+                f"that order, not {', '.join(names) or 'none'}; train the weights again.")
+        for name, value in self.weights:
+            if not math.isfinite(value):
+                raise ValueError(f"ANDD weight {name} is {value}: train the weights again.")
+
+    @classmethod
+    def unit(cls, k: int = 1) -> AnddWeights:
+        """Every feature weighted 1: the model before any training."""
+        return cls(k, tuple((name, 1.0) for name in feature_names(k)))
+
+    @classmethod
+    def of(cls, k: int, values: np.ndarray, trained_on: Mapping[str, int] | None = None
+           ) -> AnddWeights:
+        """From a vector of weights in :func:`feature_names` order."""
+        return cls(k, tuple(zip(feature_names(k), (float(v) for v in values), strict=True)),
+                   tuple((key, int(v)) for key, v in (trained_on or {}).items()))
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(name for name, _ in self.weights)
+
+    @property
+    def vector(self) -> np.ndarray:
+        return np.array([value for _, value in self.weights], dtype=np.float64)
+
+    @property
+    def trained(self) -> bool:
+        return bool(self.trained_on)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A small JSON-able dict (kept in a run's params); :meth:`from_dict` reads it."""
+        return {"k": self.k, "weights": dict(self.weights), "trained_on": dict(self.trained_on)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> AnddWeights:
+        try:
+            k = int(data["k"])
+            given = dict(data["weights"])
+            trained_on = {str(key): int(v) for key, v in dict(data.get("trained_on", {})).items()}
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"Not ANDD weights (need k and weights by feature): {exc}") from exc
+        expected = feature_names(k)
+        unknown = sorted(set(given) - set(expected))
+        missing = [name for name in expected if name not in given]
+        if unknown or missing:
+            raise ValueError(
+                "These ANDD weights do not fit this version's features "
+                f"(missing: {', '.join(missing) or 'none'}; unknown: {', '.join(unknown) or 'none'}); "
+                "train the weights again.")
+        return cls.of(k, np.array([float(given[name]) for name in expected]), trained_on)
+
+
+def entry_weights(matrix: GramMatrix, weights: np.ndarray) -> np.ndarray:
+    """Eq. 1 for every entry, negatives cut to zero."""
+    if matrix.values.shape[1] != len(weights):
+        raise ValueError(f"{len(weights)} weights for {matrix.values.shape[1]} features")
+    return np.maximum(matrix.values @ weights, 0.0)
+
+
+def row_norms(matrix: GramMatrix, values: np.ndarray) -> np.ndarray:
+    """The Euclidean length of every page's vector."""
+    return np.sqrt(np.bincount(matrix.rows(), weights=values * values, minlength=matrix.n))
+
+
+def unit_vectors(matrix: GramMatrix, weights: np.ndarray) -> np.ndarray:
+    """Every page's weighted vector scaled to length 1 (all zero where nothing is left)."""
+    values = entry_weights(matrix, weights)
+    norms = row_norms(matrix, values)
+    scale = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
+    return values * np.repeat(scale, np.diff(matrix.ptr))
