@@ -203,22 +203,27 @@ class IncrementalIndex:
     make with the pages added before and among themselves. Pages are numbered in the
     order they were added, from 0.
 
-    The index keeps every page's signatures by their 64-bit ids, so a signature that only
-    one page had can become shared when a later page brings it.
+    Signatures get dense ids in the order they are first met, so the rows of earlier
+    pages never change; every page keeps all its signatures, so one that only one page
+    had can become shared when a later page brings it.
     """
 
     def __init__(self, tau: float) -> None:
         if not 0.0 < tau <= 1.0:
             raise ValueError(f"tau must be in (0, 1], not {tau}")
         self.tau = tau
-        self._sizes = np.empty(0, dtype=np.int64)  # entries of each page
-        self._ids = np.empty(0, dtype=np.int64)  # 64-bit signature ids, page after page
-        self._counts = np.empty(0, dtype=np.int64)
+        self._ptr = np.zeros(1, dtype=np.int64)
+        self._sig = np.empty(0, dtype=np.int64)  # dense ids, ascending within each page
+        self._cnt = np.empty(0, dtype=np.int64)
+        self._raw = np.empty(0, dtype=np.int64)  # dense id -> 64-bit id
+        self._df = np.empty(0, dtype=np.int64)  # pages that have each signature
+        self._sorted_raw = np.empty(0, dtype=np.int64)  # the 64-bit ids met, ascending,
+        self._sorted_dense = np.empty(0, dtype=np.int64)  # and the dense id of each
 
     @property
     def n(self) -> int:
         """Pages added so far."""
-        return len(self._sizes)
+        return len(self._ptr) - 1
 
     def add(self, rows: SignatureMatrix, progress: ProgressFn = no_progress) -> PairResult:
         """Add the pages of ``rows`` (with their 64-bit ids in ``rows.raw_ids``, as
@@ -232,26 +237,31 @@ class IncrementalIndex:
             raise ValueError("pages to add need their 64-bit signature ids (raw_ids): build the rows "
                              "with SignatureMatrix.from_vectors")
         first_new = self.n
-        ids = rows.raw_ids[rows.sig] if len(rows.sig) else np.empty(0, np.int64)  # type: ignore[index]
-        self._sizes = np.concatenate([self._sizes, np.diff(rows.ptr)])
-        self._ids = np.concatenate([self._ids, ids])
-        self._counts = np.concatenate([self._counts, rows.cnt])
-        return find_new_pairs(self._matrix(), first_new, self.tau, progress)
+        raw = rows.raw_ids[rows.sig] if len(rows.sig) else np.empty(0, np.int64)  # type: ignore[index]
+        batch = SignatureMatrix(rows.ptr, self._dense(raw), rows.cnt.astype(np.int64)).sorted_rows()
+        self._ptr = np.concatenate([self._ptr, self._ptr[-1] + batch.ptr[1:]])
+        self._sig = np.concatenate([self._sig, batch.sig])
+        self._cnt = np.concatenate([self._cnt, batch.cnt])
+        self._df += np.bincount(batch.sig, minlength=len(self._raw))
+        m = SignatureMatrix(self._ptr, self._sig, self._cnt, self._raw)
+        # A signature no page shares stays in its page's length only: sound, as which
+        # ones those are is decided again, with the new pages, at every add.
+        return find_new_pairs(m.index_only(self._df[self._sig] >= 2), first_new, self.tau, progress)
 
-    def _matrix(self) -> SignatureMatrix:
-        """All pages so far; a signature no page shares stays in its page's length only,
-        which is sound because the matrix is built again, with the new pages, every time."""
-        ptr = np.zeros(self.n + 1, dtype=np.int64)
-        np.cumsum(self._sizes, out=ptr[1:])
-        if not len(self._ids):
-            return SignatureMatrix(ptr, self._ids.copy(), self._counts.copy())
-        uniq, dense = np.unique(self._ids, return_inverse=True)
-        m = SignatureMatrix(ptr, dense.astype(np.int64), self._counts.copy(), uniq)
-        # The dense ids keep the order of the 64-bit ones, so rows made by from_vectors
-        # stay ascending; only other rows need sorting (and repeats merging).
-        rows = m.row_of_entries()
-        same_row = rows[1:] == rows[:-1]
-        if not np.all(m.sig[1:][same_row] > m.sig[:-1][same_row]):
-            m = m.sorted_rows()
-        df = np.bincount(m.sig)
-        return m.index_only(df[m.sig] >= 2)
+    def _dense(self, raw: np.ndarray) -> np.ndarray:
+        """The dense id of every 64-bit id in ``raw``, giving ids never met the next free ones."""
+        at = np.searchsorted(self._sorted_raw, raw)
+        known = np.zeros(len(raw), dtype=bool)
+        if len(self._sorted_raw):
+            known = self._sorted_raw[np.minimum(at, len(self._sorted_raw) - 1)] == raw
+        unseen = np.unique(raw[~known])
+        fresh = np.arange(len(self._raw), len(self._raw) + len(unseen), dtype=np.int64)
+        dense = np.empty(len(raw), dtype=np.int64)
+        dense[known] = self._sorted_dense[at[known]]
+        dense[~known] = fresh[np.searchsorted(unseen, raw[~known])]
+        where = np.searchsorted(self._sorted_raw, unseen)
+        self._sorted_raw = np.insert(self._sorted_raw, where, unseen)
+        self._sorted_dense = np.insert(self._sorted_dense, where, fresh)
+        self._raw = np.concatenate([self._raw, unseen])
+        self._df = np.concatenate([self._df, np.zeros(len(unseen), dtype=np.int64)])
+        return dense
