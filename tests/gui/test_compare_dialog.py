@@ -194,6 +194,10 @@ def test_the_plot_draws_every_point_of_every_curve_in_its_colour(qtbot):
     b = Curve("minhash", "MinHash", ((0.8, 0.3), (0.5, 0.6)), (0.2, 0.6), (0.5, 0.6), 0.6, 0.55)
     plot.set_curves([a, b], "minhash", "summary in words")
     image = plot.grab().toImage()
+    # Recall runs left to right, precision bottom to top, both 0 to 1 across the plot.
+    r = plot.plot_rect()
+    assert plot.to_pixel(0, 0) == r.bottomLeft() and plot.to_pixel(1, 1) == r.topRight()
+    assert plot.to_pixel(1, 0) == r.bottomRight()
     for curve in (a, b):
         for recall, precision in curve.points:
             q = plot.to_pixel(recall, precision)

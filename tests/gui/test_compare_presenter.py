@@ -58,10 +58,12 @@ def test_rows_show_each_method_at_its_best_threshold():
 
 def test_the_best_row_is_selected_and_used_at_its_best_threshold():
     p = ComparePresenter()
-    p.set_comparison(_comparison())
-    assert p.selected == 0 and p.selected_method == "spotsigs"
+    c = _comparison()
+    c.methods.reverse()  # the best method second
+    p.set_comparison(c)
+    assert p.selected == 1 and p.selected_method == "spotsigs"
     assert p.choice() == MethodChoice("spotsigs", 0.4)
-    p.select(1)
+    p.select(0)
     assert p.choice() == MethodChoice("minhash", 0.8)
     assert "MinHash at threshold 0.80" in p.use_text()
     p.select(7)

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
     QDialog,
+    QGridLayout,
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
@@ -31,7 +32,6 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QRadioButton,
-    QSplitter,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -70,6 +70,14 @@ METHOD_TIPS: dict[str, str] = {
     "imatch": "I-Match: one hash of each page's mid-frequency words; only exact matches pair",
     "signcd": "Compression distance of spot signatures (SigNCD)",
     "andd": "ANDD: cosine similarity of weighted word vectors",
+}
+
+
+HEADERS: dict[str, str] = {
+    "Best threshold": "Best\nthreshold", "Pair precision": "Pair\nprecision", "Pair recall": "Pair\nrecall",
+    "Max F1": "Max F1\n(pairs)", "Cluster precision": "Cluster\nprecision",
+    "Cluster recall": "Cluster\nrecall", "Cluster F1": "Cluster\nF1",
+    "The papers report": "The papers report\n(Gold Set, Max F1)",
 }
 
 
@@ -204,17 +212,17 @@ class CompareDialog(QDialog):
         grid.addWidget(self.project_radio)
 
         methods_box = QGroupBox("Methods")
-        row = QHBoxLayout(methods_box)
+        ticks = QGridLayout(methods_box)
         self.method_boxes: dict[str, QCheckBox] = {}
-        for method in self.presenter.methods:
+        per_row = (len(self.presenter.methods) + 1) // 2
+        for i, method in enumerate(self.presenter.methods):
             box = QCheckBox(display_name(method))
             box.setObjectName(f"method_{method}")
             box.setChecked(method in self.presenter.checked)
             box.setToolTip(METHOD_TIPS.get(method, method))
             box.toggled.connect(lambda on, m=method: self._method_toggled(m, on))
-            row.addWidget(box)
+            ticks.addWidget(box, i // per_row, i % per_row)
             self.method_boxes[method] = box
-        row.addStretch(1)
 
         self.run_button = QPushButton("&Run Comparison")
         self.run_button.setObjectName("runComparison")
@@ -242,7 +250,8 @@ class CompareDialog(QDialog):
 
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setObjectName("comparisonTable")
-        self.table.setHorizontalHeaderLabels(list(COLUMNS))
+        # Two-line headers keep the number columns narrow and leave room for the papers' text.
+        self.table.setHorizontalHeaderLabels([HEADERS.get(c, c) for c in COLUMNS])
         for col, tip in enumerate(COLUMN_TIPS):
             self.table.horizontalHeaderItem(col).setToolTip(tip)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -258,16 +267,6 @@ class CompareDialog(QDialog):
         self.summary.setObjectName("comparisonSummary")
         self.summary.setWordWrap(True)
         self.plot = PRCurveView()
-        results = QWidget()
-        lay = QVBoxLayout(results)
-        lay.setContentsMargins(0, 0, 0, 0)
-        lay.addWidget(self.table, 1)
-        lay.addWidget(self.summary)
-        self.splitter = QSplitter(Qt.Orientation.Vertical)
-        self.splitter.addWidget(results)
-        self.splitter.addWidget(self.plot)
-        self.splitter.setStretchFactor(0, 2)
-        self.splitter.setStretchFactor(1, 3)
 
         self.use_label = QLabel()
         self.use_label.setObjectName("useMethodText")
@@ -284,11 +283,15 @@ class CompareDialog(QDialog):
 
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
-        layout.addWidget(truth_box)
-        layout.addWidget(methods_box)
+        inputs = QHBoxLayout()
+        inputs.addWidget(truth_box, 3)
+        inputs.addWidget(methods_box, 1)
+        layout.addLayout(inputs)
         layout.addLayout(run_row)
         layout.addWidget(self.problem_label)
-        layout.addWidget(self.splitter, 1)
+        layout.addWidget(self.table)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.plot, 1)
         layout.addLayout(bottom)
 
     # ============================================================= the inputs
@@ -480,7 +483,7 @@ class CompareDialog(QDialog):
         needed = self.table.horizontalHeader().height() + rows + 2 * self.table.frameWidth() + 6
         if self.table.horizontalScrollBar().isVisible():
             needed += self.table.horizontalScrollBar().height()
-        self.table.setMinimumHeight(min(needed, 360))
+        self.table.setFixedHeight(min(needed, 360))
 
     def _row_selected(self) -> None:
         rows = {i.row() for i in self.table.selectedIndexes()}

@@ -36,6 +36,17 @@ AXIS = QColor("#555555")
 HOVER_PIXELS = 8
 
 
+# Axis titles, longest first: the longest that fits is drawn (a short plot has no room
+# for the y axis's explanation; the tooltip of each point still says what it is).
+X_LABELS = ("pair recall: share of the true pairs found", "pair recall")
+Y_LABELS = ("pair precision: share of found pairs that are true", "pair precision: share true",
+            "precision")
+
+
+def _fitting(metrics: QFontMetrics, room: float, labels: Sequence[str]) -> str:
+    return next((t for t in labels if metrics.horizontalAdvance(t) <= room - 8), labels[-1])
+
+
 def colour_of(method: str) -> QColor:
     """A method's colour, the same in every comparison (by its place in the registry)."""
     if method not in METHODS:
@@ -175,13 +186,14 @@ class PRCurveView(QWidget):
         p.setPen(QPen(AXIS, 1))
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.drawRect(r)
+        metrics = QFontMetrics(p.font())
         p.drawText(QRectF(r.left(), r.bottom() + 22, r.width(), 16), Qt.AlignmentFlag.AlignHCenter,
-                   "pair recall: share of the true pairs found")
+                   _fitting(metrics, r.width(), X_LABELS))
         p.save()
         p.translate(14, r.center().y())
         p.rotate(-90)
         p.drawText(QRectF(-r.height() / 2, -8, r.height(), 16), Qt.AlignmentFlag.AlignHCenter,
-                   "pair precision: share of found pairs that are true")
+                   _fitting(metrics, r.height(), Y_LABELS))
         p.restore()
 
     def _curve(self, p: QPainter, curve: Curve) -> None:
