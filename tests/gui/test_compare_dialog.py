@@ -256,3 +256,21 @@ def test_the_menu_action_opens_the_dialog_and_runs_the_chosen_method(qtbot, prom
         qtbot.mouseClick(dialog.use_button, Qt.MouseButton.LeftButton)
         assert window.started == [MethodChoice("spotsigs", 0.3)]
         assert not dialog.isVisible()
+
+
+def test_use_this_method_runs_it_in_the_real_window(qtbot, demo_window):
+    window = demo_window
+    detect = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Detection")
+    install_compare_action(window, detect)
+    assert window.actions_by_name["compare_methods"] in detect.actions()
+    window.actions_by_name["compare_methods"].trigger()
+    dialog = window.findChild(CompareDialog)
+    assert dialog.project is window.project
+    comparison = _fake_comparison()
+    comparison.methods.reverse()  # MinHash first; SpotSigs is still the best
+    dialog.show_comparison(comparison)
+    dialog.table.selectRow(0)
+    with qtbot.waitSignal(window.run_finished, timeout=RUN_TIMEOUT_MS):
+        qtbot.mouseClick(dialog.use_button, Qt.MouseButton.LeftButton)
+    run = window.project.current_run()
+    assert run.params["detector"] == "minhash" and run.params["tau"] == 0.6
