@@ -84,9 +84,10 @@ def test_word_frequencies_of_k_grams():
 
 
 def test_weights_travel_as_a_small_json_dict():
-    w = AnddWeights.of(1, np.linspace(-1, 1, len(feature_names(1))), {"pages": 40})
+    w = AnddWeights.of(1, np.linspace(-1, 1, len(feature_names(1))), {"pages": 40}, 0.55)
     data = json.loads(json.dumps(w.to_dict()))
-    assert AnddWeights.from_dict(data) == w and w.trained
+    assert AnddWeights.from_dict(data) == w and w.trained and data["threshold"] == 0.55
+    assert AnddWeights.from_dict(AnddWeights.unit().to_dict()).threshold is None
     assert set(data["weights"]) == set(feature_names(1))
     assert not AnddWeights.unit().trained and AnddWeights.unit(3).k == 3
     with pytest.raises(ValueError, match="missing: in_title"):
@@ -103,6 +104,7 @@ def test_the_detector_describes_itself_and_checks_k():
     params = json.loads(json.dumps(d.parameters()))
     assert params["weights"] == AnddWeights.unit().to_dict() and params["trained"] is False
     assert list(d.thresholds()) == sorted(d.thresholds()) and d.thresholds()[-1] == 1.0
+    assert d.default_threshold() == 0.4  # the unit weights' best on the dev Gold Set
     assert AnddDetector(k=3).k == 3 and AnddDetector(AnddWeights.unit(2)).k == 2
     with pytest.raises(ValueError, match="k=2, not k=1"):
         AnddDetector(AnddWeights.unit(2), k=1)

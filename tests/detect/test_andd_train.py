@@ -94,6 +94,16 @@ def test_training_separates_near_duplicates_better_on_unseen_pages():
                                                                    fresh_groups)
 
 
+def test_training_finds_the_threshold_that_separates_the_groups_best():
+    texts, groups = _collection(1)
+    weights = train(texts, groups)
+    d = AnddDetector(weights)
+    assert weights.threshold is not None and d.default_threshold() == weights.threshold
+    assert weights.threshold in d.thresholds()
+    found = d.find_pairs([d.featurize(t) for t in texts], weights.threshold)
+    assert sorted(zip(found.a.tolist(), found.b.tolist(), strict=True)) == positive_pairs(groups)
+
+
 def test_given_negatives_are_learned_from():
     texts, groups = _collection(1, stories=2)
     weights = train(texts, groups, negatives=[(0, 5), (5, 0), (1, 1)])

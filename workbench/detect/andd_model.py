@@ -28,12 +28,14 @@ class AnddWeights:
 
     ``trained_on`` says what the weights were learned from (empty: the unit weights),
     e.g. {"pages": 520, "positive_pairs": 4000, "negative_pairs": 4000}: a methods
-    section can cite it.
+    section can cite it. ``threshold`` is the cosine that best separated the groups
+    learned from (highest pair F1 there), the threshold a run uses unless told otherwise.
     """
 
     k: int
     weights: tuple[tuple[str, float], ...]
     trained_on: tuple[tuple[str, int], ...] = field(default=())
+    threshold: float | None = None
 
     def __post_init__(self) -> None:
         names = tuple(name for name, _ in self.weights)
@@ -45,6 +47,8 @@ class AnddWeights:
         for name, value in self.weights:
             if not math.isfinite(value):
                 raise ValueError(f"ANDD weight {name} is {value}: train the weights again.")
+        if self.threshold is not None and not 0.0 < self.threshold <= 1.0:
+            raise ValueError(f"An ANDD threshold is a cosine in (0, 1], not {self.threshold}.")
 
     @classmethod
     def unit(cls, k: int = 1) -> AnddWeights:
@@ -52,11 +56,11 @@ class AnddWeights:
         return cls(k, tuple((name, 1.0) for name in feature_names(k)))
 
     @classmethod
-    def of(cls, k: int, values: np.ndarray, trained_on: Mapping[str, int] | None = None
-           ) -> AnddWeights:
+    def of(cls, k: int, values: np.ndarray, trained_on: Mapping[str, int] | None = None,
+           threshold: float | None = None) -> AnddWeights:
         """From a vector of weights in :func:`feature_names` order."""
         return cls(k, tuple(zip(feature_names(k), (float(v) for v in values), strict=True)),
-                   tuple((key, int(v)) for key, v in (trained_on or {}).items()))
+                   tuple((key, int(v)) for key, v in (trained_on or {}).items()), threshold)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -72,7 +76,11 @@ class AnddWeights:
 
     def to_dict(self) -> dict[str, Any]:
         """A small JSON-able dict (kept in a run's params); :meth:`from_dict` reads it."""
-        return {"k": self.k, "weights": dict(self.weights), "trained_on": dict(self.trained_on)}
+        out: dict[str, Any] = {"k": self.k, "weights": dict(self.weights),
+                               "trained_on": dict(self.trained_on)}
+        if self.threshold is not None:
+            out["threshold"] = self.threshold
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> AnddWeights:
@@ -80,6 +88,7 @@ class AnddWeights:
             k = int(data["k"])
             given = dict(data["weights"])
             trained_on = {str(key): int(v) for key, v in dict(data.get("trained_on", {})).items()}
+            threshold = None if data.get("threshold") is None else float(data["threshold"])
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"Not ANDD weights (need k and weights by feature): {exc}") from exc
         expected = feature_names(k)
@@ -90,7 +99,8 @@ class AnddWeights:
                 "These ANDD weights do not fit this version's features "
                 f"(missing: {', '.join(missing) or 'none'}; unknown: {', '.join(unknown) or 'none'}); "
                 "train the weights again.")
-        return cls.of(k, np.array([float(given[name]) for name in expected]), trained_on)
+        return cls.of(k, np.array([float(given[name]) for name in expected]), trained_on,
+                      threshold)
 
 
 def entry_weights(matrix: GramMatrix, weights: np.ndarray) -> np.ndarray:
