@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Simhash on the dev Gold Set at k = 0..8, and the index's batch time on random fingerprints.
+"""Simhash on the dev Gold Set at k = 0..8, and the index's time on random fingerprints.
 
     .venv/bin/python benchmarks/bench_simhash.py [--gold ../shared/data/goldset-dev]
         [--shingles 1,2,3] [--random 100000] [--random-k 3]
@@ -21,7 +21,7 @@ import numpy as np
 from workbench.core.clustering import connected_components
 from workbench.core.evaluation import pairs_of_groups, score_pairs
 from workbench.detect.simhash import SimhashDetector
-from workbench.detect.simhash_index import pairs_within
+from workbench.detect.simhash_index import MAX_TABLE_K, SimhashStream, pairs_within
 from workbench.detect.texts import read_texts
 
 GOLD = Path(__file__).resolve().parents[2] / "shared" / "data" / "goldset-dev"
@@ -64,6 +64,12 @@ def random_batch(n: int, k: int) -> None:
     took = time.perf_counter() - started
     print(f"{n} random fingerprints, k = {k}: {took:.2f} s, {len(found)} pairs, "
           f"{found.candidates} candidates compared")
+    if k <= MAX_TABLE_K:
+        stream = SimhashStream(k)
+        started = time.perf_counter()
+        streamed = sum(len(stream.add(fp)) for fp in fps.tolist())
+        print(f"  the same one at a time (SimhashStream): {time.perf_counter() - started:.2f} s, "
+              f"{streamed} pairs")
 
 
 def main() -> None:

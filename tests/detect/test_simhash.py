@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from tests.conftest import REPO, shared_path
 from workbench.core.progress import Cancelled
-from workbench.detect import simhash_allpairs, simhash_index
+from workbench.detect import simhash_index, simhash_loops
 from workbench.detect.detector import PageText
 from workbench.detect.simhash import (
     SimhashDetector,
@@ -232,8 +232,7 @@ def test_batch_pairs_hold_across_chunks_and_tasks(monkeypatch: pytest.MonkeyPatc
     fps = np.concatenate([fps, fps[:300] ^ flips, fps[:50], np.repeat(fps[:1], 20)])
     expected = brute_pairs(fps.tolist(), 3)
     # Tiny chunks and tasks: every boundary between steps is crossed many times.
-    monkeypatch.setattr(simhash_index, "_CHUNK", 5)
-    monkeypatch.setattr(simhash_allpairs, "_TASK", 97)
+    monkeypatch.setattr(simhash_loops, "_TASK", 5)
     for method in ("tables", "all"):
         assert found_pairs(pairs_within(fps, 3, method=method)) == expected
 
@@ -242,6 +241,15 @@ def test_identical_fingerprints_pair_once_at_distance_zero() -> None:
     fps = np.array([5, 5, 5, 9], dtype=np.uint64)
     result = pairs_within(fps, 0)
     assert found_pairs(result) == {(0, 1): 0, (0, 2): 0, (1, 2): 0}
+
+
+def test_crowds_of_equal_fingerprints_are_compared_once_each() -> None:
+    # 80 copies share every table's key: the tables would compare each pair 10 times,
+    # so every pair is compared once instead; the pairs are the same either way.
+    fps = [3] * 80 + [3 ^ 0b1011, 1 << 40, MASK]
+    result = pairs_within(np.array(fps, dtype=np.uint64), 3)
+    assert found_pairs(result) == brute_pairs(fps, 3)
+    assert result.candidates <= len(fps) * (len(fps) - 1) // 2
 
 
 def test_no_fingerprints_or_one_give_no_pairs() -> None:
@@ -289,6 +297,8 @@ def test_thresholds_are_the_similarities_of_distances_12_to_0() -> None:
     assert distance_of(SimhashDetector(k=5).default_threshold()) == 5
     # Between two grid points the threshold allows the smaller distance only.
     assert distance_of(1 - 3.5 / 64) == 3
+    # A grid point written with rounding noise (e.g. read back from a text field) is still that point.
+    assert distance_of(1 - 3 / 64 + 1e-12) == 3
     assert distance_of(0.0) == BITS
     with pytest.raises(ValueError, match="between 0 and 1"):
         distance_of(1.5)

@@ -14,36 +14,34 @@ unrelated fingerprints share one (about n^2 / 2^26 per table for k = 3 instead o
 n^2 / 2^16), at the price of more tables. Past :data:`MAX_TABLE_K` the keys get so short
 (under 11 bits) and the tables so many (78 for k = 11) that comparing every pair is as
 cheap and simpler; :func:`pairs_within` then does that (for any k up to 64), and also
-whenever counting the tables' candidates shows they would cost more than all pairs.
+whenever the tables' candidates would cost more than all pairs (many equal fingerprints).
 
-Batch mode (:func:`pairs_within`) sorts each permuted table once and compares within
-runs of equal keys, all with numpy; :class:`SimhashStream` answers one new fingerprint
-at a time against all earlier ones, with the same tables kept as hash maps.
+Batch mode (:func:`pairs_within`) sorts each permuted table once with numpy and compares
+within runs of equal keys in compiled loops (:mod:`workbench.detect.simhash_loops`);
+:class:`SimhashStream` answers one new fingerprint at a time against all earlier ones,
+with the same tables kept as hash maps.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
 
 from workbench.core.progress import ProgressFn, no_progress
-from workbench.detect.matcher import PairResult, expand_ranges
-from workbench.detect.simhash_allpairs import all_pairs_within
+from workbench.detect.matcher import PairResult
+from workbench.detect.simhash_loops import all_pairs_within, runs_within
 
 BITS = 64
 Method = Literal["auto", "tables", "all"]
 # Largest k answered with tables; above it every pair is compared (see the module text).
 MAX_TABLE_K = 10
-# Candidate pairs compared per numpy step: bounds memory (~100 MB) and spaces progress calls.
-_CHUNK = 1 << 22
-# What a table candidate costs in comparisons of the all-pairs loop, roughly (100,000
-# random fingerprints, k = 10, on 2 busy cores: 75 ns a candidate, 2.8 ns a comparison).
+# What a table candidate costs in comparisons of the all-pairs loop, roughly, sorting
+# included (100,000 random fingerprints, k = 10: 14 ns a candidate, 2.9 ns a comparison).
 # Only the time depends on it: both ways are exact.
-CANDIDATE_COST = 20
+CANDIDATE_COST = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,9 +117,9 @@ def pairs_within(fps: np.ndarray, k: int, progress: ProgressFn = no_progress,
     fingerprints were compared.
 
     ``method`` "auto" uses the permuted tables when k <= MAX_TABLE_K and their
-    candidates cost less than comparing every pair (counted first, from the sorted keys
-    alone), else compares every pair; "tables" and "all" force one way. All are exact,
-    so the choice changes only the time.
+    candidates (estimated from the first table's sorted keys) cost less than comparing
+    every pair, else compares every pair; "tables" and "all" force one way. All are
+    exact, so the choice changes only the time.
     """
     if k < 0:
         raise ValueError(f"k is a number of bits, 0 or more, not {k}")
@@ -132,7 +130,10 @@ def pairs_within(fps: np.ndarray, k: int, progress: ProgressFn = no_progress,
     k = min(k, BITS)
     if method == "tables" or (method == "auto" and k <= MAX_TABLE_K):
         tables = tables_of(k)
-        if method == "tables" or table_candidates(fps, tables) * CANDIDATE_COST < n * (n - 1) // 2:
+        # The first table's candidates, times the number of tables, estimate them all
+        # (the tables are alike: two blocks each); counting every table would sort twice.
+        estimate = table_candidates(fps, tables[:1]) * len(tables)
+        if method == "tables" or estimate * CANDIDATE_COST < n * (n - 1) // 2:
             return _table_pairs(fps, k, tables, progress)
     a, b, distance = all_pairs_within(fps, k, progress)
     return _sorted(PairResult(a, b, 1.0 - distance.astype(np.float64) / BITS, n * (n - 1) // 2))
@@ -143,16 +144,23 @@ def table_candidates(fps: np.ndarray, tables: list[Table]) -> int:
     total = 0
     for table in tables:
         keys = np.sort(permute(fps, table) >> np.uint64(BITS - table.key_bits))
-        if len(keys) < 2:
-            continue
-        new_key = np.ones(len(keys), dtype=bool)
-        new_key[1:] = keys[1:] != keys[:-1]
-        sizes = np.diff(np.append(np.flatnonzero(new_key), len(keys)))
+        _, sizes = _runs(keys)
         total += int((sizes * (sizes - 1) // 2).sum())
     return total
 
 
+def _runs(sorted_keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where each run of equal keys starts, and its length."""
+    if len(sorted_keys) == 0:
+        return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
+    new_key = np.ones(len(sorted_keys), dtype=bool)
+    new_key[1:] = sorted_keys[1:] != sorted_keys[:-1]
+    starts = np.flatnonzero(new_key)
+    return starts, np.diff(np.append(starts, len(sorted_keys)))
+
+
 def _table_pairs(fps: np.ndarray, k: int, tables: list[Table], progress: ProgressFn) -> PairResult:
+    """Every pair within k, each from the first table whose key it shares."""
     blocks = blocks_of(k)
     parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     candidates = 0
@@ -162,65 +170,21 @@ def _table_pairs(fps: np.ndarray, k: int, tables: list[Table], progress: Progres
             progress("match", number, len(tables))
 
         tick()
-        found, compared = _pairs_in_table(fps, k, table, blocks, tick)
-        parts.extend(found)
-        candidates += compared
+        permuted = permute(fps, table)
+        order = np.argsort(permuted, kind="stable")
+        sorted_fps = fps[order]
+        starts, sizes = _runs(permuted[order] >> np.uint64(BITS - table.key_bits))
+        shared = sizes > 1
+        starts, sizes = starts[shared], sizes[shared]
+        candidates += int((sizes * (sizes - 1) // 2).sum())
+        # A pair is credited to the first table (in tables_of order) whose two blocks are
+        # both zero in its xor: here, when no other block before the second leading one is.
+        p, q = table.leading
+        earlier = [(blocks[b].shift, blocks[b].mask) for b in range(q) if b != p]
+        ids = order.astype(np.int64)
+        parts.append(runs_within(sorted_fps, ids, starts, starts + sizes, k, earlier, tick))
     progress("match", len(tables), len(tables))
     return _sorted(_joined(parts, candidates))
-
-
-def _pairs_in_table(fps: np.ndarray, k: int, table: Table, blocks: list[Block],
-                    tick: Callable[[], None]) -> tuple[list[tuple[np.ndarray, np.ndarray, np.ndarray]], int]:
-    """Pairs within k that share this table's key and no earlier table's (each pair is
-    credited to the first table it shares, so it is reported once), and how many
-    candidate pairs were compared."""
-    n = len(fps)
-    permuted = permute(fps, table)
-    order = np.argsort(permuted, kind="stable")
-    keys = permuted[order] >> np.uint64(BITS - table.key_bits)
-    new_key = np.ones(n, dtype=bool)
-    new_key[1:] = keys[1:] != keys[:-1]
-    starts = np.flatnonzero(new_key)
-    sizes = np.diff(np.append(starts, n))
-    # later[s]: how many fingerprints after sorted position s share its key.
-    later = np.repeat(starts + sizes, sizes) - np.arange(n) - 1
-    total = int(later.sum())
-    found: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-    if total == 0:
-        return found, 0
-    ends = np.cumsum(later)
-    lo = 0
-    while lo < n:
-        # Positions lo..hi-1 bring at most _CHUNK candidates (or one position, if more).
-        hi = max(lo + 1, int(np.searchsorted(ends, (ends[lo - 1] if lo else 0) + _CHUNK, side="right")))
-        hi = min(hi, n)
-        count = later[lo:hi]
-        if count.any():
-            position = np.arange(lo, hi, dtype=np.int64)
-            left = order[np.repeat(position, count)]
-            right = order[expand_ranges(position + 1, count)]
-            distance = np.bitwise_count(fps[left] ^ fps[right])
-            near = distance <= k
-            left, right, distance = left[near], right[near], distance[near]
-            first = _first_table_is(fps[left] ^ fps[right], table.leading, blocks)
-            left, right, distance = left[first], right[first], distance[first]
-            found.append((np.minimum(left, right), np.maximum(left, right), distance))
-            tick()
-        lo = hi
-    return found, total
-
-
-def _first_table_is(xor: np.ndarray, leading: tuple[int, int], blocks: list[Block]) -> np.ndarray:
-    """Whether ``leading`` is the first table (in tables_of order) whose two blocks are
-    both zero in ``xor``: no other block before the second leading one is zero."""
-    p, q = leading
-    first = np.ones(len(xor), dtype=bool)
-    for index in range(q):
-        if index == p:
-            continue
-        block = blocks[index]
-        first &= ((xor >> np.uint64(block.shift)) & np.uint64(block.mask)) != 0
-    return first
 
 
 def _joined(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]], candidates: int) -> PairResult:
