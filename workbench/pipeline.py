@@ -22,11 +22,12 @@ import numpy as np
 
 from workbench.archive.tasks import Scan, scan  # scan's pages, or workers read them (_extract_all)
 from workbench.core.clustering import cluster_pairs
+from workbench.core.heap import release_free_memory
 from workbench.core.progress import Cancelled, ProgressFn, no_progress
 from workbench.core.records import Cluster, PageInfo, RawPage, RunFilters, SkipRecord
 from workbench.detect.boilerplate import ANY_SITE, boilerplate_masks, corpus_boilerplate, site_boilerplate
 from workbench.detect.extract import ExtractedPage, extract_batch
-from workbench.detect.matcher import PairResult, SignatureMatrix, find_pairs, intersections
+from workbench.detect.matcher import MatrixBuilder, PairResult, SignatureMatrix, find_pairs, intersections
 from workbench.detect.member_overlap import RepeatedBlocks, boilerplate_shares, repeated_blocks
 from workbench.detect.parallel import read_and_extract
 from workbench.detect.params import SpotSigsParams
@@ -155,13 +156,20 @@ def idf_keep(matrix: SignatureMatrix, params: SpotSigsParams) -> tuple[np.ndarra
     if not len(matrix.sig):
         empty = np.ones(0, dtype=bool)
         return empty, empty, False
-    df = np.bincount(matrix.sig)
-    shareable = (df >= 2)[matrix.sig]
+    counted, indexed, applied = idf_flags(matrix, params)
+    return counted[matrix.sig], indexed[matrix.sig], applied
+
+
+def idf_flags(matrix: SignatureMatrix, params: SpotSigsParams) -> tuple[np.ndarray, np.ndarray, bool]:
+    """:func:`idf_keep`'s answer per signature id instead of per entry (arrays the size
+    of the vocabulary, not of the matrix)."""
+    df = np.bincount(matrix.sig, minlength=matrix.n_signatures)
+    shareable = df >= 2
     rows_with_sigs = int((np.diff(matrix.ptr) > 0).sum())
     if rows_with_sigs < max(params.idf_min_pages, 2):
-        return np.ones(len(matrix.sig), dtype=bool), shareable, False
+        return np.ones(len(df), dtype=bool), shareable, False
     idf = np.log(rows_with_sigs / np.maximum(df, 1)) / math.log(rows_with_sigs)
-    counted = (idf >= params.idf_low - 1e-12)[matrix.sig]
+    counted = idf >= params.idf_low - 1e-12
     return counted, counted & shareable, True
 
 
@@ -224,6 +232,16 @@ def load_corpus(
     extracted = _extract_all(items, params, skipped, progress, workers)
     timings["read+extract"] = time.perf_counter() - t0
 
+    return filter_corpus(str(root), params, extracted, skipped, timings, progress)
+
+
+
+def filter_corpus(root: str, params: SpotSigsParams, extracted: list[ExtractedPage],
+                  skipped: list[SkipRecord], timings: dict[str, float],
+                  progress: ProgressFn = no_progress) -> Corpus:
+    """The extracted pages as a corpus: boilerplate left out, the IDF filter applied, the
+    signature matrix built. ``extracted`` is emptied as it is read (its arrays are let go
+    as soon as they are used, to keep a large run's peak memory down)."""
     t1 = time.perf_counter()
     progress("filter", 0, None)
     infos = [e.info for e in extracted]
@@ -240,36 +258,45 @@ def load_corpus(
     masks = boilerplate_masks(infos, hashes, boiler)
     repeated = repeated_blocks([e.spot_ids for e in extracted], [e.spot_block for e in extracted], hashes,
                                masks)
-    vectors = []
+    # Straight into the matrix's arrays, page by page, with each page's spot arrays let go
+    # as soon as they are read (workbench.detect.matcher.MatrixBuilder says why).
+    builder = MatrixBuilder(len(extracted), sum(len(e.spot_ids) for e in extracted))
     for i, mask in enumerate(masks):
-        vectors.append(extracted[i].vector(mask))
-        extracted[i] = None  # type: ignore[call-overload]  # let the spot arrays go early
+        builder.add(*extracted[i].vector(mask))
+        extracted[i] = None  # type: ignore[call-overload]
     del extracted, masks, hashes
-    raw_matrix = SignatureMatrix.from_vectors(vectors)
-    counted, indexed, idf_applied = idf_keep(raw_matrix, params)
-    filters = RunFilters(too_common(raw_matrix, counted),
-                         {site: frozenset(ids.tolist()) for site, ids in boiler.items()})
-    matrix = raw_matrix.select_entries(counted).index_only(indexed[counted])
+    release_free_memory()
+    raw_matrix = builder.finish()
+    counted, indexed, idf_applied = idf_flags(raw_matrix, params)
+    dropped = ~counted & (np.bincount(raw_matrix.sig, minlength=len(counted)) > 0)
+    too_common_ids = (frozenset(raw_matrix.raw_ids[dropped].tolist())
+                      if raw_matrix.raw_ids is not None else frozenset())
+    filters = RunFilters(too_common_ids, {site: frozenset(ids.tolist()) for site, ids in boiler.items()})
+
+    def usable(lengths: np.ndarray) -> np.ndarray:
+        for info, length in zip(infos, lengths.tolist(), strict=True):
+            before = info.signature_count
+            info.signature_count = length  # what matching counts, after every filter
+            if length < max(params.min_sigs, 1):
+                info.skip_reason = (
+                    f"too little text: {length} signatures after the filters "
+                    f"({before} before; minimum {params.min_sigs})"
+                    if before
+                    else "too little text: no spot signatures"
+                )
+        return np.array([info.skip_reason is None for info in infos], dtype=bool)
+
+    # The IDF filter, unindexed single-page signatures and pages with too little text, in
+    # one pass (SignatureMatrix.filtered: the same as select_entries, index_only and
+    # select_rows one after the other, without their matrix-sized temporaries).
+    matrix, _ = raw_matrix.filtered(counted, indexed, usable)
     del raw_matrix
-    lengths = matrix.lengths()
-    for info, length in zip(infos, lengths, strict=True):
-        before = info.signature_count
-        info.signature_count = int(length)  # what matching counts, after every filter
-        if length < max(params.min_sigs, 1):
-            info.skip_reason = (
-                f"too little text: {int(length)} signatures after the filters "
-                f"({before} before; minimum {params.min_sigs})"
-                if before
-                else "too little text: no spot signatures"
-            )
-    usable = np.array([info.skip_reason is None for info in infos], dtype=bool)
-    matrix = matrix.select_rows(usable)
     if infos:
         checksums = np.unique(np.array([i.checksum for i in infos]), return_inverse=True)[1]
     else:
         checksums = np.empty(0, dtype=np.int64)
     timings["filter"] = time.perf_counter() - t1
-    return Corpus(str(root), params, infos, skipped, matrix, checksums, idf_applied, timings, filters,
+    return Corpus(root, params, infos, skipped, matrix, checksums, idf_applied, timings, filters,
                   repeated)
 
 

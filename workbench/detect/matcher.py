@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 
 from workbench.core.progress import ProgressFn, no_progress
-from workbench.detect import allpairs
+from workbench.detect import allpairs, matrix_kernels
 
 # Probing reads a shared index without the GIL: one thread per core.
 _THREADS = max(1, min(os.cpu_count() or 1, 8))
@@ -76,30 +77,12 @@ class SignatureMatrix:
         The list is emptied as it is read (its arrays are let go early to keep the
         peak memory of a 100,000-page run down).
         """
-        sizes = np.fromiter((len(v[0]) for v in vectors), dtype=np.int64, count=len(vectors))
-        ptr = np.zeros(len(vectors) + 1, dtype=np.int64)
-        np.cumsum(sizes, out=ptr[1:])
-        total = int(ptr[-1])
-        raw = np.empty(total, dtype=np.int64)
-        cnt = np.empty(total, dtype=np.int64)
+        builder = MatrixBuilder(len(vectors), sum(len(v[0]) for v in vectors))
         for i in range(len(vectors)):
-            ids, counts = vectors[i]
-            raw[ptr[i] : ptr[i + 1]] = ids
-            cnt[ptr[i] : ptr[i + 1]] = counts
+            builder.add(*vectors[i])
             vectors[i] = None  # type: ignore[call-overload]
         vectors.clear()
-        if total == 0:
-            return cls(ptr, raw, cnt)
-        uniq, dense = np.unique(raw, return_inverse=True)
-        del raw
-        matrix = cls(ptr, dense.astype(np.int64, copy=False), cnt, uniq)
-        # Ids sorted and unique within each page stay so under the order-keeping dense
-        # map; only when they are not is the (memory-hungry) full sort needed.
-        rows = matrix.row_of_entries()
-        same_row = rows[1:] == rows[:-1]
-        if np.all(matrix.sig[1:][same_row] > matrix.sig[:-1][same_row]):
-            return matrix
-        return matrix.sorted_rows()
+        return builder.finish()
 
     def sorted_rows(self) -> SignatureMatrix:
         """The same matrix with ids ascending inside every page (merging repeats)."""
@@ -134,12 +117,87 @@ class SignatureMatrix:
         m.unindexed = self.unindexed_counts() + left_out.astype(np.int64)
         return m
 
+    def filtered(self, counted: np.ndarray, indexed: np.ndarray,
+                 usable: Callable[[np.ndarray], np.ndarray]) -> tuple[SignatureMatrix, np.ndarray]:
+        """``select_entries``, ``index_only`` and ``select_rows`` in two passes that make no
+        array of the matrix's size: ``counted`` and ``indexed`` are per signature id (not
+        per entry); ``usable`` gets each page's length (its counted signatures) and says
+        which pages stay. Returns the matrix and those lengths."""
+        lengths, left_out = matrix_kernels.row_totals(self.ptr, self.sig, self.cnt, counted, indexed)
+        keep_rows = np.asarray(usable(lengths), dtype=bool)
+        ptr, sig, cnt = matrix_kernels.keep_entries(self.ptr, self.sig, self.cnt, counted & indexed,
+                                                    keep_rows)
+        unindexed = np.where(keep_rows, self.unindexed_counts() + left_out, 0)
+        return SignatureMatrix(ptr, sig, cnt, self.raw_ids, unindexed), lengths
+
     def select_rows(self, keep_rows: np.ndarray) -> SignatureMatrix:
         """Empty the rows where ``keep_rows`` is false (pages set aside), lengths included."""
         m = self.select_entries(keep_rows[self.row_of_entries()])
         if m.unindexed is not None:
             m.unindexed = np.where(keep_rows, m.unindexed, 0)
         return m
+
+
+class MatrixBuilder:
+    """A :class:`SignatureMatrix` filled page by page into arrays sized once.
+
+    At a million pages, a list of per-page arrays cost more than the matrix: every small
+    array that is freed stays in the allocator's heap, where the matrix's large arrays
+    cannot reuse it, so the list's memory was never given back during the run.
+    ``capacity``: at least the number of entries that will be added (e.g. the pages' spot
+    occurrences, which their distinct signatures never exceed).
+    """
+
+    def __init__(self, pages: int, capacity: int) -> None:
+        self.ptr = np.zeros(pages + 1, dtype=np.int64)
+        self.ids = np.empty(capacity, dtype=np.int64)
+        self.cnt = np.empty(capacity, dtype=np.int64)
+        self.rows = 0
+
+    def add(self, ids: np.ndarray, counts: np.ndarray) -> None:
+        """The next page: its signature ids (any 64-bit values) and their counts."""
+        at = int(self.ptr[self.rows])
+        self.ids[at : at + len(ids)] = ids
+        self.cnt[at : at + len(ids)] = counts
+        self.rows += 1
+        self.ptr[self.rows] = at + len(ids)
+
+    def finish(self) -> SignatureMatrix:
+        """The matrix, signature ids made dense (0 .. distinct - 1, in the ids' order)."""
+        if self.rows != len(self.ptr) - 1:
+            raise ValueError(f"{self.rows} pages added of {len(self.ptr) - 1}")
+        total = int(self.ptr[-1])
+        raw, cnt = self.ids[:total], self.cnt[:total]
+        if total == 0:
+            return SignatureMatrix(self.ptr, raw, cnt)
+        uniq = _distinct(raw)
+        _to_dense(raw, uniq)  # raw's own buffer now holds the dense ids
+        matrix = SignatureMatrix(self.ptr, raw, cnt, uniq)
+        # Ids sorted and unique within each page stay so under the order-keeping dense
+        # map; only when they are not is the (memory-hungry) full sort needed.
+        if matrix_kernels.rows_ascending(self.ptr, raw):
+            return matrix
+        return matrix.sorted_rows()
+
+
+# Entries handled at once when renumbering: a chunk's temporaries stay small next to the
+# matrix itself (at a million pages the matrix holds about 90 million entries).
+_CHUNK = 1 << 22
+
+
+def _distinct(ids: np.ndarray) -> np.ndarray:
+    """The sorted distinct values of ``ids``, without np.unique's full sorted copy (and
+    inverse) of all of them: each chunk is reduced to its own distinct values first, and
+    a signature repeats across many pages."""
+    parts = [np.unique(ids[i : i + _CHUNK]) for i in range(0, len(ids), _CHUNK)]
+    return parts[0] if len(parts) == 1 else np.unique(np.concatenate(parts))
+
+
+def _to_dense(ids: np.ndarray, distinct: np.ndarray) -> None:
+    """Replace every id by its index in ``distinct`` (sorted, holding every id), in place
+    and chunk by chunk: no second array of the matrix's size."""
+    for i in range(0, len(ids), _CHUNK):
+        ids[i : i + _CHUNK] = np.searchsorted(distinct, ids[i : i + _CHUNK])
 
 
 @dataclass(slots=True)

@@ -1,0 +1,71 @@
+"""Compiled passes over a signature matrix's rows that make no array of its size.
+
+The numpy way (a row index per entry, boolean masks, fancy indexing) builds several
+temporaries as large as the matrix; at a million pages (about 90 million entries) each
+is 0.1-0.7 GB, and the filters after extraction made four of them at once. These loops
+walk ``ptr`` row by row instead (numba, as the join in allpairs.py).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True, nogil=True)
+def rows_ascending(ptr: np.ndarray, sig: np.ndarray) -> bool:
+    """Whether the ids of every row are strictly ascending."""
+    for r in range(len(ptr) - 1):
+        for k in range(ptr[r] + 1, ptr[r + 1]):
+            if sig[k] <= sig[k - 1]:
+                return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def row_totals(ptr: np.ndarray, sig: np.ndarray, cnt: np.ndarray, counted: np.ndarray,
+               indexed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per row: the total count of its counted signatures (its length), and of those
+    counted but not indexed. ``counted`` and ``indexed`` are per signature id."""
+    n = len(ptr) - 1
+    length = np.zeros(n, dtype=np.int64)
+    unindexed = np.zeros(n, dtype=np.int64)
+    for r in range(n):
+        total = 0
+        left_out = 0
+        for k in range(ptr[r], ptr[r + 1]):
+            s = sig[k]
+            if counted[s]:
+                total += cnt[k]
+                if not indexed[s]:
+                    left_out += cnt[k]
+        length[r] = total
+        unindexed[r] = left_out
+    return length, unindexed
+
+
+@njit(cache=True, nogil=True)
+def keep_entries(ptr: np.ndarray, sig: np.ndarray, cnt: np.ndarray, keep_sig: np.ndarray,
+                 keep_row: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The matrix with only the entries whose signature and row are kept (rows stay, a
+    dropped row empty): new ptr, sig, cnt."""
+    n = len(ptr) - 1
+    out_ptr = np.zeros(n + 1, dtype=np.int64)
+    for r in range(n):
+        kept = 0
+        if keep_row[r]:
+            for k in range(ptr[r], ptr[r + 1]):
+                if keep_sig[sig[k]]:
+                    kept += 1
+        out_ptr[r + 1] = out_ptr[r] + kept
+    out_sig = np.empty(out_ptr[n], dtype=sig.dtype)
+    out_cnt = np.empty(out_ptr[n], dtype=cnt.dtype)
+    at = 0
+    for r in range(n):
+        if keep_row[r]:
+            for k in range(ptr[r], ptr[r + 1]):
+                if keep_sig[sig[k]]:
+                    out_sig[at] = sig[k]
+                    out_cnt[at] = cnt[k]
+                    at += 1
+    return out_ptr, out_sig, out_cnt
