@@ -31,12 +31,12 @@ def window_calls(monkeypatch) -> list[list[str]]:
 
 def test_an_unknown_command_is_a_usage_error_listing_the_commands(window_calls, capsys, tmp_path,
                                                                   monkeypatch):
-    monkeypatch.chdir(tmp_path)  # 'compare' is no file here
-    assert entry.main(["compare", "x"]) == 2
+    monkeypatch.chdir(tmp_path)  # 'summarise' is no file here
+    assert entry.main(["summarise", "x"]) == 2
     assert window_calls == []
     err = capsys.readouterr().err
-    assert "compare" in err
-    for command in ("dedup", "eval", "export"):
+    assert "summarise" in err
+    for command in ("dedup", "eval", "export", "compare"):
         assert command in err
 
 

@@ -43,7 +43,9 @@ def chain_id(namespace: str, words: Sequence[str]) -> int:
     return h - (1 << 64) if h >> 63 else h
 
 
-def _mix_array(h: np.ndarray) -> np.ndarray:
+def mix_array(h: np.ndarray) -> np.ndarray:
+    """MurmurHash3's 64-bit finaliser on every value of a uint64 array; changes ``h`` in
+    place (pass a temporary) and returns it."""
     h ^= h >> np.uint64(33)
     h *= np.uint64(_M1)
     h ^= h >> np.uint64(33)
@@ -58,6 +60,6 @@ def chain_ids(namespace: str, word_hash: np.ndarray, words: np.ndarray) -> np.nd
     h = np.full(len(words), _seed(namespace), dtype=np.uint64)
     for column in words.T:
         there = column >= 0
-        mixed = _mix_array(h ^ word_hash[np.maximum(column, 0)])
+        mixed = mix_array(h ^ word_hash[np.maximum(column, 0)])
         h = np.where(there, mixed, h)
     return h.view(np.int64)

@@ -24,7 +24,7 @@ import numpy as np
 
 from workbench.core.progress import ProgressFn, no_progress
 from workbench.detect.detector import Detector, PageText
-from workbench.detect.hashing import _mix_array
+from workbench.detect.hashing import mix_array
 from workbench.detect.matcher import PairResult
 from workbench.detect.simhash_index import BITS, pairs_within
 from workbench.text.tokenize import words_of
@@ -64,9 +64,9 @@ def word_hashes(words: Sequence[str]) -> np.ndarray:
     padded[np.repeat(first_chunk * 8, lengths) + offset] = np.frombuffer(data, dtype=np.uint8)
     values = padded.view("<u8").astype(np.uint64)
     position = (np.arange(len(values), dtype=np.int64) - np.repeat(first_chunk, chunks) + 1).astype(np.uint64)
-    mixed = _mix_array(values ^ (position * _POSITION))
+    mixed = mix_array(values ^ (position * _POSITION))
     combined = np.bitwise_xor.reduceat(mixed, first_chunk)
-    return _mix_array(combined ^ (lengths.astype(np.uint64) * _LENGTH))
+    return mix_array(combined ^ (lengths.astype(np.uint64) * _LENGTH))
 
 
 def features_of(words: Sequence[str], shingle: int = 1) -> tuple[np.ndarray, np.ndarray]:
@@ -84,7 +84,7 @@ def features_of(words: Sequence[str], shingle: int = 1) -> tuple[np.ndarray, np.
     starts = max(1, len(codes) - shingle + 1)
     combined = np.full(starts, _SHINGLE_SEED, dtype=np.uint64)
     for offset in range(min(shingle, len(codes))):
-        combined = _mix_array(combined ^ hashes[codes[offset : offset + starts]])
+        combined = mix_array(combined ^ hashes[codes[offset : offset + starts]])
     distinct, counts = np.unique(combined, return_counts=True)
     return distinct, counts.astype(np.float64)
 

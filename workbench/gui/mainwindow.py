@@ -40,6 +40,7 @@ from workbench.gui.codebook import CodebookPanel
 from workbench.gui.codebook_actions import CodebookActions
 from workbench.gui.coding_actions import CodingActions
 from workbench.gui.compare import CompareView
+from workbench.gui.compare_actions import install_compare_action
 from workbench.gui.export_actions import export_dialog
 from workbench.gui.feedback import progress_text
 from workbench.gui.filterbar import FilterBar
@@ -293,6 +294,7 @@ class MainWindow(QMainWindow):
         detect.addAction(act["settings"])
         detect.addAction(act["rerun"])
         detect.addAction(act["calibrate"])
+        install_compare_action(self, detect)
         help_ = m.addMenu("&Help")
         help_.addAction(act["shortcuts"])
         help_.addAction(act["about"])
