@@ -16,6 +16,7 @@ from typing import TextIO
 
 from workbench.comparison import PAPER_FIGURES, Comparison, Truth, compare, truth_of_project
 from workbench.core.progress_text import ProgressWriter
+from workbench.detect.params import SpotSigsParams, params_from_record
 from workbench.detect.registry import METHODS, parse_methods
 from workbench.export.cells import csv_writer
 from workbench.store import Project, ProjectError
@@ -91,6 +92,9 @@ def _compare_project(path: Path, methods: list[str], progress: ProgressWriter | 
         with Project.open(path, backups=0, readonly=True) as project:
             truth = truth_of_project(project)
             root = project.archive_root
+            run = project.current_run()
+            # The extraction settings the coder's clusters came from (as the window does).
+            params = params_from_record(run.params) if run is not None else SpotSigsParams()
     except (ProjectError, OSError) as exc:
         raise CompareError(f"{path}: {exc}") from None
     if not truth.cluster_of:
@@ -99,7 +103,8 @@ def _compare_project(path: Path, methods: list[str], progress: ProgressWriter | 
     if not root or not Path(root).exists():
         raise CompareError(f"{path}: its crawl {root or '(none recorded)'} is not there; "
                            "open the project in the workbench and point it to the crawl")
-    return compare(root, truth, methods, progress=progress or _quiet, workers=workers, source=str(path))
+    return compare(root, truth, methods, params=params, progress=progress or _quiet, workers=workers,
+                   source=str(path))
 
 
 def _quiet(stage: str, done: int, total: int | None) -> None:

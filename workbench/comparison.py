@@ -243,7 +243,11 @@ def _detector(name: str, texts: Texts, options: dict, progress: ProgressFn) -> _
     thresholds = sorted(detector.thresholds())
     memory = _PeakMemory()
     t0 = time.perf_counter()
-    features = [detector.featurize(t) for t in texts.texts]
+    features = []
+    for k, text in enumerate(texts.texts):
+        if k % 256 == 0:
+            progress(f"features:{name}", k, len(texts.texts))  # where Cancel takes effect
+        features.append(detector.featurize(text))
     pairs = detector.find_pairs(features, thresholds[0], progress)
     seconds = time.perf_counter() - t0
     peak = memory.growth()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import asdict, dataclass, field
 
@@ -164,3 +165,21 @@ class SpotSigsParams:
         d = asdict(self)
         d["specs"] = [str(s) for s in self.specs]
         return d
+
+
+def params_from_record(values: dict | None) -> SpotSigsParams:
+    """The parameters a run recorded (``SpotSigsParams.to_dict``) as an object again."""
+    if not values:
+        return SpotSigsParams()
+    names = {f.name for f in dataclasses.fields(SpotSigsParams)}
+    kw = {k: v for k, v in values.items() if k in names}
+    # Runs recorded before languages were told apart gave every page English antecedents.
+    kw.setdefault("languages", False)
+    if "specs" in kw:
+        kw["specs"] = tuple(
+            AntecedentSpec.parse(s) if isinstance(s, str) else AntecedentSpec(**s) for s in kw["specs"]
+        )
+    try:
+        return SpotSigsParams(**kw)
+    except (TypeError, ValueError):
+        return SpotSigsParams()

@@ -8,7 +8,6 @@ with the run's parameters, so every span indexes into the text the pane shows.
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,7 +16,8 @@ from workbench.archive import scan
 from workbench.archive.names import archive_file
 from workbench.core.records import RawPage, RunFilters
 from workbench.detect.extract import extract_text
-from workbench.detect.params import AntecedentSpec, SpotSigsParams
+from workbench.detect.params import SpotSigsParams
+from workbench.detect.params import params_from_record as params_from_dict  # noqa: F401 - used by the window
 from workbench.detect.signatures import Spot, page_spots, spot_id
 from workbench.detect.spot import legacy_spot_id
 from workbench.text.tokenize import Tokens
@@ -92,24 +92,6 @@ def plain_tip(text: str) -> str:
     import html
 
     return "<qt>" + html.escape(text).replace("\n", "<br>") + "</qt>"
-
-
-def params_from_dict(values: dict | None) -> SpotSigsParams:
-    """The parameters a run recorded (``SpotSigsParams.to_dict``) as an object again."""
-    if not values:
-        return SpotSigsParams()
-    names = {f.name for f in dataclasses.fields(SpotSigsParams)}
-    kw = {k: v for k, v in values.items() if k in names}
-    # Runs recorded before languages were told apart gave every page English antecedents.
-    kw.setdefault("languages", False)
-    if "specs" in kw:
-        kw["specs"] = tuple(
-            AntecedentSpec.parse(s) if isinstance(s, str) else AntecedentSpec(**s) for s in kw["specs"]
-        )
-    try:
-        return SpotSigsParams(**kw)
-    except (TypeError, ValueError):
-        return SpotSigsParams()
 
 
 def read_raw(root: Path | str, source: str, offset: int | None) -> RawPage | None:
