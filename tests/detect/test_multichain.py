@@ -13,10 +13,9 @@ from hypothesis import strategies as st
 from tests.conftest import DEMO_ARCHIVE
 from workbench.cli import main
 from workbench.detect.chains import Lexicon, find_chains
-from workbench.detect.params import AntecedentSpec, SpotSigsParams
+from workbench.detect.params import AntecedentSpec, SpotSigsParams, params_from_record
 from workbench.detect.scheme import SPOTS, Scheme, by_word, scheme_for
 from workbench.detect.signatures import spot_id, spots_in
-from workbench.gui.pagetext import params_from_dict
 from workbench.store import Project
 
 
@@ -127,7 +126,7 @@ def test_recorded_parameters_give_the_multi_chain_specs_back():
     params = SpotSigsParams(specs=(AntecedentSpec.parse("is[3,4]"), AntecedentSpec("the", 2, 3)))
     recorded = json.loads(json.dumps(params.to_dict()))
     assert recorded["specs"] == ["is[3,4]", "the(2,3)"]
-    assert params_from_dict(recorded).specs == params.specs
+    assert params_from_record(recorded).specs == params.specs
 
 
 def test_a_cli_run_with_a_multi_chain_spec_records_it_in_the_project(tmp_path: Path):
@@ -137,5 +136,5 @@ def test_a_cli_run_with_a_multi_chain_spec_records_it_in_the_project(tmp_path: P
     with Project.open(path, backups=0, readonly=True) as project:
         run = project.current_run()
         assert run is not None
-        assert params_from_dict(run.params).specs == (AntecedentSpec("is", multi=(3, 4)),
+        assert params_from_record(run.params).specs == (AntecedentSpec("is", multi=(3, 4)),
                                                       AntecedentSpec("the", multi=(1, 2)))
