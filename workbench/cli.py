@@ -71,9 +71,10 @@ def _spec(text: str) -> AntecedentSpec:
 def _add_detection_options(p: argparse.ArgumentParser) -> None:
     d = SpotSigsParams()
     p.add_argument("--tau", type=_tau, default=d.tau, help=f"similarity threshold (default {d.tau})")
-    p.add_argument("--spec", type=_spec, action="append", metavar="WORD(D,C)",
+    p.add_argument("--spec", type=_spec, action="append", metavar="WORD(D,C)|WORD[S1,S2]",
                    help="antecedent spec, repeatable (default: articles and forms of be, can, "
-                        "will, have, do with d=1, c=2)")
+                        "will, have, do with d=1, c=2); WORD[3,4] is the Multi-Chain variant: the "
+                        "word 3 on from WORD, then the word 4 on from that")
     p.add_argument("--distance", type=int, help="spot distance d for the default antecedents")
     p.add_argument("--chain", type=int, help="chain length c for the default antecedents")
     p.add_argument("--idf", type=_idf, default=(d.idf_low, d.idf_high), metavar="LOW,HIGH",

@@ -112,3 +112,17 @@ def test_pages_are_read_again_from_warc_records():
             if checked == 8:
                 break
     assert checked == 8
+
+
+def test_settings_dialog_keeps_multi_chain_specs_and_reads_typed_steps(qtbot):
+    from workbench.detect.params import AntecedentSpec
+
+    multi = (AntecedentSpec("is", multi=(3, 4)), AntecedentSpec("the", 1, 2))
+    dialog = SettingsDialog(SpotSigsParams(specs=multi))
+    qtbot.addWidget(dialog)
+    assert dialog.params().specs == multi
+    dialog.specs.item(1, 3).setText("2, 5")
+    assert dialog.params().specs[1] == AntecedentSpec("the", multi=(2, 5))
+    dialog.specs.item(1, 3).setText("2,x")
+    dialog._accept()
+    assert "Row 2" in dialog.error.text() and dialog.result() == 0

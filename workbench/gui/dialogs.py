@@ -81,8 +81,10 @@ class SettingsDialog(QDialog):
         self.pair_floor.setDecimals(2)
         self.pair_floor.setToolTip("Pairs this similar are kept with the run even below τ, so "
                                    "Detection ▸ Calibrate can show what a lower τ would merge")
-        self.specs = QTableWidget(0, 3)
-        self.specs.setHorizontalHeaderLabels(["Antecedent", "Distance", "Chain"])
+        self.specs = QTableWidget(0, 4)
+        # Multi-Chain specs (the tech report's a(m,n)) have steps of their own; a row with
+        # steps ignores distance and chain, so is[3,4] survives a trip through the dialog.
+        self.specs.setHorizontalHeaderLabels(["Antecedent", "Distance", "Chain", "Multi-Chain steps"])
         self.specs.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.specs.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         add, remove = QPushButton("Add"), QPushButton("Remove")
@@ -144,7 +146,8 @@ class SettingsDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(QLabel("Antecedent specs: at each antecedent word, a chain of <i>chain</i> "
-                                "words, each <i>distance</i> words after the previous one"))
+                                "words, each <i>distance</i> words after the previous one; or, "
+                                "with Multi-Chain steps such as 3,4, the word 3 on, then 4 on from it"))
         layout.addWidget(self.specs)
         layout.addLayout(spec_buttons)
         layout.addWidget(self.error)
@@ -155,7 +158,8 @@ class SettingsDialog(QDialog):
     def _add_spec(self, spec: AntecedentSpec) -> None:
         r = self.specs.rowCount()
         self.specs.insertRow(r)
-        for c, v in enumerate((spec.word, spec.distance, spec.chain)):
+        steps = ",".join(str(step) for step in spec.multi)
+        for c, v in enumerate((spec.word, spec.distance, spec.chain, steps)):
             self.specs.setItem(r, c, QTableWidgetItem(str(v)))
 
     def load(self, p: SpotSigsParams) -> None:
@@ -181,12 +185,16 @@ class SettingsDialog(QDialog):
         """The edited parameters; ValueError with a readable message when they are not valid."""
         specs = []
         for r in range(self.specs.rowCount()):
-            items = [self.specs.item(r, c) for c in range(3)]
+            items = [self.specs.item(r, c) for c in range(4)]
             cells = [(item.text() if item else "").strip() for item in items]
             if not any(cells):
                 continue
             try:
-                specs.append(AntecedentSpec(cells[0].lower(), int(cells[1]), int(cells[2])))
+                if cells[3]:
+                    steps = tuple(int(step) for step in cells[3].replace(" ", "").split(","))
+                    specs.append(AntecedentSpec(cells[0].lower(), multi=steps))
+                else:
+                    specs.append(AntecedentSpec(cells[0].lower(), int(cells[1]), int(cells[2])))
             except ValueError as exc:
                 raise ValueError(f"Row {r + 1}: {exc}") from exc
         return dataclasses.replace(
