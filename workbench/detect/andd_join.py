@@ -2,15 +2,20 @@
 
 ANDD's paper finds its pairs with LSH (random hyperplanes for cosine), which only
 approximates the similarity and misses some pairs. At the workbench's sizes the exact
-cosine costs little with the All-Pairs bound: vectors have length 1, ``maxweight[c]``
-is the largest value any vector has in column c, and a vector's entries are taken in
-column order (the most common k-grams first) until the sum of value * maxweight reaches
-t. Those first entries, the vector's *prefix*, can add less than t to a dot product with
-any vector, so two vectors with cosine >= t share an entry outside the prefix of the
-earlier one; only the rest of each vector is put in the inverted lists. Each page then
-probes the lists with all its entries, accumulating dot products with the earlier pages
-it meets, and adds what the prefixes share by merging. Nothing is estimated: every pair
-at or above t is found with its exact cosine (up to float rounding).
+cosine costs little with prefix bounds: vectors have length 1, ``maxweight[c]`` is the
+largest value any vector has in column c, and a vector's entries are taken in column
+order (the most common k-grams first) while the smaller of two bounds stays below t: the
+sum of value * maxweight, and the length of the entries taken. Those first entries, the
+vector's *prefix*,
+can add less than t to a dot product with any vector of length 1, so two vectors with
+cosine >= t share an entry outside the prefix of the earlier one; only the rest of each
+vector is put in the inverted lists. Each page then probes the lists with all its
+entries, rarest first, accumulating dot products with the earlier pages it meets and
+meeting no new ones once its remaining entries are bounded below t; a page whose sum plus
+what its prefix can add stays below t is dropped (the prefix's bound, or the length of
+the prefix times the length of the probing page's part in the prefix's columns), the
+others get what the prefixes share by merging. Nothing is estimated: every pair at or
+above t is found with its exact cosine (up to float rounding).
 """
 
 from __future__ import annotations
@@ -59,9 +64,11 @@ def _prefix_dot(ptr: np.ndarray, col: np.ndarray, val: np.ndarray, split: np.nda
 
 @njit(cache=True, nogil=True)
 def _probe(lo: int, hi: int, ptr: np.ndarray, col: np.ndarray, val: np.ndarray,
-           split: np.ndarray, list_ptr: np.ndarray, list_doc: np.ndarray, list_val: np.ndarray,
-           t: float, acc: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """Pairs (y, x, cosine) with y < x, lo <= x < hi and cosine >= t; candidates seen."""
+           split: np.ndarray, reach: np.ndarray, bound: np.ndarray, running_sq: np.ndarray,
+           list_ptr: np.ndarray, list_doc: np.ndarray, list_val: np.ndarray, t: float,
+           acc: np.ndarray
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """Pairs (y, x, cosine) with y < x, lo <= x < hi and cosine >= t; candidates merged."""
     touched = np.empty(64, dtype=np.int64)
     out_a = np.empty(64, dtype=np.int64)
     out_b = np.empty(64, dtype=np.int64)
@@ -70,24 +77,38 @@ def _probe(lo: int, hi: int, ptr: np.ndarray, col: np.ndarray, val: np.ndarray,
     candidates = 0
     for x in range(lo, hi):
         n_touched = 0
-        for e in range(ptr[x], ptr[x + 1]):
+        # From the rarest k-gram of x down: once what x has left could add less than t to
+        # any cosine (``bound``), a page not met yet cannot reach t, so none is added.
+        for e in range(ptr[x + 1] - 1, ptr[x] - 1, -1):
             c = col[e]
             v = val[e]
+            admit = bound[e] >= t - _EPS
             for q in range(list_ptr[c], list_ptr[c + 1]):
                 y = list_doc[q]
                 if y >= x:
                     break  # lists ascend by page: the rest come later
                 if acc[y] == 0.0:
+                    if not admit:
+                        continue
                     if n_touched == len(touched):
                         touched = _grow(touched, n_touched + 1)
                     touched[n_touched] = y
                     n_touched += 1
                 acc[y] += v * list_val[q]
-        candidates += n_touched
         for k in range(n_touched):
             y = touched[k]
-            s = acc[y] + _prefix_dot(ptr, col, val, split, x, y)
+            s = acc[y]
             acc[y] = 0.0
+            if s + reach[y] < t - _EPS:
+                continue  # y's prefix cannot make up the difference
+            if split[y] > ptr[y]:
+                # Tighter: x's part in the columns of y's prefix times the prefix's length.
+                before = np.searchsorted(col[ptr[x]:ptr[x + 1]], col[split[y]])
+                x_sq = running_sq[ptr[x] + before - 1] if before > 0 else 0.0
+                if s + np.sqrt(x_sq * running_sq[split[y] - 1]) < t - _EPS:
+                    continue
+            candidates += 1
+            s += _prefix_dot(ptr, col, val, split, x, y)
             if s >= 1.0 - _EPS:
                 s = 1.0  # the same vector, up to rounding
             if s >= t:
@@ -102,20 +123,38 @@ def _probe(lo: int, hi: int, ptr: np.ndarray, col: np.ndarray, val: np.ndarray,
     return out_a[:found], out_b[:found], out_s[:found], candidates
 
 
-def _prefix_ends(ptr: np.ndarray, col: np.ndarray, val: np.ndarray, t: float) -> np.ndarray:
-    """Where each row's indexed part starts: its first entry at which the running sum of
-    value * maxweight reaches t (the entries before can add less than t to any cosine)."""
+def _prefix_ends(ptr: np.ndarray, col: np.ndarray, val: np.ndarray, t: float
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Where each row's indexed part starts, how much its prefix (the entries before) can
+    add to a cosine at most, that bound for every entry (over the row's entries up to and
+    including it), and the squared length of the row up to and including every entry.
+
+    Two bounds on the dot product of a prefix with any vector of length 1, both growing
+    along the row: the sum of value * maxweight (All-Pairs), and the prefix's own length
+    (Cauchy-Schwarz, as in L2AP, Anastasiu and Karypis 2014). The prefix runs while the
+    smaller of the two stays below t: with flat weights, where maxweight is high in every
+    column (short pages), the length bound leaves only the rarest k-grams in the lists.
+    """
     n = len(ptr) - 1
     if len(col) == 0:
-        return ptr[:-1].copy()
+        return ptr[:-1].copy(), np.zeros(n), np.zeros(0), np.zeros(0)
     maxweight = np.zeros(int(col.max()) + 1)
     np.maximum.at(maxweight, col, val)
-    bound = np.cumsum(maxweight[col] * val)
     sizes = np.diff(ptr)
-    before = np.concatenate([[0.0], bound])[ptr[:-1]]
-    bound -= np.repeat(before, sizes)  # per row
+    rows = np.repeat(np.arange(n), sizes)
+
+    def running(x: np.ndarray) -> np.ndarray:  # cumulative sums restarted at every row
+        total = np.cumsum(x)
+        return total - np.repeat(np.concatenate([[0.0], total])[ptr[:-1]], sizes)
+
+    running_sq = running(val * val)
+    bound = np.minimum(running(maxweight[col] * val), np.sqrt(running_sq))
     unindexed = bound < t - _EPS
-    return ptr[:-1] + np.bincount(np.repeat(np.arange(n), sizes)[unindexed], minlength=n)
+    prefix = np.bincount(rows[unindexed], minlength=n)
+    # The bound after the prefix's last entry (0 for an empty prefix).
+    last = ptr[:-1] + prefix - 1
+    reach = np.where(prefix > 0, bound[np.maximum(last, 0)], 0.0)
+    return ptr[:-1] + prefix, reach, bound, running_sq
 
 
 def cosine_pairs(ptr: np.ndarray, col: np.ndarray, val: np.ndarray, t: float,
@@ -129,7 +168,7 @@ def cosine_pairs(ptr: np.ndarray, col: np.ndarray, val: np.ndarray, t: float,
     col = np.ascontiguousarray(col, dtype=np.int64)
     val = np.ascontiguousarray(val, dtype=np.float64)
     n = len(ptr) - 1
-    split = _prefix_ends(ptr, col, val, t)
+    split, reach, bound, running_sq = _prefix_ends(ptr, col, val, t)
     rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(ptr))
     indexed = np.arange(len(col)) >= split[rows]
     order = np.lexsort((rows[indexed], col[indexed]))
@@ -144,8 +183,8 @@ def cosine_pairs(ptr: np.ndarray, col: np.ndarray, val: np.ndarray, t: float,
     progress("match", 0, n)
 
     def run(bounds: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-        return _probe(bounds[0], bounds[1], ptr, col, val, split, list_ptr, list_doc, list_val,
-                      t, np.zeros(n))
+        return _probe(bounds[0], bounds[1], ptr, col, val, split, reach, bound, running_sq,
+                      list_ptr, list_doc, list_val, t, np.zeros(n))
 
     with ThreadPoolExecutor(max_workers=_THREADS) as pool:
         futures = [pool.submit(run, bounds) for bounds in chunks]
