@@ -194,3 +194,11 @@ def test_matching_reports_progress_and_stops_when_cancelled():
 
     with pytest.raises(Cancelled):
         d.find_pairs(features, 0.5, cancel)
+
+
+def test_pages_without_text_are_in_no_pair():
+    d = AnddDetector(k=3)
+    texts = ["", "two words", "four words in all", "four words in all"]
+    found = d.find_pairs([d.featurize(PageText(t)) for t in texts], 0.1)
+    assert (found.a.tolist(), found.b.tolist()) == ([2], [3])
+    assert len(d.find_pairs([], 0.5)) == 0
