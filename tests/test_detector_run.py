@@ -72,3 +72,17 @@ def test_dedup_says_which_methods_there_are(capsys):
     with pytest.raises(SystemExit):
         main(["dedup", str(DEMO_ARCHIVE), "--method", "nonsense"])
     assert "simhash" in capsys.readouterr().err
+
+
+def test_the_export_sidecar_names_the_detector(tmp_path):
+    import json
+
+    from workbench.export.sidecar import write_sidecar
+
+    with Project.create(tmp_path / "p.wbproj", str(DEMO_ARCHIVE)) as project:
+        run_method_into_project(project, DEMO_ARCHIVE, MethodChoice("simhash"), workers=1)
+        path = write_sidecar(project, tmp_path / "tagged.run.json", {})
+    run = json.loads(path.read_text())["run"]
+    assert run["method"] == "simhash"
+    assert run["params"]["detector_label"].startswith("simhash")
+    assert run["params"]["detector_parameters"]["k"] == 3
