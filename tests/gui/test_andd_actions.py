@@ -90,6 +90,13 @@ def test_apply_makes_an_andd_run_current_and_the_tags_stay_on_their_pages(qtbot,
     # ...and the extraction settings of the run it learned from.
     for key in ("main_content", "block_filter", "languages", "min_block_words"):
         assert run.params[key] == before.params[key]
+    # Run Detection Again runs the learned detector (its weights read back from the run).
+    with qtbot.waitSignal(w.run_finished, timeout=RUN_TIMEOUT_MS):
+        w.actions_by_name["rerun"].trigger()
+    again = w.project.current_run()
+    assert again.id != run.id and again.method == "andd"
+    assert again.params["detector_parameters"] == run.params["detector_parameters"]
+    assert _tags_by_page(w.project) == tags
 
 
 def test_cancel_in_the_preview_leaves_the_current_run(qtbot, coded):

@@ -16,7 +16,7 @@ at the workbench's sizes costs well under a second per thousand pages.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -62,8 +62,12 @@ class AnddDetector(Detector):
         "clusters; all pairs exact (no LSH)")
     exact: ClassVar[bool] = True
 
-    def __init__(self, weights: AnddWeights | None = None, k: int | None = None) -> None:
-        """``k``: words per k-gram; by default the weights' (unit weights: 1)."""
+    def __init__(self, weights: AnddWeights | Mapping[str, Any] | None = None, k: int | None = None) -> None:
+        """``k``: words per k-gram; by default the weights' (unit weights: 1). ``weights``
+        may be as a run recorded them (``AnddWeights.to_dict()``), so a run with learned
+        weights can be run again from its parameters."""
+        if isinstance(weights, Mapping):
+            weights = AnddWeights.from_dict(weights)
         if weights is None:
             weights = AnddWeights.unit(1 if k is None else k)
         if k is not None and k != weights.k:

@@ -34,6 +34,7 @@ from workbench import resources
 from workbench.core.calibration import run_floor
 from workbench.detect.params import SpotSigsParams
 from workbench.detector_run import MethodChoice
+from workbench.gui.andd_actions import install_andd_action
 from workbench.gui.backupwatch import BackupWatcher
 from workbench.gui.calibration import CalibrationDialog, open_calibration
 from workbench.gui.codebook import CodebookPanel
@@ -295,6 +296,7 @@ class MainWindow(QMainWindow):
         detect.addAction(act["rerun"])
         detect.addAction(act["calibrate"])
         install_compare_action(self, detect)
+        install_andd_action(self, detect)
         help_ = m.addMenu("&Help")
         help_.addAction(act["shortcuts"])
         help_.addAction(act["about"])
