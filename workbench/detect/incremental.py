@@ -26,9 +26,8 @@ import numpy as np
 from numba import njit
 
 from workbench.core.progress import ProgressFn, no_progress
-from workbench.detect import allpairs
 from workbench.detect.allpairs import _EPS, _grow, _overlap
-from workbench.detect.matcher import _THREADS, PairResult, SignatureMatrix, _rank_rows
+from workbench.detect.matcher import _THREADS, PairResult, SignatureMatrix, prefix_index
 
 __all__ = ["find_new_pairs", "IncrementalIndex"]
 
@@ -57,19 +56,7 @@ def find_new_pairs(
     if not active[first_new:].any():
         return empty
 
-    ptr, rank, cnt, n_ranks = _rank_rows(m, active)
-    length = np.where(active, lengths, 0).astype(np.float64)
-    unindexed = m.unindexed_counts().astype(np.int64)
-    order = np.lexsort((np.arange(n), length))
-    order = order[length[order] > 0]
-    sizes = allpairs.prefix_sizes(ptr, rank, cnt, length, unindexed, tau, n_ranks)
-    list_ptr = np.zeros(n_ranks + 1, dtype=np.int64)
-    np.cumsum(sizes, out=list_ptr[1:])
-    del sizes
-    total = int(list_ptr[-1])
-    index = (list_ptr, np.empty(total, np.int32), np.empty(total, np.int32), np.empty(total, np.int32))
-    prefix_last = np.full(n, -1, dtype=np.int64)
-    allpairs.build_index(order, ptr, rank, cnt, length, unindexed, float(tau), *index, prefix_last)
+    order, (ptr, rank, cnt, length, unindexed), index, prefix_last = prefix_index(m, active, lengths, tau)
 
     position = np.empty(n, dtype=np.int64)
     position[order] = np.arange(len(order), dtype=np.int64)

@@ -227,6 +227,29 @@ def intersections(m: SignatureMatrix, i: np.ndarray, j: np.ndarray) -> np.ndarra
     return allpairs.overlaps(m.ptr, m.sig, m.cnt, i, j)
 
 
+def prefix_index(m: SignatureMatrix, active: np.ndarray, lengths: np.ndarray, tau: float):
+    """The prefix index of the active pages under one global order of signatures (by
+    rarity over the whole matrix): the pages by ascending (length, id), the ranked rows
+    (ptr, rank, cnt, length, unindexed), the inverted lists (list_ptr, pos, delta, cnt)
+    and each page's last prefix rank. Shared by the full join and the incremental one
+    (workbench.detect.incremental), which probe it differently."""
+    n = m.n
+    ptr, rank, cnt, n_ranks = _rank_rows(m, active)
+    length = np.where(active, lengths, 0).astype(np.float64)
+    unindexed = m.unindexed_counts().astype(np.int64)
+    order = np.lexsort((np.arange(n), length))
+    order = order[length[order] > 0]
+    sizes = allpairs.prefix_sizes(ptr, rank, cnt, length, unindexed, tau, n_ranks)
+    list_ptr = np.zeros(n_ranks + 1, dtype=np.int64)
+    np.cumsum(sizes, out=list_ptr[1:])
+    del sizes
+    total = int(list_ptr[-1])
+    index = (list_ptr, np.empty(total, np.int32), np.empty(total, np.int32), np.empty(total, np.int32))
+    prefix_last = np.full(n, -1, dtype=np.int64)
+    allpairs.build_index(order, ptr, rank, cnt, length, unindexed, float(tau), *index, prefix_last)
+    return order, (ptr, rank, cnt, length, unindexed), index, prefix_last
+
+
 def find_pairs(
     m: SignatureMatrix,
     tau: float,
@@ -251,19 +274,7 @@ def find_pairs(
     if not active.any():
         return _with_duplicates(empty, rep, lengths)
 
-    ptr, rank, cnt, n_ranks = _rank_rows(m, active)
-    length = np.where(active, lengths, 0).astype(np.float64)
-    unindexed = m.unindexed_counts().astype(np.int64)
-    order = np.lexsort((np.arange(n), length))
-    order = order[length[order] > 0]
-    sizes = allpairs.prefix_sizes(ptr, rank, cnt, length, unindexed, tau, n_ranks)
-    list_ptr = np.zeros(n_ranks + 1, dtype=np.int64)
-    np.cumsum(sizes, out=list_ptr[1:])
-    del sizes
-    total = int(list_ptr[-1])
-    index = (list_ptr, np.empty(total, np.int32), np.empty(total, np.int32), np.empty(total, np.int32))
-    prefix_last = np.full(n, -1, dtype=np.int64)
-    allpairs.build_index(order, ptr, rank, cnt, length, unindexed, float(tau), *index, prefix_last)
+    order, (ptr, rank, cnt, length, unindexed), index, prefix_last = prefix_index(m, active, lengths, tau)
     shared = (ptr, rank, cnt, length, length[order], unindexed, float(tau), *index, prefix_last)
 
     step = max(256, len(order) // 200)  # pages a task probes: progress and cancel points
