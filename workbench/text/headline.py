@@ -26,6 +26,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from workbench.text.tokenize import ascii_words
+
 # Titles are cut to this many characters wherever they are kept (PageInfo.title, title_tag).
 TITLE_MAX_CHARS = 500
 SITE_NAME_MAX_WORDS = 5
@@ -50,8 +52,12 @@ def compact(text: str) -> str:
     return "".join(ch for ch in text.lower() if ch.isalnum())
 
 
+_WORD = re.compile(r"\w+")
+
+
 def _tokens(text: str) -> list[str]:
-    return re.findall(r"\w+", text.lower())
+    """The lower-cased words of ``text`` (lower-cased before it is cut into words)."""
+    return ascii_words(text) if text.isascii() else _WORD.findall(text.lower())
 
 
 def _words(text: str) -> int:

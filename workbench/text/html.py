@@ -9,23 +9,29 @@ layout block into the next and navigation-like blocks can be filtered out.
 from __future__ import annotations
 
 import re
+import threading
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 import lxml.etree as etree
 
 from workbench.text.captures import Provenance
+from workbench.text.chunks import BREAK, LINK_CLOSE, LINK_OPEN, UNSPACED_RANGES, chunk_texts
 from workbench.text.elements import BLOCK, INVISIBLE
 from workbench.text.headline import TITLE_MAX_CHARS, TitleCandidates, choose_headline
 from workbench.text.maincontent import main_blocks, main_content_text
 from workbench.text.parse import parse_html
+from workbench.text.tokenize import words_of
 
 _SPACE = re.compile(r"\s+")
 _WORD = re.compile(r"\w+")
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen: a frozen dataclass sets each field through object.__setattr__, which made
+# creating a page's blocks several times slower; nothing changes a Block after extraction.
+@dataclass(slots=True)
 class Block:
     """A run of text in one layout block: ``text[start:end]``."""
 
@@ -64,8 +70,8 @@ class Extracted:
     title_tag: str = ""
 
 
-# Private-use characters as markers: lxml refuses control characters in text.
-_LINK_OPEN, _LINK_CLOSE, _BREAK = "\ue000", "\ue001", "\ue002"
+# Markers in the visible text (workbench.text.chunks).
+_LINK_OPEN, _LINK_CLOSE, _BREAK = LINK_OPEN, LINK_CLOSE, BREAK
 _MARKERS = re.compile("[\ue000\ue001]")
 _HOST = re.compile(r"https?://([^/:?#\s]+)", re.I)
 _MARKER_SPLIT = re.compile("([\ue000\ue001])")
@@ -74,7 +80,7 @@ _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ue000-\ue002]")
 
 
 # Scripts written without spaces between words (Chinese, Japanese kana and kanji, Thai).
-_UNSPACED = re.compile("[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_UNSPACED = re.compile("[" + "".join(f"{chr(first)}-{chr(last)}" for first, last in UNSPACED_RANGES) + "]")
 
 
 def _count_words(text: str) -> int:
@@ -119,27 +125,26 @@ def extract(markup: str, main_content: bool = False, hosts: Sequence[str | None]
     if parsed is None:
         return Extracted("", "")
     flattened = parsed.depth is not None
-    candidates, title, flat, links = _marked_text(parsed.root)
+    candidates, title, flat, links = _marked_text(parsed.root, parsed.microdata)
     # The tree is often the largest thing a page puts in memory: it goes before resiliparse
     # builds its own, so that one page never holds both.
     del parsed
-    text, blocks, shown = _blocks(title, flat)
+    text, blocks, shown, texts = _blocks(title, flat)
     del flat
     main_found = False
     # A page flattened for its depth has lost the structure main content is found by, and
     # resiliparse's time grows with depth times size (nine minutes on 100,000 levels).
     if main_content and blocks and not flattened:
-        body = [b for b in blocks if b.tag != "title"]
-        flags = main_blocks(main_content_text(markup), [text[b.start : b.end] for b in body])
+        body = 1 if title else 0  # the title takes no flag
+        # Block texts are whitespace-normalised already, as main_blocks compares them.
+        flags = main_blocks(main_content_text(markup), texts[body:], normalised=True)
         if flags is not None:
             main_found = True
-            marked = iter(flags)
-            # Only blocks in the main content need a new record (most blocks are not); the
-            # title takes no flag.
-            blocks = [b if b.tag == "title" or not next(marked)
-                      else Block(b.start, b.end, b.words, b.link_words, b.tag, True) for b in blocks]
+            for block, flag in zip(blocks[body:], flags, strict=True):
+                if flag:
+                    block.main = True
     link_host = _dominant(links)
-    main_texts = frozenset(text[b.start : b.end] for b in blocks if b.main) if main_found else None
+    main_texts = frozenset(t for t, b in zip(texts, blocks, strict=True) if b.main) if main_found else None
     headline = choose_headline(candidates, [*hosts, link_host], main_texts) or shown
     return Extracted(text, headline[:TITLE_MAX_CHARS], blocks, link_host, main_found,
                      title_tag=candidates.title_tag[:TITLE_MAX_CHARS])
@@ -153,7 +158,7 @@ def _normal(element: etree._Element) -> str:
 _DECLARED_SITE = ("og:site_name", "application-name", "twitter:site")
 
 
-def _title_candidates(root: etree._Element, title: str) -> TitleCandidates:
+def _title_candidates(root: etree._Element, title: str, microdata: bool = True) -> TitleCandidates:
     """What the page offers as its headline. Headings are read after invisible elements
     are gone (a heading in a <noscript> or <template> is not seen) and before markers go in."""
     og_title: list[str] = []
@@ -171,7 +176,7 @@ def _title_candidates(root: etree._Element, title: str) -> TitleCandidates:
         elif name in _DECLARED_SITE:
             sites.append(content)
     declared = og_title + twitter_title
-    for element in root.iterfind(".//*[@itemprop='headline']"):
+    for element in root.iterfind(".//*[@itemprop='headline']") if microdata else ():
         text = " ".join((element.get("content") or "").split()) or _normal(element)
         if text:
             declared.append(text)
@@ -179,15 +184,17 @@ def _title_candidates(root: etree._Element, title: str) -> TitleCandidates:
     return TitleCandidates(tuple(declared), (), title, tuple(sites))
 
 
-def _marked_text(root: etree._Element) -> tuple[TitleCandidates, str, str, Counter[str]]:
+def _marked_text(root: etree._Element,
+                 microdata: bool = True) -> tuple[TitleCandidates, str, str, Counter[str]]:
     """What the page offers as a title, the title its text starts with, its visible text
     with block and link markers, and its links' hosts.
 
-    Changes the tree: invisible elements go, markers are added.
+    ``microdata``: whether an element may have an itemprop attribute (Parsed.microdata).
+    Changes the tree: invisible elements go.
     """
-    title_el = root.find(".//title")
+    title_el = next(root.iterdescendants("title"), None)
     title = _SPACE.sub(" ", "".join(title_el.itertext())).strip() if title_el is not None else ""
-    candidates = _title_candidates(root, title[:TITLE_MAX_CHARS])
+    candidates = _title_candidates(root, title[:TITLE_MAX_CHARS], microdata)
     if not title:  # pages without <title>: the first heading names them best
         heading = next((h for h in root.iter("h1", "h2", "h3") if "".join(h.itertext()).strip()), None)
         if heading is not None:
@@ -197,35 +204,91 @@ def _marked_text(root: etree._Element) -> tuple[TitleCandidates, str, str, Count
     headings = tuple((h.tag, text) for h in root.iter("h1", "h2") if (text := _normal(h)))
     candidates = TitleCandidates(candidates.declared, headings, candidates.title_tag,
                                  candidates.site_names)
-    for el in root.iter(*BLOCK):
-        el.text = _BREAK + el.text if el.text else _BREAK
-        el.tail = _BREAK + el.tail if el.tail else _BREAK
-    for el in root.iter("br", "img"):
-        el.tail = " " + el.tail if el.tail else " "
     hosts: Counter[str] = Counter()
-    for el in root.iter("a"):
-        el.text = _LINK_OPEN + el.text if el.text else _LINK_OPEN
-        el.tail = _LINK_CLOSE + el.tail if el.tail else _LINK_CLOSE
-        href = el.get("href")
-        if href and href[:4].lower() == "http":
-            match = _HOST.match(href)
-            if match:
-                hosts[match.group(1).lower().removeprefix("www.")] += 1
-    return candidates, title, etree.tostring(root, method="text", encoding="unicode", with_tail=False), hosts
+    for href in _HREFS(root):
+        if href[:4].lower() == "http" and (match := _HOST.match(href)):
+            hosts[match.group(1).lower().removeprefix("www.")] += 1
+    return candidates, title, str(_marker_transform()(root)), hosts
 
 
-def _blocks(title: str, flat: str) -> tuple[str, list[Block], str]:
-    """The text shown (title first, one block a line), its blocks, and the title to show."""
+# Every link's address, in document order: one call instead of one per link; plain
+# strings, not lxml's "smart" strings that remember their element.
+_HREFS = etree.XPath("descendant-or-self::a/@href", smart_strings=False)
+
+
+def _names(tags: frozenset[str]) -> str:
+    return "|".join(sorted(tags))
+
+
+def _is_one_of(tags: frozenset[str]) -> str:
+    return " or ".join(f"self::{tag}" for tag in sorted(tags))
+
+
+# The visible text with its markers, written by libxslt in one pass over the tree (setting
+# the markers into the tree element by element and serialising it cost a Python call per
+# element, a third of a small page's extraction). The text is what
+# ``tostring(root, method="text", with_tail=False)`` gives after these changes to the tree:
+# a break before and after every block element's content, a link's content between link
+# markers, a space after <br> and <img>; invisible elements are gone by then. Only the root
+# element is read: libxml2 puts what follows </html> into a second <html> beside it, which
+# lxml's strip_elements and tostring never see. The root has no tail, so it only opens its
+# marker.
+_MARKER_STYLESHEET = f"""<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
+<xsl:output method="text" encoding="UTF-8"/>
+<xsl:template match="/"><xsl:apply-templates select="*[1]"/></xsl:template>
+<xsl:template match="/*"><xsl:if test="{_is_one_of(BLOCK)}">{_BREAK}</xsl:if><xsl:if test="self::a"
+>{_LINK_OPEN}</xsl:if><xsl:apply-templates/></xsl:template>
+<xsl:template match="{_names(BLOCK)}">{_BREAK}<xsl:apply-templates/>{_BREAK}</xsl:template>
+<xsl:template match="a">{_LINK_OPEN}<xsl:apply-templates/>{_LINK_CLOSE}</xsl:template>
+<xsl:template match="br|img"><xsl:apply-templates/><xsl:text> </xsl:text></xsl:template>
+</xsl:stylesheet>"""
+_LOCAL = threading.local()
+
+
+def _marker_transform() -> etree.XSLT:
+    """The calling thread's compiled stylesheet (lxml's XSLT objects are not shared between
+    threads here, as its parsers are not: see workbench.text.parse)."""
+    transform = getattr(_LOCAL, "marker_transform", None)
+    if transform is None:
+        transform = _LOCAL.marker_transform = etree.XSLT(etree.XML(_MARKER_STYLESHEET))
+    return transform
+
+
+def _blocks(title: str, flat: str) -> tuple[str, list[Block], str, list[str]]:
+    """The text shown (title first, one block a line), its blocks, the title to show, and
+    the text of each block."""
     parts: list[str] = []
     blocks: list[Block] = []
     length = 0
     if title:
         parts.append(title)
-        blocks.append(Block(0, len(title), len(_WORD.findall(title)), 0, "title"))
+        blocks.append(Block(0, len(title), len(words_of(title)), 0, "title"))  # \w+ runs
         length = len(title) + 1
+    found = chunk_texts(flat)
+    if found is None:  # a link inside a link
+        # str.split() collapses the same Unicode whitespace as \s+, several times faster.
+        for text, block in _chunk_blocks_one_by_one(" ".join(flat.split()), length):
+            parts.append(text)
+            blocks.append(block)
+    else:
+        texts, words, links = found
+        starts = accumulate([len(text) + 1 for text in texts], initial=length)  # one more: the end
+        blocks += [Block(start, start + len(text), n, k, "block")
+                   for text, start, n, k in zip(texts, starts, words, links, strict=False)]
+        parts += texts
+    if not title and blocks:  # no title, no heading: the first words of the page
+        first = parts[0]
+        title = first if len(first) <= 80 else first[:80].rsplit(" ", 1)[0] + "…"
+    return ("\n".join(parts) + "\n" if parts else ""), blocks, title, parts
+
+
+def _chunk_blocks_one_by_one(collapsed: str, start: int) -> list[tuple[str, Block]]:
+    """The blocks of ``collapsed`` (markers in, whitespace collapsed), chunk by chunk, as
+    :func:`workbench.text.chunks.chunk_texts` finds them when links do not nest: here a
+    link inside a link counts for two levels, until the end of its chunk."""
+    out: list[tuple[str, Block]] = []
     in_link = False  # a link may wrap block elements, so its span can cross breaks
-    # str.split() collapses the same Unicode whitespace as \s+, several times faster.
-    chunks = [c for c in " ".join(flat.split()).split(_BREAK) if len(c) > 1 or (c and c != " ")]
+    chunks = [c for c in collapsed.split(_BREAK) if len(c) > 1 or (c and c != " ")]
     for chunk in chunks:
         link_words = 0
         if in_link or _LINK_OPEN in chunk or _LINK_CLOSE in chunk:
@@ -237,13 +300,9 @@ def _blocks(title: str, flat: str) -> tuple[str, list[Block], str]:
         if not text:
             continue
         words = _count_words(text)
-        blocks.append(Block(length, length + len(text), words, min(link_words, words), "block"))
-        parts.append(text)
-        length += len(text) + 1
-    if not title and blocks:  # no title, no heading: the first words of the page
-        first = parts[0]
-        title = first if len(first) <= 80 else first[:80].rsplit(" ", 1)[0] + "…"
-    return ("\n".join(parts) + "\n" if parts else ""), blocks, title
+        out.append((text, Block(start, start + len(text), words, min(link_words, words), "block")))
+        start += len(text) + 1
+    return out
 
 
 def _dominant(hosts: Counter[str]) -> str | None:

@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
+from functools import cache
+from itertools import compress
 
 from resiliparse.parse.lang import detect_fast
 
@@ -57,29 +59,55 @@ def detect_language(text: str) -> str | None:
     if not sample.strip():
         return None
     candidates: list[tuple[str, int]] = detect_fast(sample, n_results=CANDIDATES)
-    voted = function_word_language(words_of(sample))
     ranks = dict(candidates)
+    trusted = bool(candidates) and len(sample) >= MIN_CHARS and candidates[0][1] <= MAX_RANK
+    if trusted and not _rivals(candidates, ranks):
+        # No other language the vote could name is within MARGIN of the detector's answer,
+        # so the vote cannot change it (rule 1 or rule 2 gives it): counting function words
+        # is most of the time this takes, and is spared on most pages.
+        return candidates[0][0]
+    voted = function_word_language(words_of(sample))
     if voted is not None and voted in ranks and ranks[voted] - candidates[0][1] <= MARGIN:
         return voted
-    if candidates and len(sample) >= MIN_CHARS and candidates[0][1] <= MAX_RANK:
+    if trusted:
         return candidates[0][0]
     return voted
+
+
+def _rivals(candidates: list[tuple[str, int]], ranks: dict[str, int]) -> bool:
+    """Whether a language we have lists for, other than the detector's best answer, ranks
+    within MARGIN of it (so that function words may name it instead)."""
+    best, best_rank = candidates[0]
+    return any(code != best and code in ranks and ranks[code] - best_rank <= MARGIN for code in LANGUAGES)
 
 
 def function_word_language(words: list[str]) -> str | None:
     """The language (of those we have lists for) whose stopwords clearly dominate ``words``."""
     if len(words) < MIN_VOTE_WORDS:
         return None
-    counts = Counter(words)
-    shares = []
-    for code in LANGUAGES:
-        listed = _stopwords(code).intersection(counts)  # set operations run in C
-        shares.append((sum(counts[w] for w in listed) / len(words), code))
+    listed_in = _listed_in()
+    # Only stopwords of some language count: picked out with one set lookup a word, in C.
+    counts = Counter(compress(words, map(listed_in.__contains__, words)))
+    found = dict.fromkeys(LANGUAGES, 0)
+    for word, n in counts.items():
+        for code in listed_in[word]:
+            found[code] += n
+    shares = [(found[code] / len(words), code) for code in LANGUAGES]
     shares.sort(reverse=True)
     (best, code), (second, _) = shares[0], shares[1]
     if best >= MIN_SHARE and best >= MIN_LEAD * second:
         return code
     return None
+
+
+@cache
+def _listed_in() -> dict[str, tuple[str, ...]]:
+    """Every stopword of the languages we have lists for, and the languages that list it."""
+    out: dict[str, tuple[str, ...]] = {}
+    for code in LANGUAGES:
+        for word in _stopwords(code):
+            out[word] = (*out.get(word, ()), code)
+    return out
 
 
 def _stopwords(code: str) -> frozenset[str]:

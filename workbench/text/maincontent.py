@@ -48,19 +48,25 @@ def main_content_text(markup: str) -> str:
         return ""
 
 
-def main_blocks(main_text: str, block_texts: Sequence[str]) -> list[bool] | None:
+def main_blocks(main_text: str, block_texts: Sequence[str], normalised: bool = False) -> list[bool] | None:
     """For each block, whether its text is part of ``main_text``; None when the match is
-    too poor to trust (nothing found, or too little of the main content covered)."""
+    too poor to trust (nothing found, or too little of the main content covered).
+
+    ``normalised``: the block texts have their whitespace collapsed already (single spaces,
+    none at either end), as extracted blocks do; they are then compared as they are.
+    """
     if not main_text.strip():
         return None
-    lines = {" ".join(line.split()) for line in main_text.splitlines()}
+    collapsed = [_collapsed(line) for line in main_text.splitlines()]
+    lines = set(collapsed)
     lines.discard("")
-    joined = " ".join(main_text.split())
-    total = len(joined.split())
+    # Every line boundary is whitespace, so the words of the text are those of its lines.
+    joined = " ".join(filter(None, collapsed))
+    total = joined.count(" ") + 1 if joined else 0  # words: joined has one space between two
     flags: list[bool] = []
     covered = 0
     for text in block_texts:
-        norm = " ".join(text.split())
+        norm = text if normalised else " ".join(text.split())
         words = norm.count(" ") + 1 if norm else 0
         if not norm:
             hit = False
@@ -73,3 +79,12 @@ def main_blocks(main_text: str, block_texts: Sequence[str]) -> list[bool] | None
     if not total or covered < _MIN_COVERAGE * total:
         return None
     return flags
+
+
+def _collapsed(line: str) -> str:
+    """``" ".join(line.split())``, without cutting a line that is collapsed already (most of
+    resiliparse's are) into words: one that is printable (no whitespace character but the
+    space is), with no two spaces together and none at either end."""
+    if line.isprintable() and "  " not in line and line[:1] != " " and line[-1:] != " ":
+        return line
+    return " ".join(line.split())

@@ -67,6 +67,10 @@ class Parsed:
     root: etree._Element
     # For a page nested too deep for the parser: how deep, and so flattened below FLAT_DEPTH.
     depth: int | None = None
+    # Whether an element may have an itemprop attribute (microdata): False when the parsed
+    # bytes never spell the name, in any case (libxml2 lower-cases attribute names), which
+    # spares a search of every element of most pages.
+    microdata: bool = True
 
 
 def parse_html(markup: str) -> Parsed | None:
@@ -89,7 +93,7 @@ def parse_html(markup: str) -> Parsed | None:
     if root is None:
         return None
     _empty_void_elements(root)
-    return Parsed(root, depth)
+    return Parsed(root, depth, b"itemprop" in data.lower())
 
 
 def _hit_a_limit(parser: etree.HTMLParser) -> bool:
