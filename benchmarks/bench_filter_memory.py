@@ -81,7 +81,7 @@ def make_pages(n: int, spots: int, seed: int = 1) -> list[ExtractedPage]:
                         content_type="text/html", encoding="utf-8", title=f"Headline number {i} of the crawl",
                         title_tag=f"Site {site}", checksum=f"{i:040x}", signature_count=len(ids),
                         link_host=f"site{site:03d}.example.com", language="en")
-        pages.append(ExtractedPage(info, ids, where, block_hashes))
+        pages.append(ExtractedPage.of(info, ids, where, block_hashes))
     return pages
 
 

@@ -319,6 +319,7 @@ def detect(
     floor = min(params.tau, params.pair_floor)
     floor_pairs = find_pairs(corpus.matrix, floor, corpus.checksum_group, progress)
     pairs = _at_least(floor_pairs, params.tau) if floor < params.tau else floor_pairs
+    release_free_memory()  # the join's index, freed into the heap, goes back to the system
     timings["match"] = time.perf_counter() - t2
 
     t3 = time.perf_counter()

@@ -47,6 +47,17 @@ def test_the_builder_sorts_pages_given_out_of_order():
     assert m.raw_ids[m.sig].tolist() == [3, 5, 9] and m.cnt.tolist() == [2, 3, 1]
 
 
+def test_the_built_matrix_holds_int32_ids_and_counts_with_spare_room_let_go():
+    builder = MatrixBuilder(2, 10)  # room for 10 entries, 3 used
+    builder.add(np.array([2**40, 7], np.int64), np.array([1, 2**40], np.int64))
+    builder.add(np.array([7], np.int64), np.array([3], np.int64))
+    m = builder.finish()
+    assert m.sig.dtype == np.int32 and m.cnt.dtype == np.int32
+    assert len(m.cnt) == 3 and m.cnt.base is None  # not a view keeping all 10 alive
+    assert m.cnt.tolist() == [2**31 - 1, 1, 3]  # a count past int32 is kept at its largest
+    assert m.lengths().tolist() == [2**31, 3]
+
+
 @settings(max_examples=200, deadline=None)
 @given(pages, st.floats(0.0, 1.0), st.integers(0, 6), st.integers(2, 60))
 def test_filtered_is_select_entries_then_index_only_then_select_rows(docs, idf_low, min_sigs, idf_min):

@@ -72,7 +72,7 @@ def _matrix(pages: list, drop: float, seed: int) -> SignatureMatrix:
     """The matrix as the pipeline builds it: each page's spots without its left-out
     blocks (``ExtractedPage.vector``), raw ids = spot ids; some entries dropped afterwards
     as the IDF filter does, so ``raw_ids`` keeps ids no page has any more."""
-    vectors = [ExtractedPage(None, ids, where, hashes).vector(mask)  # type: ignore[arg-type]
+    vectors = [ExtractedPage.of(None, ids, where, hashes).vector(mask)  # type: ignore[arg-type]
                for ids, where, hashes, mask in pages]
     matrix = SignatureMatrix.from_vectors(vectors)
     if drop and len(matrix.sig):

@@ -36,7 +36,7 @@ import numpy as np
 from workbench.detect.matcher import expand_ranges
 
 # Rows (candidate block, sampled page, block of that page) handled at once: bounds memory.
-_CHUNK_ROWS = 4_000_000
+_CHUNK_ROWS = 1_000_000
 
 
 @dataclass(slots=True)

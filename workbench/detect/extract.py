@@ -30,20 +30,66 @@ _URL_HOST = re.compile(r"[a-z][a-z0-9+.-]*://([^/:?#\s@]+)", re.I)
 _LOOKS_LIKE_HTML = re.compile(rb"<\s*(!doctype|html|head|body|title|p|div|table|br|meta)\b", re.I)
 
 
+# The narrowest type that numbers a page's blocks (a page has rarely more than 255).
+_BLOCK_TYPES = (np.dtype(np.uint8), np.dtype(np.uint16), np.dtype(np.int32))
+
+
 @dataclass(slots=True)
 class ExtractedPage:
     """A page's record and its signatures, one entry per spot, with the block it came from.
 
     Signatures are kept per block (not yet summed into a multiset) so that blocks a
     whole site repeats can still be left out once every page has been read.
+
+    The main process holds one of these per page until every page is read (a million of
+    them in a large run), so the three arrays live in one buffer (``packed``: spot ids and
+    block hashes as int64, then each spot's block in the narrowest unsigned type that
+    numbers the page's blocks): one array object a page instead of three, and a byte a
+    spot instead of four for the blocks. Make one with :meth:`of`.
     """
 
     info: PageInfo
-    spot_ids: np.ndarray  # int64, one per spot occurrence
-    spot_block: np.ndarray  # int32 index into block_hashes
-    block_hashes: np.ndarray  # int64 id of each kept block's normalised text
+    packed: np.ndarray  # uint8: see above
+    n_spots: int
+    n_blocks: int
     # A note for the run's skip list beside the page (kept): what of it was left unread.
     note: SkipRecord | None = None
+
+    @classmethod
+    def of(cls, info: PageInfo, spot_ids: np.ndarray, spot_block: np.ndarray, block_hashes: np.ndarray,
+           note: SkipRecord | None = None) -> ExtractedPage:
+        """``spot_ids`` (int64, one per spot occurrence), ``spot_block`` (index into
+        ``block_hashes`` of each spot's block), ``block_hashes`` (int64 id of each kept
+        block's normalised text)."""
+        n_spots, n_blocks = len(spot_ids), len(block_hashes)
+        if len(spot_block) != n_spots:
+            raise ValueError(f"{len(spot_block)} spot blocks for {n_spots} spots")
+        kind = next(t for t in _BLOCK_TYPES if n_blocks <= np.iinfo(t).max + 1)
+        wide = 8 * (n_spots + n_blocks)
+        packed = np.empty(wide + kind.itemsize * n_spots, dtype=np.uint8)
+        packed[: 8 * n_spots].view(np.int64)[:] = spot_ids
+        packed[8 * n_spots : wide].view(np.int64)[:] = block_hashes
+        packed[wide:].view(kind)[:] = spot_block
+        return cls(info, packed, n_spots, n_blocks, note)
+
+    @property
+    def spot_ids(self) -> np.ndarray:
+        """int64, one per spot occurrence (a view)."""
+        return self.packed[: 8 * self.n_spots].view(np.int64)
+
+    @property
+    def block_hashes(self) -> np.ndarray:
+        """int64 id of each kept block's normalised text (a view)."""
+        return self.packed[8 * self.n_spots : 8 * (self.n_spots + self.n_blocks)].view(np.int64)
+
+    @property
+    def spot_block(self) -> np.ndarray:
+        """int32 index into ``block_hashes`` of each spot's block (a new array: arithmetic
+        on the narrow stored type could overflow)."""
+        rest = self.packed[8 * (self.n_spots + self.n_blocks) :]
+        if not self.n_spots:
+            return np.empty(0, np.int32)
+        return rest.view(_BLOCK_TYPES[(len(rest) // self.n_spots).bit_length() - 1]).astype(np.int32)
 
     def vector(self, drop_blocks: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """The page as a multiset (sorted unique ids, counts), without the given blocks."""
@@ -156,7 +202,8 @@ def _page(raw: RawPage, extracted: Extracted, encoding: str, found: BlockSignatu
     note = None
     if extracted.unread:
         note = skipped(raw.source, extracted.unread, raw.offset, url=info.url, page_kept=True)
-    return ExtractedPage(info, found.ids, found.where, block_hashes, note)
+    return ExtractedPage.of(info, np.asarray(found.ids, np.int64), np.asarray(found.where), block_hashes,
+                            note)
 
 
 def _failed(exc: Exception) -> str:

@@ -46,8 +46,8 @@ class SignatureMatrix:
     """
 
     ptr: np.ndarray  # int64, n + 1
-    sig: np.ndarray  # int64
-    cnt: np.ndarray  # int64
+    sig: np.ndarray  # integer: int32 from MatrixBuilder, any integer type accepted
+    cnt: np.ndarray  # integer, as sig
     raw_ids: np.ndarray | None = None  # dense id -> the signature's 64-bit id, when known
     unindexed: np.ndarray | None = None  # int64 per page, or None for all zero
 
@@ -146,19 +146,25 @@ class MatrixBuilder:
     cannot reuse it, so the list's memory was never given back during the run.
     ``capacity``: at least the number of entries that will be added (e.g. the pages' spot
     occurrences, which their distinct signatures never exceed).
+
+    The finished matrix holds int32 ids and counts: half the memory of int64 for a
+    matrix of a hundred million entries, and a corpus has far fewer than 2**31 distinct
+    signatures (a count over 2**31 - 1 is kept at that).
     """
 
     def __init__(self, pages: int, capacity: int) -> None:
         self.ptr = np.zeros(pages + 1, dtype=np.int64)
-        self.ids = np.empty(capacity, dtype=np.int64)
-        self.cnt = np.empty(capacity, dtype=np.int64)
+        self.ids: np.ndarray | None = np.empty(capacity, dtype=np.int64)  # 64-bit until finish
+        self.cnt = np.empty(capacity, dtype=np.int32)
         self.rows = 0
 
     def add(self, ids: np.ndarray, counts: np.ndarray) -> None:
         """The next page: its signature ids (any 64-bit values) and their counts."""
+        if self.ids is None:
+            raise ValueError("the matrix is finished")
         at = int(self.ptr[self.rows])
         self.ids[at : at + len(ids)] = ids
-        self.cnt[at : at + len(ids)] = counts
+        self.cnt[at : at + len(ids)] = np.minimum(counts, _INT32_MAX)
         self.rows += 1
         self.ptr[self.rows] = at + len(ids)
 
@@ -166,19 +172,30 @@ class MatrixBuilder:
         """The matrix, signature ids made dense (0 .. distinct - 1, in the ids' order)."""
         if self.rows != len(self.ptr) - 1:
             raise ValueError(f"{self.rows} pages added of {len(self.ptr) - 1}")
+        if self.ids is None:
+            raise ValueError("the matrix is finished")
         total = int(self.ptr[-1])
-        raw, cnt = self.ids[:total], self.cnt[:total]
+        raw = self.ids[:total]
+        # Copied when the capacity was larger, so that the spare room goes.
+        cnt = self.cnt[:total].copy() if total < len(self.cnt) else self.cnt
+        self.ids, self.cnt = None, np.empty(0, np.int32)
         if total == 0:
-            return SignatureMatrix(self.ptr, raw, cnt)
+            return SignatureMatrix(self.ptr, np.empty(0, np.int32), cnt)
         uniq = _distinct(raw)
+        if len(uniq) > _INT32_MAX:
+            raise ValueError(f"{len(uniq):,} distinct signatures: more than int32 ids can number")
         _to_dense(raw, uniq)  # raw's own buffer now holds the dense ids
-        matrix = SignatureMatrix(self.ptr, raw, cnt, uniq)
+        dense = raw.astype(np.int32)
+        del raw
+        matrix = SignatureMatrix(self.ptr, dense, cnt, uniq)
         # Ids sorted and unique within each page stay so under the order-keeping dense
         # map; only when they are not is the (memory-hungry) full sort needed.
-        if matrix_kernels.rows_ascending(self.ptr, raw):
+        if matrix_kernels.rows_ascending(self.ptr, dense):
             return matrix
         return matrix.sorted_rows()
 
+
+_INT32_MAX = np.iinfo(np.int32).max
 
 # Entries handled at once when renumbering: a chunk's temporaries stay small next to the
 # matrix itself (at a million pages the matrix holds about 90 million entries).

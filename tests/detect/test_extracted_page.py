@@ -1,0 +1,41 @@
+"""A page's spot arrays, packed in one buffer, read back as they were given."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from workbench.core.records import PageInfo
+from workbench.detect.extract import ExtractedPage
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 40), st.sampled_from([1, 3, 256, 257, 65_536, 65_537]),
+       st.randoms(use_true_random=False))
+def test_packed_arrays_read_back_as_given(n_spots, n_blocks, rnd):
+    gen = np.random.default_rng(rnd.randrange(2**32))
+    ids = gen.integers(-2**63, 2**63 - 1, n_spots, dtype=np.int64)
+    hashes = gen.integers(-2**63, 2**63 - 1, n_blocks, dtype=np.int64)
+    where = gen.integers(0, n_blocks, n_spots).astype(np.int32)
+    if n_spots:
+        where[0] = n_blocks - 1  # the largest index must survive the narrow type
+    page = pickle.loads(pickle.dumps(ExtractedPage.of(PageInfo("k", "k"), ids, where, hashes)))
+    assert page.spot_ids.dtype == np.int64 and np.array_equal(page.spot_ids, ids)
+    assert page.block_hashes.dtype == np.int64 and np.array_equal(page.block_hashes, hashes)
+    assert page.spot_block.dtype == np.int32 and np.array_equal(page.spot_block, where)
+
+
+def test_blocks_take_a_byte_a_spot_on_an_ordinary_page():
+    page = ExtractedPage.of(PageInfo("k", "k"), np.arange(100, dtype=np.int64),
+                            np.arange(100, dtype=np.int32) % 20, np.arange(20, dtype=np.int64))
+    assert page.packed.nbytes == 8 * 100 + 8 * 20 + 100
+
+
+def test_a_spot_block_list_of_the_wrong_length_is_refused():
+    with pytest.raises(ValueError, match="spot blocks"):
+        ExtractedPage.of(PageInfo("k", "k"), np.arange(3, dtype=np.int64), np.zeros(2, np.int32),
+                         np.zeros(1, np.int64))
