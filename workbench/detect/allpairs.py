@@ -77,6 +77,7 @@ def build_index(
     list_delta: np.ndarray,  # int32: the page's items before the signature
     list_cnt: np.ndarray,  # int32
     prefix_last: np.ndarray,  # per page: the rank of its prefix's last signature (-1: none)
+    prefix_rest: np.ndarray,  # per page, float64: its items after its prefix
 ) -> None:
     """Every page's prefix into the inverted lists, in probing order."""
     fill = list_ptr[:-1].copy()
@@ -98,6 +99,7 @@ def build_index(
             delta += cnt[e]
             e += 1
         prefix_last[x] = last
+        prefix_rest[x] = lx - delta
 
 
 @njit(cache=True, nogil=True)
@@ -117,10 +119,16 @@ def probe(
     list_delta: np.ndarray,
     list_cnt: np.ndarray,
     prefix_last: np.ndarray,
+    prefix_rest: np.ndarray,
     score: np.ndarray,  # per page, all 0 (scratch for this caller: one per thread)
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """Pairs >= tau of each probed page with the pages before it in ``order``: (a, b,
-    similarity, candidates verified). Reads the index only, so threads may share it."""
+    similarity, candidates verified). Reads the index only, so threads may share it.
+
+    Before a candidate is verified its overlap is bounded once more (the suffix bound):
+    every shared signature up to the end of the shorter-ranked of the two prefixes is in
+    its score, so at most the items after that prefix (in the page it belongs to) can
+    add to it. At low thresholds this leaves most candidates unverified."""
     touched = np.empty(64, dtype=np.int64)
     out_a = np.empty(64, dtype=np.int64)
     out_b = np.empty(64, dtype=np.int64)
@@ -161,15 +169,20 @@ def probe(
                 q += 1
             delta += c
             e += 1
+        rest_after_x = lx - delta  # x's items after its prefix
         for t in range(n_touched):
             y = touched[t]
             if score[y] > 0:
+                ly = length[y]
+                rest = rest_after_x if last <= prefix_last[y] else prefix_rest[y]
+                if score[y] + rest < tau / (1.0 + tau) * (lx + ly) - _EPS * (lx + ly):
+                    score[y] = 0.0
+                    continue
                 verified += 1
                 # Every shared signature up to the end of the shorter-ranked prefix lies in
                 # both prefixes, so the score holds it exactly: only the rest is merged.
                 seen = min(last, prefix_last[y])
                 inter = score[y] + _overlap(ptr, rank, cnt, x, y, seen)
-                ly = length[y]
                 sim = inter / (lx + ly - inter)
                 if sim >= tau:
                     if found == len(out_a):

@@ -56,7 +56,7 @@ def find_new_pairs(
     if not active[first_new:].any():
         return empty
 
-    order, (ptr, rank, cnt, length, unindexed), index, prefix_last = prefix_index(m, active, lengths, tau)
+    order, (ptr, rank, cnt, length, unindexed), index, prefix_last, _ = prefix_index(m, active, lengths, tau)
 
     position = np.empty(n, dtype=np.int64)
     position[order] = np.arange(len(order), dtype=np.int64)

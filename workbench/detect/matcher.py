@@ -247,9 +247,10 @@ def intersections(m: SignatureMatrix, i: np.ndarray, j: np.ndarray) -> np.ndarra
 def prefix_index(m: SignatureMatrix, active: np.ndarray, lengths: np.ndarray, tau: float):
     """The prefix index of the active pages under one global order of signatures (by
     rarity over the whole matrix): the pages by ascending (length, id), the ranked rows
-    (ptr, rank, cnt, length, unindexed), the inverted lists (list_ptr, pos, delta, cnt)
-    and each page's last prefix rank. Shared by the full join and the incremental one
-    (workbench.detect.incremental), which probe it differently."""
+    (ptr, rank, cnt, length, unindexed), the inverted lists (list_ptr, pos, delta, cnt),
+    each page's last prefix rank and how many of its items follow its prefix. Shared by
+    the full join and the incremental one (workbench.detect.incremental), which probe it
+    differently."""
     n = m.n
     ptr, rank, cnt, n_ranks = _rank_rows(m, active)
     length = np.where(active, lengths, 0).astype(np.float64)
@@ -263,8 +264,10 @@ def prefix_index(m: SignatureMatrix, active: np.ndarray, lengths: np.ndarray, ta
     total = int(list_ptr[-1])
     index = (list_ptr, np.empty(total, np.int32), np.empty(total, np.int32), np.empty(total, np.int32))
     prefix_last = np.full(n, -1, dtype=np.int64)
-    allpairs.build_index(order, ptr, rank, cnt, length, unindexed, float(tau), *index, prefix_last)
-    return order, (ptr, rank, cnt, length, unindexed), index, prefix_last
+    prefix_rest = np.zeros(n, dtype=np.float64)
+    allpairs.build_index(order, ptr, rank, cnt, length, unindexed, float(tau), *index, prefix_last,
+                         prefix_rest)
+    return order, (ptr, rank, cnt, length, unindexed), index, prefix_last, prefix_rest
 
 
 def find_pairs(
@@ -291,8 +294,9 @@ def find_pairs(
     if not active.any():
         return _with_duplicates(empty, rep, lengths)
 
-    order, (ptr, rank, cnt, length, unindexed), index, prefix_last = prefix_index(m, active, lengths, tau)
-    shared = (ptr, rank, cnt, length, length[order], unindexed, float(tau), *index, prefix_last)
+    order, (ptr, rank, cnt, length, unindexed), index, prefix_last, prefix_rest = prefix_index(
+        m, active, lengths, tau)
+    shared = (ptr, rank, cnt, length, length[order], unindexed, float(tau), *index, prefix_last, prefix_rest)
 
     step = max(256, len(order) // 200)  # pages a task probes: progress and cancel points
     local = threading.local()
