@@ -124,7 +124,12 @@ class _Run:
         return self._split()
 
     def _submit_all(self):
-        for unit in self.plan.units:
+        # Each unit is let go once submitted (the window holds it until it is taken): a
+        # plan of a million files would otherwise be held to the end of the run.
+        units, self.plan.units = self.plan.units, []
+        units.reverse()
+        while units:
+            unit = units.pop()
             if isinstance(unit, FileBatch):
                 yield unit, self.pool.submit(read_files, unit, self.process, self.params)
             else:
