@@ -15,6 +15,7 @@ from multiprocessing.synchronize import Event
 from typing import Any
 
 from workbench.archive.chunks import RangeEnd, read_range
+from workbench.archive.prefetch import prefetch
 from workbench.archive.tasks import (
     Added,
     Deferred,
@@ -166,6 +167,7 @@ def read_files(batch: FileBatch, process: Process, params: Any) -> list[list | N
     order; None for the walk's skip records, which the main process has already."""
     pages = _Pages(process, params)
     out: list[list | None] = []
+    prefetch((item.location, item.size) for item in batch.items if not isinstance(item, SkipRecord))
     for item in batch.items:
         if isinstance(item, SkipRecord):
             out.append(None)
