@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from workbench.core.clustering import METHODS, cluster_pairs
@@ -117,3 +118,15 @@ def test_two_clusters_of_one_story_merge_when_most_cross_pairs_are_weakly_simila
     # Only a few cross links (4 of 9): two stories stay two clusters.
     got = cluster_pairs("star", 6, *zip(*(story + cross[:4]), strict=True), tau=0.35, weak_join=0.15)
     assert sorted(sorted(c.members) for c in got) == [[0, 1, 2], [3, 4, 5]]
+
+
+def test_links_at_a_threshold_every_pair_reaches_are_not_copied():
+    from workbench.core.clustering import _adjacency, _at_least
+
+    a, b, sim = [0, 1, 2], [1, 2, 3], np.array([0.2, 0.5, 0.9])
+    adj = _adjacency(4, a, b, sim)
+    assert _at_least(adj, sim, 0.15) is adj  # weak joins at the pair floor share the links
+    strong = _at_least(adj, sim, 0.5)
+    assert strong is not adj
+    assert strong == [{}, {2: 0.5}, {1: 0.5, 3: 0.9}, {2: 0.9}]
+    assert adj[0] == {1: 0.2}  # the whole graph is left as it was
