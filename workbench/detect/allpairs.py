@@ -41,6 +41,12 @@ def _grow(a: np.ndarray, size: int) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
+def least_overlap(tau: float, lx: float, ly: float) -> float:
+    """The overlap two pages of these lengths need for J >= tau (less a rounding margin)."""
+    return tau / (1.0 + tau) * (lx + ly) - _EPS * (lx + ly)
+
+
+@njit(cache=True, nogil=True)
 def _overlap(ptr: np.ndarray, rank: np.ndarray, cnt: np.ndarray, x: int, y: int, after: int = -1) -> int:
     """sum of min(count) over the signatures pages x and y share with a rank above
     ``after`` (rows sorted by rank)."""
@@ -159,7 +165,7 @@ def probe(
                     ly = length[y]
                     shared = min(c, list_cnt[q])
                     rest = min(rest_x, ly - list_delta[q] - list_cnt[q])
-                    need = tau / (1.0 + tau) * (lx + ly) - _EPS * (lx + ly)
+                    need = least_overlap(tau, lx, ly)
                     if sy == 0:
                         if n_touched == len(touched):
                             touched = _grow(touched, n_touched + 1)
@@ -175,7 +181,7 @@ def probe(
             if score[y] > 0:
                 ly = length[y]
                 rest = rest_after_x if last <= prefix_last[y] else prefix_rest[y]
-                if score[y] + rest < tau / (1.0 + tau) * (lx + ly) - _EPS * (lx + ly):
+                if score[y] + rest < least_overlap(tau, lx, ly):
                     score[y] = 0.0
                     continue
                 verified += 1

@@ -32,6 +32,7 @@ _LOOKS_LIKE_HTML = re.compile(rb"<\s*(!doctype|html|head|body|title|p|div|table|
 
 # The narrowest type that numbers a page's blocks (a page has rarely more than 255).
 _BLOCK_TYPES = (np.dtype(np.uint8), np.dtype(np.uint16), np.dtype(np.int32))
+_BLOCK_TYPE_OF_WIDTH = {t.itemsize: t for t in _BLOCK_TYPES}
 
 
 @dataclass(slots=True)
@@ -89,7 +90,7 @@ class ExtractedPage:
         rest = self.packed[8 * (self.n_spots + self.n_blocks) :]
         if not self.n_spots:
             return np.empty(0, np.int32)
-        return rest.view(_BLOCK_TYPES[(len(rest) // self.n_spots).bit_length() - 1]).astype(np.int32)
+        return rest.view(_BLOCK_TYPE_OF_WIDTH[len(rest) // self.n_spots]).astype(np.int32)
 
     def vector(self, drop_blocks: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """The page as a multiset (sorted unique ids, counts), without the given blocks."""

@@ -26,7 +26,7 @@ import numpy as np
 from numba import njit
 
 from workbench.core.progress import ProgressFn, no_progress
-from workbench.detect.allpairs import _EPS, _grow, _overlap
+from workbench.detect.allpairs import _EPS, _grow, _overlap, least_overlap
 from workbench.detect.matcher import _THREADS, PairResult, SignatureMatrix, prefix_index
 
 __all__ = ["find_new_pairs", "IncrementalIndex"]
@@ -152,7 +152,7 @@ def probe_new(
                         ly = length[y]
                         shared = min(c, list_cnt[q])
                         rest = min(rest_x, ly - list_delta[q] - list_cnt[q])
-                        need = tau / (1.0 + tau) * (lx + ly) - _EPS * (lx + ly)
+                        need = least_overlap(tau, lx, ly)
                         if sy == 0:
                             if n_touched == len(touched):
                                 touched = _grow(touched, n_touched + 1)

@@ -126,10 +126,9 @@ class _Run:
     def _submit_all(self):
         # Each unit is let go once submitted (the window holds it until it is taken): a
         # plan of a million files would otherwise be held to the end of the run.
-        units, self.plan.units = self.plan.units, []
-        units.reverse()
+        units, self.plan.units = deque(self.plan.units), []
         while units:
-            unit = units.pop()
+            unit = units.popleft()
             if isinstance(unit, FileBatch):
                 yield unit, self.pool.submit(read_files, unit, self.process, self.params)
             else:
