@@ -98,6 +98,10 @@ def _add_detection_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pair-floor", type=_tau, default=d.pair_floor,
                    help=f"find and save pairs down to this similarity, for calibration and weak "
                         f"joins (default {d.pair_floor})")
+    p.add_argument("--pair-floor-max-pages", type=int, default=d.pair_floor_max_pages, metavar="N",
+                   help=f"on a crawl of more pages, look for pairs from tau only: the floor's pairs "
+                        f"grow with the square of the crawl (default {d.pair_floor_max_pages:,}; "
+                        f"0: no limit)")
     p.add_argument("--weak-join", type=_unit, default=d.weak_join,
                    help=f"star clusters of 3 or more take pages this similar to most of their "
                         f"members, below tau (default {d.weak_join}; 0: off)")
@@ -121,6 +125,7 @@ def _params(args: argparse.Namespace) -> SpotSigsParams:
             block_filter=not args.no_block_filter, languages=not args.no_languages,
             main_content=not args.no_main_content, corpus_boilerplate=not args.no_corpus_boilerplate,
             pair_floor=args.pair_floor, weak_join=args.weak_join,
+            pair_floor_max_pages=args.pair_floor_max_pages,
         )
     except ValueError as exc:
         raise InputError(str(exc)) from None
@@ -206,6 +211,10 @@ def print_summary(result: DedupResult, out=None, skipped_report: Path | None = N
           f"{result.distinct_signatures:,} distinct shared by two or more pages{idf_note}", file=out)
     print(f"{'pairs >= ' + format(result.params.tau, 'g') + ':':<19}{len(result.pairs):,} "
           f"({result.pairs.candidates:,} compared)", file=out)
+    if result.floor_skipped:
+        print(f"pair floor:        not used: {len(pages):,} pages is over its limit of "
+              f"{result.params.pair_floor_max_pages:,} (--pair-floor-max-pages); pairs from tau only, "
+              "so calibration can only raise tau", file=out)
     in_clusters = sum(len(c) for c in result.clusters)
     print(f"clusters:          {len(result.clusters):,} covering {in_clusters:,} pages "
           f"({result.params.cluster_method})", file=out)

@@ -15,6 +15,7 @@ precision-recall curve drawn.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import threading
 import time
@@ -228,7 +229,7 @@ def _spotsigs(root: Path | str, params: SpotSigsParams, progress: ProgressFn,
     n = len(corpus.pages)
 
     def clusters_at(tau: float) -> list[list[int]]:
-        keep = pairs.similarity >= min(tau, params.pair_floor)
+        keep = pairs.similarity >= dataclasses.replace(params, tau=tau).floor_for(n)
         return [c.members for c in cluster_pairs(params.cluster_method, n, pairs.a[keep], pairs.b[keep],
                                                  pairs.similarity[keep], params.corroborate_below, tau,
                                                  params.weak_join)]

@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from workbench.archive.tasks import Scan, scan  # scan's pages, or workers read them (_extract_all)
+from workbench.core.calibration import STORED_FLOOR
 from workbench.core.clustering import cluster_pairs
 from workbench.core.heap import release_free_memory
 from workbench.core.progress import Cancelled, ProgressFn, no_progress
@@ -52,8 +53,16 @@ class DedupResult:
     idf_applied: bool = True
     distinct_signatures: int = 0
     filters: RunFilters = field(default_factory=RunFilters)
-    # Every pair >= min(tau, pair floor): what the calibration view works from.
+    # Every pair >= floor: what the calibration view works from.
     floor_pairs: PairResult | None = None
+    # The similarity pairs were looked for down to (SpotSigsParams.floor_for: tau on a
+    # crawl too large for the pair floor).
+    floor: float | None = None
+
+    @property
+    def floor_skipped(self) -> bool:
+        """Whether the crawl was too large for the pair floor (pairs from tau only)."""
+        return self.floor is not None and min(self.params.tau, self.params.pair_floor) < self.floor
 
     @property
     def too_little_text(self) -> list[PageInfo]:
@@ -316,7 +325,8 @@ def detect(
     timings = dict(corpus.timings)
     t2 = time.perf_counter()
     progress("match", 0, None)
-    floor = min(params.tau, params.pair_floor)
+    n = len(corpus.pages)
+    floor = params.floor_for(n)
     floor_pairs = find_pairs(corpus.matrix, floor, corpus.checksum_group, progress)
     pairs = _at_least(floor_pairs, params.tau) if floor < params.tau else floor_pairs
     release_free_memory()  # the join's index, freed into the heap, goes back to the system
@@ -324,7 +334,6 @@ def detect(
 
     t3 = time.perf_counter()
     progress("cluster", 0, None)
-    n = len(corpus.pages)
     clusters = cluster_pairs(params.cluster_method, n, floor_pairs.a, floor_pairs.b, floor_pairs.similarity,
                              params.corroborate_below, params.tau, params.weak_join)
     reference_similarities(corpus.matrix, clusters)
@@ -345,6 +354,7 @@ def detect(
         distinct_signatures=int(len(np.unique(m.sig))) if len(m.sig) else 0,
         filters=corpus.filters,
         floor_pairs=floor_pairs,
+        floor=floor,
     )
 
 
@@ -376,7 +386,10 @@ def save_result(project, result: DedupResult, progress: ProgressFn = no_progress
     found = result.floor_pairs if result.floor_pairs is not None else result.pairs
     # The matcher's arrays as they are: a Pair object per pair cost 218 MB and 8 s on a
     # million pages before saving even began.
-    return project.save_run(result.params.to_dict(), "spotsigs", result.timings, result.pages,
+    record = result.params.to_dict()
+    if result.floor is not None:
+        record[STORED_FLOOR] = result.floor  # what run_floor reads: the pairs' real lower end
+    return project.save_run(record, "spotsigs", result.timings, result.pages,
                             found, result.clusters, progress=progress, filters=result.filters,
                             skipped=result.skipped)
 

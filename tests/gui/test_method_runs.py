@@ -44,3 +44,18 @@ def test_a_pending_method_run_is_offered_with_its_method(tmp_path):
             pass
         pending = project.pending_run()
     assert MethodChoice.of_run("", pending) == MethodChoice("simhash", 0.9)
+
+
+def test_a_run_over_the_pair_floor_limit_says_so_in_the_status_bar(qtbot, window):
+    import dataclasses
+
+    from workbench.detect.params import SpotSigsParams
+
+    w = window
+    with qtbot.waitSignal(w.run_finished, timeout=RUN_TIMEOUT_MS):
+        assert w.open_archive(DEMO_ARCHIVE)
+    assert "pair floor" not in w.statusBar().currentMessage()
+    with qtbot.waitSignal(w.run_finished, timeout=RUN_TIMEOUT_MS):
+        assert w.start_run(dataclasses.replace(SpotSigsParams(), pair_floor_max_pages=3))
+    assert "Pairs below τ were not looked for" in w.statusBar().currentMessage()
+    assert "limit of 3" in w.statusBar().currentMessage()

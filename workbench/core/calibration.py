@@ -28,14 +28,37 @@ def snap(tau: float) -> float:
     return round(round(tau / STEP) * STEP, 2)
 
 
+# The key a run's recorded parameters keep its pairs' lower end under, when the run says
+# (a crawl too large for the pair floor stores pairs from tau: SpotSigsParams.floor_for).
+STORED_FLOOR = "stored_floor"
+
+
 def run_floor(params: dict) -> float:
-    """The lowest similarity a run stored pairs for: ``min(tau, pair_floor)``.
+    """The lowest similarity a run stored pairs for: what it recorded (``stored_floor``),
+    else ``min(tau, pair_floor)``.
 
     Runs saved before ``pair_floor`` existed stored pairs ≥ tau only, so their floor is tau.
     """
     tau = float(params.get("tau", 0.2))
+    if params.get(STORED_FLOOR) is not None:
+        return min(tau, float(params[STORED_FLOOR]))
     floor = params.get("pair_floor")
     return tau if floor is None else min(tau, float(floor))
+
+
+def floor_note(params: dict) -> str:
+    """Why a run kept no pairs below its τ, for the calibration view ('' when it kept some)."""
+    tau = float(params.get("tau", 0.2))
+    if run_floor(params) < tau - 1e-9:
+        return ""
+    if params.get(STORED_FLOOR) is not None and float(params.get("pair_floor", tau)) < tau - 1e-9:
+        limit = params.get("pair_floor_max_pages")
+        cap = f"of {int(limit):,} pages " if limit else ""
+        return (f"This run kept pairs down to its τ {tau:.2f} only, so τ can only be raised here: "
+                f"the crawl was over the pair floor's limit {cap}(pairs below τ grow with the square "
+                "of a crawl). Raise the limit (--pair-floor-max-pages) to look below τ.")
+    return (f"This run kept pairs down to its τ {tau:.2f} only, so τ can only be raised here. Run "
+            "detection again with a lower pair floor to look below it.")
 
 
 @dataclass(frozen=True, slots=True)

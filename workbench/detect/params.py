@@ -86,6 +86,14 @@ class SpotSigsParams:
     # from those >= tau; weak_join uses the rest), so the calibration view can show what a
     # lower tau would merge.
     pair_floor: float = 0.15
+    # Above this many pages no pairs below tau are looked for (0: no limit). How many
+    # pairs the floor finds grows with the square of the crawl (pages of one story in
+    # different clusters meet at 0.15): 1 million at 100,000 small pages, 6 million at
+    # 300,000, and at a million pages matching to the floor took 21 minutes and star
+    # clustering its pairs over 16 GB. Above the limit the calibration view can only raise
+    # tau, and weak joins see the pairs >= tau only (fewer pages join: recall, not
+    # precision, is what the limit can cost).
+    pair_floor_max_pages: int = 250_000
     specs: tuple[AntecedentSpec, ...] = field(default_factory=default_specs)
     idf_low: float = 0.2
     # Has no effect (see workbench.pipeline.idf_keep): a signature on one page is never
@@ -137,6 +145,8 @@ class SpotSigsParams:
             raise ValueError(f"tau must be in (0, 1], not {self.tau}")
         if not 0.0 < self.pair_floor <= 1.0:
             raise ValueError(f"pair floor must be in (0, 1], not {self.pair_floor}")
+        if self.pair_floor_max_pages < 0:
+            raise ValueError(f"pair floor page limit must not be negative, not {self.pair_floor_max_pages}")
         if not 0.0 <= self.weak_join <= 1.0:
             raise ValueError(f"weak join must be in [0, 1] (0: off), not {self.weak_join}")
         if not 0.0 <= self.idf_low <= self.idf_high <= 1.0:
@@ -160,6 +170,13 @@ class SpotSigsParams:
         """(distance, chain) of :meth:`language_template`."""
         template = self.language_template()
         return template.distance, template.chain
+
+    def floor_for(self, pages: int) -> float:
+        """The lowest similarity a run over ``pages`` pages looks for pairs down to:
+        ``min(tau, pair_floor)``, or tau above ``pair_floor_max_pages``."""
+        if self.pair_floor_max_pages and pages > self.pair_floor_max_pages:
+            return self.tau
+        return min(self.tau, self.pair_floor)
 
     def to_dict(self) -> dict:
         d = asdict(self)

@@ -40,6 +40,7 @@ from workbench.core.calibration import (
     Counts,
     Histogram,
     clustering_options,
+    floor_note,
     labels_of,
     run_floor,
 )
@@ -265,8 +266,9 @@ class CalibrationDialog(QDialog):
     counted = Signal(object)
 
     def __init__(self, presenter: Calibration, hand_edits: int = 0, parent: QWidget | None = None,
-                 *, prefetch: bool = True) -> None:
-        """``prefetch``: count the whole grid in idle time (off in tests of the slow path)."""
+                 *, prefetch: bool = True, floor_reason: str = "") -> None:
+        """``prefetch``: count the whole grid in idle time (off in tests of the slow path);
+        ``floor_reason``: why the run kept no pairs below τ (core.calibration.floor_note)."""
         super().__init__(parent)
         self.setWindowTitle("Calibrate τ")
         self.setObjectName("calibrationDialog")
@@ -290,8 +292,7 @@ class CalibrationDialog(QDialog):
         self.detail.setObjectName("calibrationDetail")
         notes = []
         if presenter.floor >= presenter.run_tau - 1e-9:
-            notes.append(f"This run kept pairs down to its τ {presenter.run_tau:.2f} only, so τ can only "
-                         "be raised here. Run detection again with a lower pair floor to look below it.")
+            notes.append(floor_reason or floor_note({"tau": presenter.run_tau}))
         if hand_edits:
             notes.append(f"Apply makes a new run: your {hand_edits:,} hand split(s) and merge(s) are "
                          "not repeated in it (tags stay on their pages).")
@@ -421,7 +422,7 @@ def open_calibration(window: MainWindow) -> CalibrationDialog | None:
     except (ProjectError, ValueError) as exc:
         window.prompter.error("Cannot calibrate", str(exc))
         return None
-    dialog = CalibrationDialog(presenter, edits, window)
+    dialog = CalibrationDialog(presenter, edits, window, floor_reason=floor_note(run.params))
     dialog.apply_requested.connect(lambda tau: apply_tau(window, dialog, tau))
     dialog.finished.connect(lambda _r: setattr(window, "calibration", None))
     window.calibration = dialog

@@ -80,7 +80,9 @@ class SettingsDialog(QDialog):
         self.pair_floor.setSingleStep(0.05)
         self.pair_floor.setDecimals(2)
         self.pair_floor.setToolTip("Pairs this similar are kept with the run even below τ, so "
-                                   "Detection ▸ Calibrate can show what a lower τ would merge")
+                                   "Detection ▸ Calibrate can show what a lower τ would merge "
+                                   f"(on crawls of up to {params.pair_floor_max_pages:,} pages: "
+                                   "above, pairs grow with the square of the crawl)")
         self.specs = QTableWidget(0, 4)
         # Multi-Chain specs (the tech report's a(m,n)) have steps of their own; a row with
         # steps ignores distance and chain, so is[3,4] survives a trip through the dialog.

@@ -34,6 +34,7 @@ class RunSummary:
     clusters: int
     signatures: int
     timings: dict[str, float] = field(default_factory=dict)
+    note: str = ""  # what the coder should know of how the run went (said after the counts)
 
 
 class JobSignals(QObject):
@@ -113,6 +114,9 @@ class DetectJob(QRunnable):
                 clusters=len(result.clusters),
                 signatures=result.distinct_signatures,
                 timings=dict(result.timings),
+                note=(f" Pairs below τ were not looked for: {len(result.pages):,} pages is over the "
+                      f"pair floor's limit of {result.params.pair_floor_max_pages:,}."
+                      if result.floor_skipped else ""),
             )
         except Cancelled:
             self.signals.cancelled.emit()

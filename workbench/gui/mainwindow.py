@@ -546,7 +546,7 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(
             f"Detection done in {spent:.1f} s: {summary.pages:,} pages, {summary.pairs:,} pairs, "
             f"{summary.clusters:,} clusters and {self._singles:,} single pages; "
-            f"{len(self.skipped):,} inputs skipped", 15000)
+            f"{len(self.skipped):,} inputs skipped.{summary.note}", 15000)
         self.run_finished.emit(summary)
         if self.model.rowCount():
             self.select_row(0)

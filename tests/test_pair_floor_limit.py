@@ -1,0 +1,77 @@
+"""A crawl over the pair floor's page limit is matched from tau only, and says so: in the
+result, the saved run (what calibration reads), the command line and the window's note."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.conftest import DEMO_ARCHIVE
+from workbench.cli import main
+from workbench.core.calibration import floor_note, run_floor
+from workbench.detect.params import SpotSigsParams
+from workbench.pipeline import detect, load_corpus, save_result
+from workbench.store import Project
+
+TAU = 0.9  # the demo archive has pairs between the floor and this
+
+
+def test_floor_for_follows_the_page_limit():
+    p = SpotSigsParams(tau=0.35, pair_floor=0.15, pair_floor_max_pages=100)
+    assert p.floor_for(100) == 0.15
+    assert p.floor_for(101) == 0.35
+    assert dataclasses.replace(p, pair_floor_max_pages=0).floor_for(10**9) == 0.15
+    assert dataclasses.replace(p, pair_floor=0.5).floor_for(10) == 0.35
+    with pytest.raises(ValueError, match="limit"):
+        SpotSigsParams(pair_floor_max_pages=-1)
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    return load_corpus(DEMO_ARCHIVE, SpotSigsParams(tau=TAU), workers=1)
+
+
+def _with_limit(corpus, limit: int):
+    corpus.params = dataclasses.replace(corpus.params, pair_floor_max_pages=limit)
+    return detect(corpus)
+
+
+def test_over_the_limit_only_pairs_from_tau_are_found(corpus):
+    n = len(corpus.pages)
+    under = _with_limit(corpus, n)
+    over = _with_limit(corpus, n - 1)
+    assert under.floor == 0.15 and not under.floor_skipped
+    assert (under.floor_pairs.similarity < TAU).any(), "the demo archive must have pairs below tau"
+    assert over.floor == TAU and over.floor_skipped
+    assert (over.floor_pairs.similarity >= TAU).all()
+    # The pairs >= tau do not depend on the floor.
+    for result in (under, over):
+        assert len(result.pairs) == len(over.floor_pairs)
+    np.testing.assert_array_equal(under.pairs.similarity, over.pairs.similarity)
+
+
+def test_the_saved_run_records_where_its_pairs_start(corpus, tmp_path: Path):
+    n = len(corpus.pages)
+    with Project.create(tmp_path / "p.wbproj", str(DEMO_ARCHIVE)) as project:
+        save_result(project, _with_limit(corpus, n - 1))
+        params = project.current_run().params
+        assert run_floor(params) == TAU
+        assert f"limit of {n - 1:,} pages" in floor_note(params)
+        save_result(project, _with_limit(corpus, n))
+        params = project.current_run().params
+        assert run_floor(params) == 0.15 and floor_note(params) == ""
+
+
+def test_floor_note_without_the_limit_says_to_lower_the_floor():
+    note = floor_note({"tau": 0.4, "pair_floor": 0.6})
+    assert "lower pair floor" in note and "limit" not in note
+
+
+def test_the_command_line_says_the_floor_was_not_used(capsys):
+    assert main(["dedup", str(DEMO_ARCHIVE), "--tau", str(TAU), "--pair-floor-max-pages", "3"]) == 0
+    assert "pair floor:        not used" in capsys.readouterr().out
+    assert main(["dedup", str(DEMO_ARCHIVE), "--tau", str(TAU)]) == 0
+    assert "pair floor:" not in capsys.readouterr().out
