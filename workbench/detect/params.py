@@ -91,8 +91,8 @@ class SpotSigsParams:
     # different clusters meet at 0.15): 1 million at 100,000 small pages, 6 million at
     # 300,000, and at a million pages matching to the floor took 21 minutes and star
     # clustering its pairs over 16 GB. Above the limit the calibration view can only raise
-    # tau, and weak joins see the pairs >= tau only (fewer pages join: recall, not
-    # precision, is what the limit can cost).
+    # tau, and weak joins see the pairs >= tau only (fewer pages join: the limit can cost
+    # recall but never merges more).
     pair_floor_max_pages: int = 250_000
     specs: tuple[AntecedentSpec, ...] = field(default_factory=default_specs)
     idf_low: float = 0.2
