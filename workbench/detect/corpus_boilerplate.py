@@ -74,7 +74,7 @@ def corpus_boilerplate(
     samples = _samples(entries, df, candidates, sample)
 
     nothing = np.zeros(len(ids), dtype=bool)
-    first_share = _median_shares(entries, candidates, samples, ignore=nothing)
+    first_share = _median_shares(entries, df, candidates, samples, ignore=nothing)
     first = candidates[first_share <= max_core_share]
     if not len(first):
         return np.empty(0, np.int64)
@@ -82,11 +82,13 @@ def corpus_boilerplate(
     ignore[first] = True
     keep = np.isin(candidates, first)
     kept_samples = [s for s, k in zip(samples, keep, strict=True) if k]
-    second_share = _median_shares(entries, first, kept_samples, ignore=ignore)
+    second_share = _median_shares(entries, df, first, kept_samples, ignore=ignore)
 
     own_weight = np.bincount(entries.page, weights=entries.weight * (df[entries.block] == 1), minlength=n)
     own = own_weight / np.maximum(entries.total, 1e-9)
-    own_median = np.array([float(np.median(own[s])) for s in kept_samples])
+    kept_sizes = np.fromiter(map(len, kept_samples), dtype=np.int64, count=len(kept_samples))
+    own_median = _group_medians(np.repeat(np.arange(len(kept_samples)), kept_sizes),
+                                own[np.concatenate(kept_samples)], len(kept_samples), empty=0.0)
     boiler = first[(second_share <= max_core_share) & (own_median >= min_own_share)]
     return np.sort(ids[boiler])
 
@@ -118,7 +120,7 @@ def _samples(entries: _Entries, df: np.ndarray, candidates: np.ndarray, sample: 
     return out
 
 
-def _median_shares(entries: _Entries, candidates: np.ndarray, samples: list[np.ndarray],
+def _median_shares(entries: _Entries, df: np.ndarray, candidates: np.ndarray, samples: list[np.ndarray],
                    ignore: np.ndarray) -> np.ndarray:
     """Per candidate block: the median over its sampled pages of the core's share of the
     page, leaving the ``ignore`` blocks that are not in the core out of the page."""
@@ -132,13 +134,13 @@ def _median_shares(entries: _Entries, candidates: np.ndarray, samples: list[np.n
         while hi < len(candidates) and rows + rows_of[hi] <= _CHUNK_ROWS:
             rows += rows_of[hi]
             hi += 1
-        out[lo:hi] = _chunk_median_shares(entries, candidates[lo:hi], samples[lo:hi], ignore)
+        out[lo:hi] = _chunk_median_shares(entries, df, candidates[lo:hi], samples[lo:hi], ignore)
         lo = hi
     return out
 
 
-def _chunk_median_shares(entries: _Entries, candidates: np.ndarray, samples: list[np.ndarray],
-                         ignore: np.ndarray) -> np.ndarray:
+def _chunk_median_shares(entries: _Entries, df: np.ndarray, candidates: np.ndarray,
+                         samples: list[np.ndarray], ignore: np.ndarray) -> np.ndarray:
     n_samples = np.array([len(s) for s in samples], dtype=np.int64)
     pages = np.concatenate(samples)
     cand = np.repeat(np.arange(len(candidates), dtype=np.int64), n_samples)
@@ -149,10 +151,14 @@ def _chunk_median_shares(entries: _Entries, candidates: np.ndarray, samples: lis
     row_group = np.repeat(np.arange(len(pages), dtype=np.int64), counts)  # (candidate, page)
     block, weight = entries.block[row_entry], entries.weight[row_entry]
 
-    # The core of a candidate: blocks on at least half of its sampled pages.
-    key = row_cand * np.int64(len(ignore)) + block
+    # The core of a candidate: blocks on at least half of its sampled pages. Only a block
+    # on that many pages of the whole corpus can be, so only those rows are counted (the
+    # sort of every row was half of this module's time).
+    in_core = np.zeros(len(block), dtype=bool)
+    could = np.flatnonzero(2 * df[block] >= n_samples[row_cand])
+    key = row_cand[could] * np.int64(len(ignore)) + block[could]
     unique, inverse, seen = np.unique(key, return_inverse=True, return_counts=True)
-    in_core = (2 * seen >= n_samples[unique // len(ignore)])[inverse]
+    in_core[could] = (2 * seen >= n_samples[unique // len(ignore)])[inverse]
     core_weight = np.bincount(row_group, weights=np.where(in_core, weight, 0.0), minlength=len(pages))
     left_out = np.bincount(row_group, weights=np.where(~in_core & ignore[block], weight, 0.0),
                            minlength=len(pages))
