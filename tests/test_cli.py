@@ -131,3 +131,17 @@ def test_progress_in_a_log_is_plain_lines_with_units(capsys):
 def test_quiet_progress_is_silent(capsys):
     assert main(["dedup", str(DEMO_ARCHIVE), "-q"]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_pairs_of_identical_pages_are_said_to_be_uncompared(tmp_path: Path, capsys):
+    crawl = tmp_path / "crawl"
+    crawl.mkdir()
+    page = next(p for p in sorted(DEMO_ARCHIVE.rglob("*.htm*")) if p.stat().st_size > 2000).read_bytes()
+    for name in ("a.html", "b.html", "c.html"):
+        (crawl / name).write_bytes(page)
+    assert main(["dedup", str(crawl)]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("pairs >="))
+    assert line.split()[3] == "3", line  # three identical pages: three pairs
+    assert "identical pages are paired without comparing" in line
+    assert main(["dedup", str(DEMO_ARCHIVE)]) == 0
+    assert "without comparing" not in capsys.readouterr().out

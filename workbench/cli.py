@@ -194,6 +194,11 @@ def _more_reasons(hidden: list[tuple[str, int]]) -> str:
             f"{'s' if inputs != 1 else ''})")
 
 
+# Byte-identical pages (same checksum) are paired without a comparison, so a run can
+# have more pairs than pages it compared.
+_WITHOUT_COMPARING = "; identical pages are paired without comparing"
+
+
 def print_summary(result: DedupResult, out=None, skipped_report: Path | None = None) -> None:
     """The run in a few lines; ``skipped_report``: where every skipped input was written."""
     out = out or sys.stdout
@@ -209,8 +214,9 @@ def print_summary(result: DedupResult, out=None, skipped_report: Path | None = N
     idf_note = "" if result.idf_applied else " (IDF filter off: corpus too small)"
     print(f"signatures:        {int(m.lengths().sum()):,} in {usable:,} pages, "
           f"{result.distinct_signatures:,} distinct shared by two or more pages{idf_note}", file=out)
+    uncompared = _WITHOUT_COMPARING if len(result.pairs) > result.pairs.candidates else ""
     print(f"{'pairs >= ' + format(result.params.tau, 'g') + ':':<19}{len(result.pairs):,} "
-          f"({result.pairs.candidates:,} compared)", file=out)
+          f"({result.pairs.candidates:,} compared{uncompared})", file=out)
     if result.floor_skipped:
         print(f"pair floor:        not used: {len(pages):,} pages is over its limit of "
               f"{result.params.pair_floor_max_pages:,} (--pair-floor-max-pages); pairs from tau only, "
