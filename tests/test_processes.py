@@ -147,3 +147,21 @@ def test_no_process_outlives_a_finished_run(tmp_path: Path):
         assert not left, f"still running when the run had ended: {sorted(p for p, _ in left)}"
     finally:
         _clean_up(app)
+
+
+def test_no_process_outlives_a_run_too_small_for_workers(tmp_path: Path):
+    """``dedup`` starts the fork server before it knows the crawl's size (so that it
+    imports while the command does); a crawl read in the main process must not leave it."""
+    crawl = _crawl(tmp_path / "crawl", 3)
+    app = _start(["dedup", str(crawl), "-q"])
+    try:
+        seen: dict[Process, int] = {}
+        while os.waitid(os.P_PID, app.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None:
+            seen.update(_session(app.pid))
+            time.sleep(0.02)
+        left = set(_session(app.pid))
+        assert app.wait() == 0
+        assert any(parent == app.pid for parent in seen.values()), "no fork server was started"
+        assert not left, f"still running when the run had ended: {sorted(p for p, _ in left)}"
+    finally:
+        _clean_up(app)

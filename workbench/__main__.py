@@ -22,6 +22,10 @@ EXIT_USAGE = 2
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["dedup"] and argv is None:  # a real process, not a test calling main()
+        from workbench.detect.pool import start_fork_server
+
+        start_fork_server()
     from workbench import cli
 
     if args and args[0] == SMOKE_TEST:
