@@ -101,6 +101,16 @@ def _crawl(folder: Path, pages: int) -> Path:
     return folder
 
 
+def _watch_to_exit(app: subprocess.Popen) -> tuple[dict[Process, int], set[Process]]:
+    """Every process the app's session had while it ran, and those still running once it
+    has exited and is not reaped yet: the last look a timer of its process tree takes."""
+    seen: dict[Process, int] = {}
+    while os.waitid(os.P_PID, app.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None:
+        seen.update(_session(app.pid))
+        time.sleep(0.02)
+    return seen, set(_session(app.pid))
+
+
 def _killed_mid_run(app: subprocess.Popen) -> None:
     try:
         helpers = _wait_for_workers(app)
@@ -135,13 +145,7 @@ def test_no_process_outlives_a_finished_run(tmp_path: Path):
     crawl = _crawl(tmp_path / "crawl", 200)  # more than the main process reads itself
     app = _start(["dedup", str(crawl), "-q", "--workers", str(WORKERS)])
     try:
-        seen: dict[Process, int] = {}
-        while os.waitid(os.P_PID, app.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None:
-            seen.update(_session(app.pid))
-            time.sleep(0.02)
-        # The app has exited and is not reaped yet: the last look a timer of its process tree
-        # takes. Nothing it started may be running any more.
-        left = set(_session(app.pid))
+        seen, left = _watch_to_exit(app)
         assert app.wait() == 0
         assert len(_workers(app, seen)) >= 1, "the run used no worker processes"
         assert not left, f"still running when the run had ended: {sorted(p for p, _ in left)}"
@@ -155,11 +159,7 @@ def test_no_process_outlives_a_run_too_small_for_workers(tmp_path: Path):
     crawl = _crawl(tmp_path / "crawl", 3)
     app = _start(["dedup", str(crawl), "-q"])
     try:
-        seen: dict[Process, int] = {}
-        while os.waitid(os.P_PID, app.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None:
-            seen.update(_session(app.pid))
-            time.sleep(0.02)
-        left = set(_session(app.pid))
+        seen, left = _watch_to_exit(app)
         assert app.wait() == 0
         assert any(parent == app.pid for parent in seen.values()), "no fork server was started"
         assert not left, f"still running when the run had ended: {sorted(p for p, _ in left)}"
