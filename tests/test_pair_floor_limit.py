@@ -35,8 +35,9 @@ def corpus():
 
 
 def _with_limit(corpus, limit: int):
-    corpus.params = dataclasses.replace(corpus.params, pair_floor_max_pages=limit)
-    return detect(corpus)
+    """detect() with another page limit, leaving the shared corpus as it is."""
+    return detect(dataclasses.replace(corpus, params=dataclasses.replace(corpus.params,
+                                                                          pair_floor_max_pages=limit)))
 
 
 def test_over_the_limit_only_pairs_from_tau_are_found(corpus):
@@ -68,6 +69,10 @@ def test_the_saved_run_records_where_its_pairs_start(corpus, tmp_path: Path):
 def test_floor_note_without_the_limit_says_to_lower_the_floor():
     note = floor_note({"tau": 0.4, "pair_floor": 0.6})
     assert "lower pair floor" in note and "limit" not in note
+    # Recorded with the pair floor at tau (stored_floor says so too): not the limit's doing.
+    assert "limit" not in floor_note({"tau": 0.4, "pair_floor": 0.4, "stored_floor": 0.4})
+    assert "limit" not in floor_note({"tau": 0.4, "pair_floor": None, "stored_floor": 0.4})
+    assert floor_note({"tau": 0.4, "pair_floor": 0.15, "stored_floor": 0.15}) == ""
 
 
 def test_the_command_line_says_the_floor_was_not_used(capsys):

@@ -51,14 +51,15 @@ def floor_note(params: dict) -> str:
     tau = float(params.get("tau", 0.2))
     if run_floor(params) < tau - 1e-9:
         return ""
-    if params.get(STORED_FLOOR) is not None and float(params.get("pair_floor", tau)) < tau - 1e-9:
+    kept = f"This run kept pairs down to its τ {tau:.2f} only, so τ can only be raised here"
+    # The floor asked for was below tau, yet the pairs start at tau: the page limit.
+    asked = run_floor({k: v for k, v in params.items() if k != STORED_FLOOR})
+    if params.get(STORED_FLOOR) is not None and asked < tau - 1e-9:
         limit = params.get("pair_floor_max_pages")
         cap = f"of {int(limit):,} pages " if limit else ""
-        return (f"This run kept pairs down to its τ {tau:.2f} only, so τ can only be raised here: "
-                f"the crawl was over the pair floor's limit {cap}(pairs below τ grow with the square "
-                "of a crawl). Raise the limit (--pair-floor-max-pages) to look below τ.")
-    return (f"This run kept pairs down to its τ {tau:.2f} only, so τ can only be raised here. Run "
-            "detection again with a lower pair floor to look below it.")
+        return (f"{kept}: the crawl was over the pair floor's limit {cap}(pairs below τ grow with "
+                "the square of a crawl). Raise the limit (--pair-floor-max-pages) to look below τ.")
+    return f"{kept}. Run detection again with a lower pair floor to look below it."
 
 
 @dataclass(frozen=True, slots=True)
