@@ -56,7 +56,7 @@ def test_folder_without_pages(tmp_path: Path, capsys):
 
 @pytest.mark.parametrize("bad", [["--tau", "0"], ["--tau", "x"], ["--idf", "0.9,0.1"],
                                  ["--spec", "the"], ["--cluster-method", "magic"], ["--weak-join", "1.5"],
-                                 ["--pair-floor", "0"]])
+                                 ["--weak-join-own-text", "-0.1"], ["--pair-floor", "0"]])
 def test_bad_parameters_exit_2(bad, capsys):
     with pytest.raises(SystemExit) as exc:
         main(["dedup", str(DEMO_ARCHIVE), *bad])
@@ -108,9 +108,11 @@ def test_detection_switches_reach_the_parameters():
     from workbench.cli import _params, build_parser
 
     args = build_parser().parse_args(["dedup", str(DEMO_ARCHIVE), "--no-main-content",
-                                      "--no-corpus-boilerplate", "--pair-floor", "0.2", "--weak-join", "0"])
+                                      "--no-corpus-boilerplate", "--pair-floor", "0.2", "--weak-join", "0",
+                                      "--weak-join-own-text", "0.5"])
     p = _params(args)
     assert (p.main_content, p.corpus_boilerplate, p.pair_floor, p.weak_join) == (False, False, 0.2, 0.0)
+    assert p.weak_join_own_text == 0.5
     defaults = _params(build_parser().parse_args(["dedup", str(DEMO_ARCHIVE)]))
     assert (defaults.main_content, defaults.corpus_boilerplate) == (True, True)
 

@@ -105,6 +105,10 @@ def _add_detection_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--weak-join", type=_unit, default=d.weak_join,
                    help=f"star clusters of 3 or more take pages this similar to most of their "
                         f"members, below tau (default {d.weak_join}; 0: off)")
+    p.add_argument("--weak-join-own-text", type=_unit, default=d.weak_join_own_text, metavar="SHARE",
+                   help=f"a weak join needs this share of what the page does not share with the "
+                        f"cluster to be its own text, on no other page: a page that shares one "
+                        f"story among others is as similar (default {d.weak_join_own_text}; 0: no check)")
     p.add_argument("--workers", type=int, default=None, help="extraction processes (default: all cores)")
 
 
@@ -125,7 +129,7 @@ def _params(args: argparse.Namespace) -> SpotSigsParams:
             block_filter=not args.no_block_filter, languages=not args.no_languages,
             main_content=not args.no_main_content, corpus_boilerplate=not args.no_corpus_boilerplate,
             pair_floor=args.pair_floor, weak_join=args.weak_join,
-            pair_floor_max_pages=args.pair_floor_max_pages,
+            weak_join_own_text=args.weak_join_own_text, pair_floor_max_pages=args.pair_floor_max_pages,
         )
     except ValueError as exc:
         raise InputError(str(exc)) from None

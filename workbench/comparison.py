@@ -33,7 +33,7 @@ from workbench.detect.matcher import PairResult
 from workbench.detect.params import SpotSigsParams
 from workbench.detect.registry import SPOTSIGS, make_detector
 from workbench.detect.texts import Texts, read_texts
-from workbench.pipeline import detect, load_corpus
+from workbench.pipeline import detect, load_corpus, weak_join_check
 
 # The Gold Set figures the papers report for each method (Max F1 unless said), for the
 # table beside ours. The SpotSigs paper's Gold Set has 2,160 pages in 68 clusters; the
@@ -229,10 +229,12 @@ def _spotsigs(root: Path | str, params: SpotSigsParams, progress: ProgressFn,
     n = len(corpus.pages)
 
     def clusters_at(tau: float) -> list[list[int]]:
-        keep = pairs.similarity >= dataclasses.replace(params, tau=tau).floor_for(n)
+        at = dataclasses.replace(params, tau=tau)
+        floor = at.floor_for(n)
+        keep = pairs.similarity >= floor
         return [c.members for c in cluster_pairs(params.cluster_method, n, pairs.a[keep], pairs.b[keep],
                                                  pairs.similarity[keep], params.corroborate_below, tau,
-                                                 params.weak_join)]
+                                                 params.weak_join, weak_join_check(corpus.matrix, at, floor))]
 
     return (_Run(SPOTSIGS, "SpotSigs (Theobald, Siddharth, Paepcke, SIGIR 2008)", True, taus, pairs,
                  clusters_at, seconds, peak, params.to_dict(),

@@ -22,7 +22,7 @@ import numpy as np
 
 from workbench.archive.tasks import Scan, scan  # scan's pages, or workers read them (_extract_all)
 from workbench.core.calibration import STORED_FLOOR
-from workbench.core.clustering import cluster_pairs
+from workbench.core.clustering import Vouch, cluster_pairs
 from workbench.core.heap import release_free_memory
 from workbench.core.progress import Cancelled, ProgressFn, no_progress
 from workbench.core.records import Cluster, PageInfo, RawPage, RunFilters, SkipRecord
@@ -30,6 +30,7 @@ from workbench.detect.boilerplate import ANY_SITE, boilerplate_masks, corpus_boi
 from workbench.detect.extract import ExtractedPage, extract_batch
 from workbench.detect.matcher import MatrixBuilder, PairResult, SignatureMatrix, find_pairs, intersections
 from workbench.detect.member_overlap import RepeatedBlocks, boilerplate_shares, repeated_blocks
+from workbench.detect.own_text import OwnTextCheck
 from workbench.detect.parallel import read_and_extract
 from workbench.detect.params import SpotSigsParams
 from workbench.detect.pool import worker_pool
@@ -339,7 +340,8 @@ def detect(
     t3 = time.perf_counter()
     progress("cluster", 0, None)
     clusters = cluster_pairs(params.cluster_method, n, floor_pairs.a, floor_pairs.b, floor_pairs.similarity,
-                             params.corroborate_below, params.tau, params.weak_join)
+                             params.corroborate_below, params.tau, params.weak_join,
+                             weak_join_check(corpus.matrix, params, floor))
     reference_similarities(corpus.matrix, clusters)
     if corpus.repeated is not None:
         boilerplate_shares(corpus.matrix, clusters, corpus.repeated, floor_pairs.a, floor_pairs.b)
@@ -360,6 +362,14 @@ def detect(
         floor_pairs=floor_pairs,
         floor=floor,
     )
+
+
+def weak_join_check(matrix: SignatureMatrix, params: SpotSigsParams, floor: float) -> Vouch | None:
+    """What vouches for star clustering's weak joins (workbench.detect.own_text): None
+    when there are none to check (off, or no pairs below tau) or the check is off."""
+    if not params.weak_join or not params.weak_join_own_text or floor >= params.tau:
+        return None
+    return OwnTextCheck(matrix).vouch(params.weak_join_own_text)
 
 
 def _at_least(pairs: PairResult, tau: float) -> PairResult:

@@ -18,6 +18,7 @@ from workbench.core.calibration import (
     labels_of,
     run_floor,
     snap,
+    weak_joins_note,
 )
 from workbench.core.clustering import METHODS, cluster_pairs
 
@@ -96,6 +97,16 @@ def test_clustering_options_read_from_the_run():
     assert clustering_options({"tau": 0.3}) == {}
     assert clustering_options({"tau": 0.3, "corroborate_below": 0.3, "weak_join": None}) == {
         "corroborate_below": 0.3}
+    # Weak joins checked against the pages' text cannot be repeated from pairs alone: they
+    # are left out, and the calibration view says so. Unchecked ones (older runs) are kept.
+    checked = {"tau": 0.4, "weak_join": 0.15, "weak_join_own_text": 0.4}
+    assert clustering_options(checked) == {}
+    assert "rewritten copies" in weak_joins_note(checked)
+    unchecked = {"tau": 0.4, "weak_join": 0.15}
+    assert clustering_options(unchecked) == {"weak_join": 0.15}
+    assert clustering_options({**unchecked, "weak_join_own_text": 0.0}) == {"weak_join": 0.15}
+    assert weak_joins_note(unchecked) == ""
+    assert weak_joins_note({**checked, "weak_join": 0.0}) == ""
 
 
 @settings(max_examples=200, deadline=None)

@@ -130,20 +130,3 @@ def test_links_at_a_threshold_every_pair_reaches_are_not_copied():
     assert strong is not adj
     assert strong == [{}, {2: 0.5}, {1: 0.5, 3: 0.9}, {2: 0.9}]
     assert adj[0] == {1: 0.2}  # the whole graph is left as it was
-
-
-def test_by_default_two_clusters_that_share_one_story_stay_apart():
-    """gensmall's failure: copies of two different splices that share one story are all
-    about 0.2 similar across; weak joins (then the default) merged such clusters."""
-    from workbench.detect.params import SpotSigsParams
-
-    p = SpotSigsParams()
-    first, second = range(0, 4), range(4, 8)
-    pairs = [(x, y, 0.9) for group in (first, second) for x in group for y in group if x < y]
-    pairs += [(x, y, 0.2) for x in first for y in second]
-    a, b, s = zip(*pairs, strict=True)
-    got = cluster_pairs("star", 9, a, b, s, p.corroborate_below, p.tau, p.weak_join)
-    assert sorted(sorted(c.members) for c in got) == [[0, 1, 2, 3], [4, 5, 6, 7]]
-    # The same graph with weak joins on is merged: the test can tell the difference.
-    merged = cluster_pairs("star", 9, a, b, s, p.corroborate_below, p.tau, 0.15)
-    assert [len(c.members) for c in merged] == [8]

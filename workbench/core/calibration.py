@@ -107,8 +107,30 @@ CLUSTER_OPTIONS = ("corroborate_below", "weak_join")
 
 def clustering_options(params: dict) -> dict[str, float]:
     """The clustering settings a run recorded (a run from before a setting existed was
-    clustered without it, so a missing one stays off)."""
-    return {k: float(params[k]) for k in CLUSTER_OPTIONS if params.get(k) is not None}
+    clustered without it, so a missing one stays off). Weak joins that the run checked
+    against its pages' own text (``weak_join_own_text``) are left out: the check reads
+    the signature matrix, which a project does not keep, and unchecked they merge
+    clusters that share one story (workbench.detect.own_text)."""
+    options = {k: float(params[k]) for k in CLUSTER_OPTIONS if params.get(k) is not None}
+    if options.get("weak_join") and not weak_joins_replayed(params):
+        del options["weak_join"]
+    return options
+
+
+def weak_joins_replayed(params: dict) -> bool:
+    """Whether clustering the run's stored pairs again repeats its weak joins: only when
+    they were not checked against the pages' text (runs from before the check, or with
+    it turned off)."""
+    return not params.get("weak_join_own_text")
+
+
+def weak_joins_note(params: dict) -> str:
+    """What the calibration view leaves out of a run's clusters ('' when nothing)."""
+    if not params.get("weak_join") or weak_joins_replayed(params):
+        return ""
+    return ("Clusters here are built from the pairs ≥ τ only: the run also joined rewritten "
+            "copies below τ after checking their text, which needs the pages' signatures "
+            "(a new detection run at another τ does that again).")
 
 
 def _local_clusters(graph: PairGraph, method: str, tau: float, options: dict[str, float] | None,

@@ -7,7 +7,7 @@ itself >= tau to that cluster's reference, or to more than half of its members.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -67,8 +67,13 @@ def best_guess(n: int, a, b, sim) -> list[Cluster]:
     return _build(uf.groups(), adj)
 
 
+# Whether a weak join is vouched for: (the joining pages, the group they join) -> bool
+# (workbench.detect.own_text reads the signature matrix to answer it).
+Vouch = Callable[[Sequence[int], Sequence[int]], bool]
+
+
 def star(n: int, a, b, sim, corroborate_below: float = 0.0, tau: float | None = None,
-         weak_join: float = 0.0) -> list[Cluster]:
+         weak_join: float = 0.0, vouch: Vouch | None = None) -> list[Cluster]:
     """Greedy reference clusters; leftovers join where they match most members.
 
     A member less than ``corroborate_below`` similar to its reference stays only when
@@ -78,7 +83,10 @@ def star(n: int, a, b, sim, corroborate_below: float = 0.0, tau: float | None = 
 
     With ``tau`` given, clusters are built from the pairs >= tau; a page left over then
     joins a cluster of three or more when it is >= ``weak_join`` similar to more than
-    half of its members (a rewritten copy that the whole cluster vouches for).
+    half of its members (a rewritten copy that the whole cluster vouches for). With
+    ``vouch``, such a join (and a merge of two clusters) happens only when ``vouch``
+    agrees: a page that shares one story with a cluster among others is as similar to
+    it as a rewrite is.
     """
     adj_all = _adjacency(n, a, b, sim)
     adj = adj_all if tau is None else _at_least(adj_all, sim, tau)
@@ -108,8 +116,8 @@ def star(n: int, a, b, sim, corroborate_below: float = 0.0, tau: float | None = 
                 cluster_of[y] = k
     if tau is not None and weak_join > 0:
         weak = _at_least(adj_all, sim, weak_join)
-        _join_by_majority(order, weak, cluster_of, groups, min_size=3)
-        groups, centres = _merge_vouched(groups, centres, cluster_of, weak)
+        _join_by_majority(order, weak, cluster_of, groups, min_size=3, vouch=vouch)
+        groups, centres = _merge_vouched(groups, centres, cluster_of, weak, vouch)
     return _build(groups, adj_all, centres)
 
 
@@ -124,9 +132,9 @@ def _at_least(adj: list[dict[int, float]], sim, threshold: float) -> list[dict[i
 
 
 def _join_by_majority(order: list[int], links: list[dict[int, float]], cluster_of: list[int],
-                      groups: list[list[int]], min_size: int) -> None:
+                      groups: list[list[int]], min_size: int, vouch: Vouch | None = None) -> None:
     """Every page still alone joins the cluster (of ``min_size`` or more) to whose members
-    it is linked most, when that is more than half of them."""
+    it is linked most, when that is more than half of them (and ``vouch`` agrees)."""
     for x in order:
         if cluster_of[x] >= 0 or not links[x]:
             continue
@@ -136,15 +144,19 @@ def _join_by_majority(order: list[int], links: list[dict[int, float]], cluster_o
                 votes[cluster_of[y]] = votes.get(cluster_of[y], 0) + 1
         best = max(votes.items(), key=lambda kv: (kv[1] / len(groups[kv[0]]), -kv[0]), default=None)
         if best is not None and len(groups[best[0]]) >= min_size and best[1] * 2 > len(groups[best[0]]):
+            if vouch is not None and not vouch([x], groups[best[0]]):
+                continue
             groups[best[0]].append(x)
             cluster_of[x] = best[0]
 
 
 def _merge_vouched(groups: list[list[int]], centres: list[int], cluster_of: list[int],
-                   weak: list[dict[int, float]]) -> tuple[list[list[int]], list[int]]:
+                   weak: list[dict[int, float]],
+                   vouch: Vouch | None = None) -> tuple[list[list[int]], list[int]]:
     """Join two clusters of 3 or more when more than half of the pairs across them are
     weakly linked: one story's copies that the greedy pass split around two references
-    (rewrites share less with each other than with the wire original)."""
+    (rewrites share less with each other than with the wire original). With ``vouch``,
+    only when it agrees both ways (each cluster's unshared text is its own)."""
     cross: dict[tuple[int, int], int] = {}
     for x, neighbours in enumerate(weak):
         cx = cluster_of[x]
@@ -164,6 +176,8 @@ def _merge_vouched(groups: list[list[int]], centres: list[int], cluster_of: list
 
     for (cx, cy), links in sorted(cross.items(), key=lambda kv: -kv[1]):
         if 2 * links > len(groups[cx]) * len(groups[cy]):
+            if vouch is not None and not (vouch(groups[cx], groups[cy]) and vouch(groups[cy], groups[cx])):
+                continue
             rx, ry = root(cx), root(cy)
             if rx != ry:
                 parent[max(rx, ry)] = min(rx, ry)
@@ -194,15 +208,17 @@ METHODS = {"star": star, "components": connected_components, "best-guess": best_
 
 
 def cluster_pairs(method: str, n: int, a, b, sim, corroborate_below: float = 0.0,
-                  tau: float | None = None, weak_join: float = 0.0) -> list[Cluster]:
+                  tau: float | None = None, weak_join: float = 0.0,
+                  vouch: Vouch | None = None) -> list[Cluster]:
     """Clusters from pairs. With ``tau``, the pairs may reach below it (down to the run's
-    pair floor): only star clustering uses those (``weak_join``); the others see >= tau."""
+    pair floor): only star clustering uses those (``weak_join``, checked by ``vouch``);
+    the others see >= tau."""
     try:
         fn = METHODS[method]
     except KeyError:
         raise ValueError(f"unknown cluster method {method!r}; choose one of {', '.join(METHODS)}") from None
     if method == "star":
-        return star(n, a, b, sim, corroborate_below, tau, weak_join)
+        return star(n, a, b, sim, corroborate_below, tau, weak_join, vouch)
     if tau is not None:
         keep = [i for i, s in enumerate(sim) if s >= tau]
         a, b, sim = [a[i] for i in keep], [b[i] for i in keep], [sim[i] for i in keep]

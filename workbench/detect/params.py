@@ -145,12 +145,17 @@ class SpotSigsParams:
     corroborate_below: float = 0.4
     # Star clusters of 3 or more take a leftover page that is at least this similar to
     # more than half of their members, even below tau, and two such clusters merge when
-    # most pairs across them are (0: off; needs pair_floor <= it). Off by default: on
-    # crawls whose pages share whole stories (gensmall: splices of one story pool) it
-    # merged different clusters wholesale, cluster precision .55 at 20,000 pages and .45
-    # at 100,000 against .96-.98 without; it kept the dev Gold Set's rewritten copies
-    # together (recall .904 against .841), but precision comes first (README, "Quality").
-    weak_join: float = 0.0
+    # most pairs across them are (0: off; needs pair_floor <= it): rewritten copies of a
+    # wire story that the whole cluster vouches for (dev Gold Set recall .811 without).
+    weak_join: float = 0.15
+    # ...but only when at least this share of what the joining side does not share with
+    # the cluster is its own text, on no other page of the crawl (0: no check;
+    # workbench.detect.own_text). A page that shares one story with a cluster among
+    # others is as similar to it as a rewrite is; unchecked, weak joins merged such
+    # clusters wholesale on gensmall (cluster precision .55 at 20,000 pages, .45 at
+    # 100,000). The check needs the signature matrix: a view that re-clusters stored
+    # pairs leaves these joins out (workbench.core.calibration).
+    weak_join_own_text: float = 0.4
 
     def __post_init__(self) -> None:
         if not 0.0 < self.tau <= 1.0:
@@ -161,6 +166,9 @@ class SpotSigsParams:
             raise ValueError(f"pair floor page limit must not be negative, not {self.pair_floor_max_pages}")
         if not 0.0 <= self.weak_join <= 1.0:
             raise ValueError(f"weak join must be in [0, 1] (0: off), not {self.weak_join}")
+        if not 0.0 <= self.weak_join_own_text <= 1.0:
+            raise ValueError("weak join's own text must be in [0, 1] (0: no check), "
+                             f"not {self.weak_join_own_text}")
         if not 0.0 <= self.idf_low <= self.idf_high <= 1.0:
             raise ValueError(
                 f"IDF range must satisfy 0 <= low <= high <= 1, not [{self.idf_low}, {self.idf_high}]"
@@ -204,6 +212,9 @@ def params_from_record(values: dict | None) -> SpotSigsParams:
     kw = {k: v for k, v in values.items() if k in names}
     # Runs recorded before languages were told apart gave every page English antecedents.
     kw.setdefault("languages", False)
+    # ...and were clustered without weak joins, or with weak joins that nothing checked.
+    kw.setdefault("weak_join", 0.0)
+    kw.setdefault("weak_join_own_text", 0.0)
     if "specs" in kw:
         kw["specs"] = tuple(
             AntecedentSpec.parse(s) if isinstance(s, str) else AntecedentSpec(**s) for s in kw["specs"]

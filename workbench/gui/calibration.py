@@ -43,6 +43,7 @@ from workbench.core.calibration import (
     floor_note,
     labels_of,
     run_floor,
+    weak_joins_note,
 )
 from workbench.store import ProjectError
 
@@ -266,9 +267,11 @@ class CalibrationDialog(QDialog):
     counted = Signal(object)
 
     def __init__(self, presenter: Calibration, hand_edits: int = 0, parent: QWidget | None = None,
-                 *, prefetch: bool = True, floor_reason: str = "") -> None:
+                 *, prefetch: bool = True, floor_reason: str = "", clustering_note: str = "") -> None:
         """``prefetch``: count the whole grid in idle time (off in tests of the slow path);
-        ``floor_reason``: why the run kept no pairs below τ (core.calibration.floor_note)."""
+        ``floor_reason``: why the run kept no pairs below τ (core.calibration.floor_note);
+        ``clustering_note``: what this view leaves out of the run's clustering
+        (core.calibration.weak_joins_note)."""
         super().__init__(parent)
         self.setWindowTitle("Calibrate τ")
         self.setObjectName("calibrationDialog")
@@ -293,6 +296,8 @@ class CalibrationDialog(QDialog):
         notes = []
         if presenter.floor >= presenter.run_tau - 1e-9:
             notes.append(floor_reason or floor_note({"tau": presenter.run_tau}))
+        if clustering_note:
+            notes.append(clustering_note)
         if hand_edits:
             notes.append(f"Apply makes a new run: your {hand_edits:,} hand split(s) and merge(s) are "
                          "not repeated in it (tags stay on their pages).")
@@ -422,7 +427,8 @@ def open_calibration(window: MainWindow) -> CalibrationDialog | None:
     except (ProjectError, ValueError) as exc:
         window.prompter.error("Cannot calibrate", str(exc))
         return None
-    dialog = CalibrationDialog(presenter, edits, window, floor_reason=floor_note(run.params))
+    dialog = CalibrationDialog(presenter, edits, window, floor_reason=floor_note(run.params),
+                               clustering_note=weak_joins_note(run.params))
     dialog.apply_requested.connect(lambda tau: apply_tau(window, dialog, tau))
     dialog.finished.connect(lambda _r: setattr(window, "calibration", None))
     window.calibration = dialog

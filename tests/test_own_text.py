@@ -1,0 +1,102 @@
+"""Weak joins checked against the pages' own text (workbench.detect.own_text)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from workbench.core.clustering import cluster_pairs
+from workbench.detect.matcher import SignatureMatrix
+from workbench.detect.own_text import OwnTextCheck
+from workbench.detect.params import SpotSigsParams
+
+STORY_A, STORY_B, SHARED = range(0, 10), range(20, 30), range(10, 15)
+
+
+def _matrix(rows: list[list[int]], unindexed: list[int] | None = None) -> SignatureMatrix:
+    ptr = np.cumsum([0] + [len(r) for r in rows]).astype(np.int64)
+    sig = np.concatenate([np.array(sorted(r), dtype=np.int32) for r in rows])
+    return SignatureMatrix(ptr, sig, np.ones(len(sig), np.int32), None,
+                           None if unindexed is None else np.array(unindexed, np.int64))
+
+
+def _two_clusters_of_one_story(elsewhere: bool) -> SignatureMatrix:
+    """Pages 0-3 copy story A, pages 4-7 story B, and both carry the same shared
+    paragraph. With ``elsewhere``, pages 8 and 9 carry A and B among other text (the
+    stories are found outside the two clusters); without, they carry other text only."""
+    first = [[*STORY_A, *SHARED] for _ in range(4)]
+    second = [[*STORY_B, *SHARED] for _ in range(4)]
+    if elsewhere:
+        others = [[*STORY_A, *range(30, 40)], [*STORY_B, *range(40, 50)]]
+    else:
+        others = [list(range(30, 40)), list(range(40, 50))]
+    return _matrix(first + second + others)
+
+
+def _weakly_linked_pairs() -> tuple[list[int], list[int], list[float]]:
+    first, second = range(0, 4), range(4, 8)
+    pairs = [(x, y, 0.9) for group in (first, second) for x in group for y in group if x < y]
+    pairs += [(x, y, 0.2) for x in first for y in second]
+    a, b, s = zip(*pairs, strict=True)
+    return list(a), list(b), list(s)
+
+
+def test_own_share_is_what_no_page_outside_the_two_groups_has():
+    check = OwnTextCheck(_two_clusters_of_one_story(elsewhere=True))
+    # Cluster 0-3 lacks story B, which page 9 also has: none of it is the cluster's own.
+    assert check.own_share(range(0, 4), range(4, 8)) == 0.0
+    assert check.own_share(range(4, 8), range(0, 4)) == 0.0
+    alone = OwnTextCheck(_two_clusters_of_one_story(elsewhere=False))
+    assert alone.own_share(range(0, 4), range(4, 8)) == 1.0
+    # Nothing unshared: nothing speaks against the join.
+    assert alone.own_share([0], [1, 2]) == 1.0
+
+
+def test_own_share_counts_part_of_the_text_and_single_page_signatures():
+    # Page 2 shares 0-4 with page 0; of the rest, 5-6 are on page 1 too, 7-9 nowhere else,
+    # and 4 more signatures are on page 2 only (left out of the index).
+    m = _matrix([[0, 1, 2, 3, 4], [5, 6, 50], list(range(10))], unindexed=[0, 0, 4])
+    check = OwnTextCheck(m)
+    assert check.own_share([2], [0]) == pytest.approx((3 + 4) / (5 + 4))
+    # The other way round the first page has nothing page 2 lacks.
+    assert check.own_share([0], [2]) == 1.0
+
+
+def test_the_default_keeps_two_clusters_that_share_one_story_apart():
+    """gensmall's failure: copies of two different splices that share one story are all
+    about 0.2 similar across; unchecked weak joins merged such clusters (precision .55)."""
+    p = SpotSigsParams()
+    a, b, s = _weakly_linked_pairs()
+    vouch = OwnTextCheck(_two_clusters_of_one_story(elsewhere=True)).vouch(p.weak_join_own_text)
+    got = cluster_pairs("star", 10, a, b, s, p.corroborate_below, p.tau, p.weak_join, vouch)
+    assert sorted(sorted(c.members) for c in got) == [[0, 1, 2, 3], [4, 5, 6, 7]]
+    # The same graph where what each cluster does not share is its own: one story's copies,
+    # split around two references, are merged.
+    vouch = OwnTextCheck(_two_clusters_of_one_story(elsewhere=False)).vouch(p.weak_join_own_text)
+    got = cluster_pairs("star", 10, a, b, s, p.corroborate_below, p.tau, p.weak_join, vouch)
+    assert [sorted(c.members) for c in got] == [list(range(8))]
+
+
+def test_a_page_joins_only_when_its_unshared_text_is_its_own():
+    # Cluster 0-2 at >= tau; page 3 is 0.2 similar to all three members.
+    pairs = [(0, 1, 0.8), (0, 2, 0.7), (1, 2, 0.6), (0, 3, 0.2), (1, 3, 0.2), (2, 3, 0.2)]
+    a, b, s = (list(t) for t in zip(*pairs, strict=True))
+    cluster = [[*STORY_A] for _ in range(3)]
+    rewrite = _matrix([*cluster, [0, 1, 2, *range(60, 70)], [70, 71]])
+    roundup = _matrix([*cluster, [0, 1, 2, *range(60, 70)], [*range(60, 70), 71]])
+    p = SpotSigsParams()
+    for matrix, members in ((rewrite, [0, 1, 2, 3]), (roundup, [0, 1, 2])):
+        vouch = OwnTextCheck(matrix).vouch(p.weak_join_own_text)
+        got = cluster_pairs("star", 5, a, b, s, p.corroborate_below, p.tau, p.weak_join, vouch)
+        assert [sorted(c.members) for c in got] == [members]
+
+
+def test_runs_recorded_before_the_check_read_back_unchecked():
+    from workbench.detect.params import params_from_record
+
+    assert params_from_record(SpotSigsParams().to_dict()) == SpotSigsParams()
+    older = SpotSigsParams().to_dict()
+    del older["weak_join_own_text"]
+    assert params_from_record(older).weak_join_own_text == 0.0
+    del older["weak_join"]
+    assert params_from_record(older).weak_join == 0.0
