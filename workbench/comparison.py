@@ -228,13 +228,13 @@ def _spotsigs(root: Path | str, params: SpotSigsParams, progress: ProgressFn,
     peak = memory.growth()
     n = len(corpus.pages)
 
+    vouch = weak_join_check(corpus.matrix, params)
+
     def clusters_at(tau: float) -> list[list[int]]:
-        at = dataclasses.replace(params, tau=tau)
-        floor = at.floor_for(n)
-        keep = pairs.similarity >= floor
+        keep = pairs.similarity >= dataclasses.replace(params, tau=tau).floor_for(n)
         return [c.members for c in cluster_pairs(params.cluster_method, n, pairs.a[keep], pairs.b[keep],
                                                  pairs.similarity[keep], params.corroborate_below, tau,
-                                                 params.weak_join, weak_join_check(corpus.matrix, at, floor))]
+                                                 params.weak_join, vouch)]
 
     return (_Run(SPOTSIGS, "SpotSigs (Theobald, Siddharth, Paepcke, SIGIR 2008)", True, taus, pairs,
                  clusters_at, seconds, peak, params.to_dict(),

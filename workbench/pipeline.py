@@ -341,7 +341,7 @@ def detect(
     progress("cluster", 0, None)
     clusters = cluster_pairs(params.cluster_method, n, floor_pairs.a, floor_pairs.b, floor_pairs.similarity,
                              params.corroborate_below, params.tau, params.weak_join,
-                             weak_join_check(corpus.matrix, params, floor))
+                             weak_join_check(corpus.matrix, params))
     reference_similarities(corpus.matrix, clusters)
     if corpus.repeated is not None:
         boilerplate_shares(corpus.matrix, clusters, corpus.repeated, floor_pairs.a, floor_pairs.b)
@@ -364,10 +364,12 @@ def detect(
     )
 
 
-def weak_join_check(matrix: SignatureMatrix, params: SpotSigsParams, floor: float) -> Vouch | None:
+def weak_join_check(matrix: SignatureMatrix, params: SpotSigsParams) -> Vouch | None:
     """What vouches for star clustering's weak joins (workbench.detect.own_text): None
-    when there are none to check (off, or no pairs below tau) or the check is off."""
-    if not params.weak_join or not params.weak_join_own_text or floor >= params.tau:
+    when weak joins or their check are off. Also without pairs below tau (a crawl over
+    the pair floor's page limit): two clusters still merge when most pairs across them
+    are >= tau, and that merge is checked too."""
+    if not params.weak_join or not params.weak_join_own_text:
         return None
     return OwnTextCheck(matrix).vouch(params.weak_join_own_text)
 
