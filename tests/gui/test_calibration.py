@@ -259,3 +259,31 @@ def test_a_run_without_a_lower_floor_says_so(qtbot):
     assert "can only be raised" in dialog.note.text()
     qtbot.keyClick(dialog.view, Qt.Key.Key_Home)
     assert dialog.tau == 0.44
+
+
+def test_a_run_with_checked_weak_joins_says_the_view_leaves_them_out(qtbot, window, tmp_path):
+    """Page 4 joined story A below τ by a weak join checked against its text; the view
+    clusters the stored pairs alone, so it shows that cluster splitting, and says why."""
+    path = tmp_path / "weak.wbproj"
+    params = {"tau": 0.5, "pair_floor": 0.25, "cluster_method": "star", "weak_join": 0.25,
+              "weak_join_own_text": 0.4}
+    with Project.create(path, str(tmp_path / "gone"), coder="ann") as project:
+        project.save_run(params, "spotsigs", {}, [page(i) for i in range(8)],
+                         [Pair(a, b, s) for a, b, s in PAIRS],
+                         [Cluster(0, [0, 1, 2, 3, 4], [1.0, 0.9, 0.9, 0.9, -1.0]),
+                          Cluster(5, [5, 6], [1.0, 0.8])])
+    w = window
+    assert w.open_project(path)
+    dialog = open_calibration(qtbot, w)
+    assert dialog.note.isVisibleTo(dialog)
+    assert "Weak joins are left out here" in dialog.note.text()
+    assert "no cluster would split or merge" not in dialog.text.text()
+    dialog.reject()
+
+
+def test_a_run_without_weak_joins_has_no_such_note(qtbot, window, floor_project):
+    w = window
+    assert w.open_project(floor_project)
+    dialog = open_calibration(qtbot, w)
+    assert "Weak joins" not in dialog.note.text()
+    dialog.reject()

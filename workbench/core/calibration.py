@@ -128,9 +128,10 @@ def weak_joins_note(params: dict) -> str:
     """What the calibration view leaves out of a run's clusters ('' when nothing)."""
     if not params.get("weak_join") or weak_joins_replayed(params):
         return ""
-    return ("Clusters here are built from the pairs ≥ τ only: the run also joined rewritten "
-            "copies below τ after checking their text, which needs the pages' signatures "
-            "(a new detection run at another τ does that again).")
+    return ("Weak joins are left out here: the run may also have joined rewritten copies "
+            "below τ after checking their text, which needs the pages' signatures. A cluster "
+            "that has such pages shows as splitting at the run's τ; a new detection run at "
+            "another τ joins them again.")
 
 
 def _local_clusters(graph: PairGraph, method: str, tau: float, options: dict[str, float] | None,
