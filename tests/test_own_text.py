@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from workbench.core.clustering import cluster_pairs
 from workbench.detect.matcher import SignatureMatrix
@@ -100,3 +102,30 @@ def test_runs_recorded_before_the_check_read_back_unchecked():
     assert params_from_record(older).weak_join_own_text == 0.0
     del older["weak_join"]
     assert params_from_record(older).weak_join == 0.0
+
+
+def _own_share_by_sets(rows: list[list[int]], unindexed: list[int], side: list[int],
+                       other: list[int]) -> float:
+    """The definition, written with sets: the reference for the compiled check."""
+    lacking = set().union(*(rows[p] for p in side)) - set().union(*(rows[p] for p in other))
+    groups = set(side) | set(other)
+    elsewhere = {s for s in lacking if any(s in rows[p] for p in range(len(rows)) if p not in groups)}
+    total = len(lacking) + sum(unindexed[p] for p in side)
+    return 1.0 if total == 0 else (total - len(elsewhere)) / total
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sets(st.integers(0, 25), min_size=1, max_size=12), min_size=3, max_size=9),
+       st.data())
+def test_the_compiled_check_agrees_with_the_definition(rows, data):
+    rows = [sorted(r) for r in rows]
+    unindexed = data.draw(st.lists(st.integers(0, 3), min_size=len(rows), max_size=len(rows)))
+    pages = data.draw(st.permutations(range(len(rows))))
+    cut = data.draw(st.integers(1, len(rows) - 1))
+    end = data.draw(st.integers(cut + 1, len(rows)))
+    side, other = list(pages[:cut]), list(pages[cut:end])
+    check = OwnTextCheck(_matrix(rows, unindexed))
+    # Asked twice and after another question: the marks of one check never leak into the next.
+    for _ in range(2):
+        assert check.own_share(side, other) == pytest.approx(_own_share_by_sets(rows, unindexed, side, other))
+        check.own_share(other, side)

@@ -22,42 +22,80 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+from numba import njit
 
 from workbench.core.clustering import Vouch
 from workbench.detect.matcher import SignatureMatrix
 
 
 class OwnTextCheck:
-    """For a signature matrix: how much of a group's unshared text is its own."""
+    """For a signature matrix: how much of a group's unshared text is its own.
+
+    A large crawl asks this tens of thousands of times (25,069 times on 100,000 small
+    pages), so one check is a compiled pass over the two groups' rows that marks ids in
+    arrays kept between checks (a check's number tells its marks from older ones), not
+    numpy set operations that sort (95 µs a check there).
+    """
 
     def __init__(self, matrix: SignatureMatrix) -> None:
         self._matrix = matrix
         n_ids = int(matrix.sig.max()) + 1 if len(matrix.sig) else 0
         # Pages each indexed signature is on (a page holds an id once: rows are sets).
-        self._pages_with = np.bincount(matrix.sig, minlength=n_ids)
+        self._pages_with = np.bincount(matrix.sig, minlength=n_ids).astype(np.int64)
         self._unindexed = matrix.unindexed_counts()
-
-    def _ids(self, pages: Sequence[int]) -> np.ndarray:
-        m = self._matrix
-        rows = [m.sig[m.ptr[p]:m.ptr[p + 1]] for p in pages]
-        return np.concatenate(rows) if rows else np.empty(0, m.sig.dtype)
+        self._in_other = np.zeros(n_ids, np.int64)  # the check that saw the id in the other group
+        self._on_side = np.zeros(n_ids, np.int64)  # ... on the joining side
+        self._count = np.zeros(n_ids, np.int64)  # how many pages of the side have it
+        self._checks = 0
 
     def own_share(self, side: Sequence[int], other: Sequence[int]) -> float:
         """Of the signatures of ``side``'s pages that ``other``'s pages lack, the share on
         no page outside the two groups. Signatures on one page only (left out of the
         index) are the page's own. 1.0 when ``side`` has nothing the other lacks."""
-        side_ids = self._ids(side)
-        unshared, on_side = np.unique(side_ids, return_counts=True)
-        keep = ~np.isin(unshared, self._ids(other))
-        unshared, on_side = unshared[keep], on_side[keep]
-        # Pages of the other group hold none of these, so the side's own count is all
-        # the two groups hold.
-        elsewhere = int((self._pages_with[unshared] > on_side).sum())
-        single = int(self._unindexed[np.asarray(side, dtype=np.int64)].sum()) if len(side) else 0
-        total = len(unshared) + single
+        self._checks += 1
+        side_pages = np.asarray(side, dtype=np.int64)
+        m = self._matrix
+        unshared, elsewhere = _unshared(m.ptr, m.sig, self._pages_with, side_pages,
+                                        np.asarray(other, dtype=np.int64), self._in_other,
+                                        self._on_side, self._count, self._checks)
+        single = int(self._unindexed[side_pages].sum()) if len(side_pages) else 0
+        total = unshared + single
         return 1.0 if total == 0 else (total - elsewhere) / total
 
     def vouch(self, minimum: float) -> Vouch:
         """The check clustering asks: at least ``minimum`` of the joining side's unshared
         text is its own."""
         return lambda side, other: self.own_share(side, other) >= minimum
+
+
+@njit(cache=True, nogil=True)
+def _unshared(ptr: np.ndarray, sig: np.ndarray, pages_with: np.ndarray, side: np.ndarray,
+              other: np.ndarray, in_other: np.ndarray, on_side: np.ndarray, count: np.ndarray,
+              check: int) -> tuple[int, int]:
+    """The distinct ids of ``side``'s rows that no row of ``other`` has, and how many of
+    them are on more pages than the side's own (so on a page outside both groups, since
+    the other group has none of them). ``check`` numbers this call: an id is marked by
+    writing it into ``in_other`` or ``on_side``, so nothing needs clearing."""
+    for p in other:
+        for k in range(ptr[p], ptr[p + 1]):
+            in_other[sig[k]] = check
+    unshared = 0
+    for p in side:
+        for k in range(ptr[p], ptr[p + 1]):
+            s = sig[k]
+            if in_other[s] == check:
+                continue
+            if on_side[s] != check:
+                on_side[s] = check
+                count[s] = 0
+                unshared += 1
+            count[s] += 1
+    elsewhere = 0
+    for p in side:
+        for k in range(ptr[p], ptr[p + 1]):
+            s = sig[k]
+            if on_side[s] == check and in_other[s] != check:
+                if pages_with[s] > count[s]:
+                    elsewhere += 1
+                in_other[s] = check  # counted once
+    return unshared, elsewhere
