@@ -80,3 +80,23 @@ def test_the_command_line_says_the_floor_was_not_used(capsys):
     assert "pair floor:        not used" in capsys.readouterr().out
     assert main(["dedup", str(DEMO_ARCHIVE), "--tau", str(TAU)]) == 0
     assert "pair floor:" not in capsys.readouterr().out
+
+
+def test_a_saved_run_keeps_its_signatures_only_when_weak_joins_need_them(corpus, tmp_path: Path):
+    """Checked weak joins need the signature matrix to be repeated from the stored pairs;
+    over the page limit there are no pairs below tau to join by, and without weak joins or
+    their check nothing needs it."""
+    n = len(corpus.pages)
+    with Project.create(tmp_path / "p.wbproj", str(DEMO_ARCHIVE)) as project:
+        kept = {}
+        for name, limit, over in (("under", n, {}), ("over", n - 1, {}),
+                                  ("no weak joins", n, {"weak_join": 0.0}),
+                                  ("unchecked", n, {"weak_join_own_text": 0.0})):
+            params = dataclasses.replace(corpus.params, pair_floor_max_pages=limit, **over)
+            save_result(project, detect(dataclasses.replace(corpus, params=params)))
+            kept[name] = project.run_signatures()
+        assert kept["under"] is not None
+        assert len(kept["under"].ptr) == n + 1
+        np.testing.assert_array_equal(kept["under"].sig, corpus.matrix.sig)
+        assert [name for name, sigs in kept.items() if sigs is None] == ["over", "no weak joins",
+                                                                         "unchecked"]

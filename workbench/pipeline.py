@@ -24,16 +24,17 @@ from workbench.archive.tasks import Scan, scan  # scan's pages, or workers read 
 from workbench.core.calibration import STORED_FLOOR
 from workbench.core.clustering import Vouch, cluster_pairs
 from workbench.core.heap import release_free_memory
+from workbench.core.own_text import OwnTextCheck
 from workbench.core.progress import Cancelled, ProgressFn, no_progress
 from workbench.core.records import Cluster, PageInfo, RawPage, RunFilters, SkipRecord
 from workbench.detect.boilerplate import ANY_SITE, boilerplate_masks, corpus_boilerplate, site_boilerplate
 from workbench.detect.extract import ExtractedPage, extract_batch
 from workbench.detect.matcher import MatrixBuilder, PairResult, SignatureMatrix, find_pairs, intersections
 from workbench.detect.member_overlap import RepeatedBlocks, boilerplate_shares, repeated_blocks
-from workbench.detect.own_text import OwnTextCheck
 from workbench.detect.parallel import read_and_extract
 from workbench.detect.params import SpotSigsParams
 from workbench.detect.pool import worker_pool
+from workbench.store.signatures import RunSignatures
 
 # Pages handed to a worker at once. An archive that fits in one batch is extracted in
 # this process: starting worker processes would cost more than it saves.
@@ -365,13 +366,13 @@ def detect(
 
 
 def weak_join_check(matrix: SignatureMatrix, params: SpotSigsParams) -> Vouch | None:
-    """What vouches for star clustering's weak joins (workbench.detect.own_text): None
+    """What vouches for star clustering's weak joins (workbench.core.own_text): None
     when weak joins or their check are off. Also without pairs below tau (a crawl over
     the pair floor's page limit): two clusters still merge when most pairs across them
     are >= tau, and that merge is checked too."""
     if not params.weak_join or not params.weak_join_own_text:
         return None
-    return OwnTextCheck(matrix).vouch(params.weak_join_own_text)
+    return OwnTextCheck(matrix.ptr, matrix.sig, matrix.unindexed_counts()).vouch(params.weak_join_own_text)
 
 
 def _at_least(pairs: PairResult, tau: float) -> PairResult:
@@ -407,7 +408,18 @@ def save_result(project, result: DedupResult, progress: ProgressFn = no_progress
         record[STORED_FLOOR] = result.floor  # what run_floor reads: the pairs' real lower end
     return project.save_run(record, "spotsigs", result.timings, result.pages,
                             found, result.clusters, progress=progress, filters=result.filters,
-                            skipped=result.skipped)
+                            skipped=result.skipped, signatures=_kept_signatures(result))
+
+
+def _kept_signatures(result: DedupResult) -> RunSignatures | None:
+    """The signature matrix a run keeps in the project: only when its clusters need it to
+    be repeated from the stored pairs (weak joins checked against the text, with pairs
+    below tau to join by; workbench.store.signatures)."""
+    m, params = result.matrix, result.params
+    below_tau = result.floor is not None and result.floor < params.tau
+    if m is None or not below_tau or not (params.weak_join and params.weak_join_own_text):
+        return None
+    return RunSignatures(m.ptr, m.sig, m.unindexed_counts())
 
 
 def run_into_project(

@@ -93,6 +93,34 @@ def test_clustering_only_the_paired_pages_changes_nothing(graph, method, tau100,
     assert (labels_at(g, method, tau, opts) == labels_of(n, [c.members for c in direct])).all()
 
 
+@settings(max_examples=300, deadline=None)
+@given(graphs(), st.integers(10, 100), st.sampled_from([0.15, 0.25]), st.integers(0, 3),
+       st.integers(1, 3))
+def test_weak_joins_are_checked_with_the_runs_page_numbers(graph, tau100, weak, modulus, unpaired):
+    """The view numbers only the paired pages; the check must still be asked about the
+    run's pages. Here it refuses a join whenever the joining side holds a page whose run
+    index is a multiple of ``modulus + 2``: a wrong numbering changes its answers. The
+    run's first pages have no pair, so the two numberings differ."""
+    n, a, b, s = graph
+    n, a, b = n + unpaired, [x + unpaired for x in a], [y + unpaired for y in b]
+    tau = tau100 / 100
+    g = PairGraph.build(n, a, b, s)
+    asked: list[list[int]] = []
+
+    def vouch(side, other):
+        side = [int(x) for x in side]
+        asked.append(side)
+        return all(x % (modulus + 2) for x in side)
+
+    opts = {"weak_join": weak}
+    direct = cluster_pairs("star", n, g.a.tolist(), g.b.tolist(), g.similarity.tolist(), tau=tau,
+                           vouch=vouch, **opts)
+    from_direct, asked[:] = list(asked), []
+    assert cluster_at(g, "star", tau, opts, vouch) == direct
+    assert asked == from_direct
+    assert (labels_at(g, "star", tau, opts, vouch) == labels_of(n, [c.members for c in direct])).all()
+
+
 def test_clustering_options_read_from_the_run():
     assert clustering_options({"tau": 0.3}) == {}
     assert clustering_options({"tau": 0.3, "corroborate_below": 0.3, "weak_join": None}) == {
@@ -102,6 +130,9 @@ def test_clustering_options_read_from_the_run():
     checked = {"tau": 0.4, "weak_join": 0.15, "weak_join_own_text": 0.4}
     assert clustering_options(checked) == {}
     assert "rewritten copies" in weak_joins_note(checked)
+    # ...unless the run kept its signatures, so that the check can be made again.
+    assert clustering_options(checked, checkable=True) == {"weak_join": 0.15}
+    assert weak_joins_note(checked, checkable=True) == ""
     unchecked = {"tau": 0.4, "weak_join": 0.15}
     assert clustering_options(unchecked) == {"weak_join": 0.15}
     assert clustering_options({**unchecked, "weak_join_own_text": 0.0}) == {"weak_join": 0.15}

@@ -12,10 +12,11 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from workbench.core.clustering import METHODS, cluster_pairs
+from workbench.core.clustering import METHODS, Vouch, cluster_pairs
 from workbench.core.records import Cluster
 
 # τ moves in steps of this size (arrow keys, dragging): finer steps mean nothing to a
@@ -105,37 +106,44 @@ class PairGraph:
 CLUSTER_OPTIONS = ("corroborate_below", "weak_join")
 
 
-def clustering_options(params: dict) -> dict[str, float]:
+def clustering_options(params: dict, checkable: bool = False) -> dict[str, float]:
     """The clustering settings a run recorded (a run from before a setting existed was
     clustered without it, so a missing one stays off). Weak joins that the run checked
-    against its pages' own text (``weak_join_own_text``) are left out: the check reads
-    the signature matrix, which a project does not keep, and unchecked they merge
-    clusters that share one story (workbench.detect.own_text)."""
+    against its pages' own text (``weak_join_own_text``) are left out unless they can be
+    checked again (``checkable``: the run kept its signature matrix, see
+    :func:`run_vouch`): unchecked they merge clusters that share one story
+    (workbench.core.own_text)."""
     options = {k: float(params[k]) for k in CLUSTER_OPTIONS if params.get(k) is not None}
-    if options.get("weak_join") and not weak_joins_replayed(params):
+    if options.get("weak_join") and params.get("weak_join_own_text") and not checkable:
         del options["weak_join"]
     return options
 
 
-def weak_joins_replayed(params: dict) -> bool:
-    """Whether clustering the run's stored pairs again repeats its weak joins: only when
-    they were not checked against the pages' text (runs from before the check, or with
-    it turned off)."""
-    return not params.get("weak_join_own_text")
+def run_vouch(params: dict, signatures: Any) -> Vouch | None:
+    """The check a run's weak joins were made with, from the signature matrix it kept
+    (anything with ``ptr``, ``sig`` and ``unindexed``: workbench.store.signatures); None
+    when its weak joins were not checked or it kept no matrix."""
+    minimum = params.get("weak_join_own_text")
+    if not params.get("weak_join") or not minimum or signatures is None:
+        return None
+    from workbench.core.own_text import OwnTextCheck  # compiled code: only for such a run
+
+    return OwnTextCheck(signatures.ptr, signatures.sig, signatures.unindexed).vouch(float(minimum))
 
 
-def weak_joins_note(params: dict) -> str:
+def weak_joins_note(params: dict, checkable: bool = False) -> str:
     """What the calibration view leaves out of a run's clusters ('' when nothing)."""
-    if not params.get("weak_join") or weak_joins_replayed(params):
+    if not params.get("weak_join") or not params.get("weak_join_own_text") or checkable:
         return ""
     return ("Weak joins are left out here: the run may also have joined rewritten copies "
-            "below τ after checking their text, which needs the pages' signatures. A cluster "
-            "that has such pages shows as splitting at the run's τ; a new detection run at "
-            "another τ joins them again.")
+            "below τ after checking their text, which needs the pages' signatures, and this "
+            "project did not keep them. A cluster that has such pages shows as splitting at "
+            "the run's τ; a new detection run at another τ joins them again.")
 
 
 def _local_clusters(graph: PairGraph, method: str, tau: float, options: dict[str, float] | None,
-                    groups_only: bool = False) -> tuple[np.ndarray, list[Cluster]]:
+                    groups_only: bool = False,
+                    vouch: Vouch | None = None) -> tuple[np.ndarray, list[Cluster]]:
     """Cluster the stored pairs at tau, numbering only the pages that have a pair.
 
     Every method breaks ties by page index, so a monotone renumbering of the pages keeps
@@ -145,31 +153,36 @@ def _local_clusters(graph: PairGraph, method: str, tau: float, options: dict[str
     reference (and, with ``weak_join``, leftover pages) from the pairs below tau.
     ``groups_only``: only who is with whom matters, not the similarities; without
     ``weak_join`` the pairs below tau then change nothing and are left out (half the
-    work at a low floor; the property tests compare both ways).
+    work at a low floor; the property tests compare both ways). ``vouch`` checks weak
+    joins, asked with the run's page indexes.
     """
     options = options or {}
     m = graph.count_at(tau) if groups_only and not options.get("weak_join") else len(graph)
     nodes, inverse = np.unique(np.concatenate([graph.a[:m], graph.b[:m]]), return_inverse=True)
+    local_vouch = None
+    if vouch is not None:
+        def local_vouch(side: Sequence[int], other: Sequence[int]) -> bool:
+            return vouch(nodes[np.asarray(side, dtype=np.int64)], nodes[np.asarray(other, dtype=np.int64)])
     local = cluster_pairs(method, len(nodes), inverse[:m].tolist(), inverse[m:].tolist(),
-                          graph.similarity[:m].tolist(), tau=tau, **options)
+                          graph.similarity[:m].tolist(), tau=tau, vouch=local_vouch, **options)
     return nodes, local
 
 
 def cluster_at(graph: PairGraph, method: str, tau: float,
-               options: dict[str, float] | None = None) -> list[Cluster]:
-    """The clusters ``method`` (with the run's ``options``) builds at tau, as page indexes
-    of the run. A member not paired with its reference keeps the similarity -1.0 ("below
-    the floor")."""
-    nodes, local = _local_clusters(graph, method, tau, options)
+               options: dict[str, float] | None = None, vouch: Vouch | None = None) -> list[Cluster]:
+    """The clusters ``method`` (with the run's ``options`` and weak joins checked by
+    ``vouch``) builds at tau, as page indexes of the run. A member not paired with its
+    reference keeps the similarity -1.0 ("below the floor")."""
+    nodes, local = _local_clusters(graph, method, tau, options, vouch=vouch)
     back = nodes.tolist()
     return [Cluster(back[c.reference], [back[x] for x in c.members], list(c.similarities))
             for c in local]
 
 
 def labels_at(graph: PairGraph, method: str, tau: float,
-              options: dict[str, float] | None = None) -> np.ndarray:
+              options: dict[str, float] | None = None, vouch: Vouch | None = None) -> np.ndarray:
     """:func:`labels_of` the clusters at tau, without building them page by page."""
-    nodes, local = _local_clusters(graph, method, tau, options, groups_only=True)
+    nodes, local = _local_clusters(graph, method, tau, options, groups_only=True, vouch=vouch)
     labels = np.full(graph.n, -1, dtype=np.int64)
     big = [c.members for c in local if len(c.members) >= 2]
     if big:
@@ -285,7 +298,8 @@ class Calibration:
     """
 
     def __init__(self, graph: PairGraph, current: np.ndarray, *, method: str, run_tau: float,
-                 floor: float, options: dict[str, float] | None = None) -> None:
+                 floor: float, options: dict[str, float] | None = None,
+                 vouch: Vouch | None = None) -> None:
         if len(current) != graph.n:
             raise ValueError("one current label per page of the run is needed")
         if method not in METHODS:
@@ -294,6 +308,7 @@ class Calibration:
         self.current = np.asarray(current, dtype=np.int64)
         self.method = method
         self.options = dict(options or {})
+        self.vouch = vouch  # checks weak joins as the run did (run_vouch), when it can
         self.run_tau = float(run_tau)
         self.floor = float(min(floor, run_tau))
         self._exact: dict[float, Counts] = {}
@@ -328,13 +343,13 @@ class Calibration:
         tau = self.clamp(tau)
         hit = self._exact.get(tau)
         if hit is None:
-            new = labels_at(self.graph, self.method, tau, self.options)
+            new = labels_at(self.graph, self.method, tau, self.options, self.vouch)
             hit = self._exact[tau] = Counts(tau, self.graph.count_at(tau), compare(self.current, new))
         return hit
 
     def clusters(self, tau: float) -> list[Cluster]:
         """The clusters τ' makes (what Apply stores, before one-page clusters)."""
-        return cluster_at(self.graph, self.method, self.clamp(tau), self.options)
+        return cluster_at(self.graph, self.method, self.clamp(tau), self.options, self.vouch)
 
     def estimate(self, tau: float) -> Estimate:
         """Cheap (a binary search) numbers for τ' while the line is being dragged."""

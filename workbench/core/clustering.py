@@ -68,7 +68,7 @@ def best_guess(n: int, a, b, sim) -> list[Cluster]:
 
 
 # Whether a weak join is vouched for: (the joining pages, the group they join) -> bool
-# (workbench.detect.own_text reads the signature matrix to answer it).
+# (workbench.core.own_text reads the signature matrix to answer it).
 Vouch = Callable[[Sequence[int], Sequence[int]], bool]
 
 

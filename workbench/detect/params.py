@@ -150,11 +150,11 @@ class SpotSigsParams:
     weak_join: float = 0.15
     # ...but only when at least this share of what the joining side does not share with
     # the cluster is its own text, on no other page of the crawl (0: no check;
-    # workbench.detect.own_text). A page that shares one story with a cluster among
+    # workbench.core.own_text). A page that shares one story with a cluster among
     # others is as similar to it as a rewrite is; unchecked, weak joins merged such
     # clusters wholesale on gensmall (cluster precision .55 at 20,000 pages, .45 at
-    # 100,000). The check needs the signature matrix: a view that re-clusters stored
-    # pairs leaves these joins out (workbench.core.calibration).
+    # 100,000). The check needs the signature matrix, so a saved run keeps it for the
+    # calibration view and Apply (workbench.store.signatures).
     weak_join_own_text: float = 0.4
 
     def __post_init__(self) -> None:

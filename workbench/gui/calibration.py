@@ -43,6 +43,7 @@ from workbench.core.calibration import (
     floor_note,
     labels_of,
     run_floor,
+    run_vouch,
     weak_joins_note,
 )
 from workbench.store import ProjectError
@@ -420,15 +421,16 @@ def open_calibration(window: MainWindow) -> CalibrationDialog | None:
     method = str(run.params.get("cluster_method", "star"))
     try:
         graph = project.run_graph(run.id)
+        vouch = run_vouch(run.params, project.run_signatures(run.id))
         presenter = Calibration(graph, labels_of(graph.n, project.run_groups(run.id)), method=method,
                                 run_tau=float(run.params.get("tau", 0.2)), floor=run_floor(run.params),
-                                options=clustering_options(run.params))
+                                options=clustering_options(run.params, vouch is not None), vouch=vouch)
         edits = project.hand_edits(run.id)
     except (ProjectError, ValueError) as exc:
         window.prompter.error("Cannot calibrate", str(exc))
         return None
     dialog = CalibrationDialog(presenter, edits, window, floor_reason=floor_note(run.params),
-                               clustering_note=weak_joins_note(run.params))
+                               clustering_note=weak_joins_note(run.params, vouch is not None))
     dialog.apply_requested.connect(lambda tau: apply_tau(window, dialog, tau))
     dialog.finished.connect(lambda _r: setattr(window, "calibration", None))
     window.calibration = dialog

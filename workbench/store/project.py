@@ -19,7 +19,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
 
-from workbench.core.calibration import PairGraph, cluster_at, clustering_options
+from workbench.core.calibration import PairGraph, cluster_at, clustering_options, run_vouch
 from workbench.core.progress import ProgressFn, no_progress
 from workbench.core.records import Cluster, PageInfo, RunFilters, SkipRecord
 from workbench.store import (
@@ -55,6 +55,7 @@ from workbench.store.errors import (
 )
 from workbench.store.lock import LockFolderReadOnly, ProjectLock
 from workbench.store.page_table import PageRecord, page_records
+from workbench.store.signatures import RunSignatures, run_signatures, save_signatures
 
 T = TypeVar("T")
 
@@ -499,17 +500,26 @@ class Project:
     def save_run(self, params: dict, method: str, timings: dict[str, float],
                  pages: Sequence[PageInfo], pairs: runs.Pairs, clusters: Sequence[Cluster],
                  *, singletons: bool = True, progress: ProgressFn = no_progress,
-                 filters: RunFilters | None = None, skipped: Sequence[SkipRecord] = ()) -> int:
+                 filters: RunFilters | None = None, skipped: Sequence[SkipRecord] = (),
+                 signatures: RunSignatures | None = None) -> int:
         """Store a detection run in one transaction and make it the current run.
 
         ``pairs``: Pair objects, or the matcher's arrays as they are (``runs.PairArrays``),
         which saves a Python object per pair. ``skipped``: inputs that gave no page (kept
-        so the list survives reopening).
+        so the list survives reopening). ``signatures``: the run's signature matrix, for a
+        run whose clusters need more than its pairs to repeat (workbench.store.signatures).
         """
         with self._write() as conn:
-            return runs.save_run(conn, params, method, timings, pages, pairs, clusters,
-                                 singletons=singletons, progress=progress, filters=filters,
-                                 skipped=skipped)
+            run_id = runs.save_run(conn, params, method, timings, pages, pairs, clusters,
+                                   singletons=singletons, progress=progress, filters=filters,
+                                   skipped=skipped)
+            if signatures is not None:
+                save_signatures(conn, run_id, signatures)
+            return run_id
+
+    def run_signatures(self, run_id: int | None = None) -> RunSignatures | None:
+        """The signature matrix a run (default: the current one) kept, or None."""
+        return run_signatures(self._read(), self._run_id(run_id))
 
     def begin_run(self, params: dict) -> None:
         """Keep ``params`` in the project as the settings of a run about to start, so a
@@ -575,7 +585,9 @@ class Project:
         method = str(run.params.get("cluster_method", "star"))
         started = time.perf_counter()
         try:
-            clusters = cluster_at(self.run_graph(run.id), method, tau, clustering_options(run.params))
+            vouch = run_vouch(run.params, self.run_signatures(run.id))
+            clusters = cluster_at(self.run_graph(run.id), method, tau,
+                                  clustering_options(run.params, vouch is not None), vouch)
         except ValueError as exc:
             raise ProjectError(f"Cannot cluster the run again: {exc}") from exc
         timings = {"cluster": time.perf_counter() - started}

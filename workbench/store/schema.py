@@ -369,6 +369,20 @@ ALTER TABLE pages ADD COLUMN title_tag TEXT NOT NULL DEFAULT '';
 """
 
 
+# Version 10: run_signatures keeps a run's signature matrix (workbench.store.signatures)
+# when its clusters depend on more than its pairs: weak joins checked against the pages'
+# text (workbench.core.own_text), which the calibration view and Apply must repeat.
+_V10 = """
+CREATE TABLE run_signatures (
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    part TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (run_id, part, seq)
+);
+"""
+
+
 # Each step: (DDL script, optional data step run after it in the same transaction).
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None] | None]] = [
     (_V1, None),
@@ -380,6 +394,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None] | None]] = [
     (_V7, _v7_compact_log),
     (_V8, _v8_backfill),
     (_V9, None),
+    (_V10, None),
 ]
 CURRENT_VERSION = len(MIGRATIONS)
 

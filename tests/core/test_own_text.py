@@ -1,4 +1,4 @@
-"""Weak joins checked against the pages' own text (workbench.detect.own_text)."""
+"""Weak joins checked against the pages' own text (workbench.core.own_text)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from workbench.core.clustering import cluster_pairs
+from workbench.core.own_text import OwnTextCheck
 from workbench.detect.matcher import SignatureMatrix
-from workbench.detect.own_text import OwnTextCheck
 from workbench.detect.params import SpotSigsParams
 
 STORY_A, STORY_B, SHARED = range(0, 10), range(20, 30), range(10, 15)
@@ -20,6 +20,10 @@ def _matrix(rows: list[list[int]], unindexed: list[int] | None = None) -> Signat
     sig = np.concatenate([np.array(sorted(r), dtype=np.int32) for r in rows])
     return SignatureMatrix(ptr, sig, np.ones(len(sig), np.int32), None,
                            None if unindexed is None else np.array(unindexed, np.int64))
+
+
+def _check(matrix: SignatureMatrix) -> OwnTextCheck:
+    return OwnTextCheck(matrix.ptr, matrix.sig, matrix.unindexed_counts())
 
 
 def _two_clusters_of_one_story(elsewhere: bool) -> SignatureMatrix:
@@ -44,11 +48,11 @@ def _weakly_linked_pairs() -> tuple[list[int], list[int], list[float]]:
 
 
 def test_own_share_is_what_no_page_outside_the_two_groups_has():
-    check = OwnTextCheck(_two_clusters_of_one_story(elsewhere=True))
+    check = _check(_two_clusters_of_one_story(elsewhere=True))
     # Cluster 0-3 lacks story B, which page 9 also has: none of it is the cluster's own.
     assert check.own_share(range(0, 4), range(4, 8)) == 0.0
     assert check.own_share(range(4, 8), range(0, 4)) == 0.0
-    alone = OwnTextCheck(_two_clusters_of_one_story(elsewhere=False))
+    alone = _check(_two_clusters_of_one_story(elsewhere=False))
     assert alone.own_share(range(0, 4), range(4, 8)) == 1.0
     # Nothing unshared: nothing speaks against the join.
     assert alone.own_share([0], [1, 2]) == 1.0
@@ -58,7 +62,7 @@ def test_own_share_counts_part_of_the_text_and_single_page_signatures():
     # Page 2 shares 0-4 with page 0; of the rest, 5-6 are on page 1 too, 7-9 nowhere else,
     # and 4 more signatures are on page 2 only (left out of the index).
     m = _matrix([[0, 1, 2, 3, 4], [5, 6, 50], list(range(10))], unindexed=[0, 0, 4])
-    check = OwnTextCheck(m)
+    check = _check(m)
     assert check.own_share([2], [0]) == pytest.approx((3 + 4) / (5 + 4))
     # The other way round the first page has nothing page 2 lacks.
     assert check.own_share([0], [2]) == 1.0
@@ -69,12 +73,12 @@ def test_the_default_keeps_two_clusters_that_share_one_story_apart():
     about 0.2 similar across; unchecked weak joins merged such clusters (precision .55)."""
     p = SpotSigsParams()
     a, b, s = _weakly_linked_pairs()
-    vouch = OwnTextCheck(_two_clusters_of_one_story(elsewhere=True)).vouch(p.weak_join_own_text)
+    vouch = _check(_two_clusters_of_one_story(elsewhere=True)).vouch(p.weak_join_own_text)
     got = cluster_pairs("star", 10, a, b, s, p.corroborate_below, p.tau, p.weak_join, vouch)
     assert sorted(sorted(c.members) for c in got) == [[0, 1, 2, 3], [4, 5, 6, 7]]
     # The same graph where what each cluster does not share is its own: one story's copies,
     # split around two references, are merged.
-    vouch = OwnTextCheck(_two_clusters_of_one_story(elsewhere=False)).vouch(p.weak_join_own_text)
+    vouch = _check(_two_clusters_of_one_story(elsewhere=False)).vouch(p.weak_join_own_text)
     got = cluster_pairs("star", 10, a, b, s, p.corroborate_below, p.tau, p.weak_join, vouch)
     assert [sorted(c.members) for c in got] == [list(range(8))]
 
@@ -88,7 +92,7 @@ def test_a_page_joins_only_when_its_unshared_text_is_its_own():
     roundup = _matrix([*cluster, [0, 1, 2, *range(60, 70)], [*range(60, 70), 71]])
     p = SpotSigsParams()
     for matrix, members in ((rewrite, [0, 1, 2, 3]), (roundup, [0, 1, 2])):
-        vouch = OwnTextCheck(matrix).vouch(p.weak_join_own_text)
+        vouch = _check(matrix).vouch(p.weak_join_own_text)
         got = cluster_pairs("star", 5, a, b, s, p.corroborate_below, p.tau, p.weak_join, vouch)
         assert [sorted(c.members) for c in got] == [members]
 
@@ -124,7 +128,7 @@ def test_the_compiled_check_agrees_with_the_definition(rows, data):
     cut = data.draw(st.integers(1, len(rows) - 1))
     end = data.draw(st.integers(cut + 1, len(rows)))
     side, other = list(pages[:cut]), list(pages[cut:end])
-    check = OwnTextCheck(_matrix(rows, unindexed))
+    check = _check(_matrix(rows, unindexed))
     # Asked twice and after another question: the marks of one check never leak into the next.
     for _ in range(2):
         assert check.own_share(side, other) == pytest.approx(_own_share_by_sets(rows, unindexed, side, other))

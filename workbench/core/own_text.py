@@ -25,11 +25,13 @@ import numpy as np
 from numba import njit
 
 from workbench.core.clustering import Vouch
-from workbench.detect.matcher import SignatureMatrix
 
 
 class OwnTextCheck:
-    """For a signature matrix: how much of a group's unshared text is its own.
+    """For a signature matrix (workbench.detect.matcher.SignatureMatrix: rows ``ptr``,
+    ascending ids ``sig``, ``unindexed`` per page): how much of a group's unshared text is
+    its own. The arrays are taken as they are, from a run or from a project that kept them
+    (workbench.store.runs.save_signatures).
 
     A large crawl asks this tens of thousands of times (25,069 times on 100,000 small
     pages), so one check is a compiled pass over the two groups' rows that marks ids in
@@ -37,12 +39,12 @@ class OwnTextCheck:
     numpy set operations that sort (95 µs a check there).
     """
 
-    def __init__(self, matrix: SignatureMatrix) -> None:
-        self._matrix = matrix
-        n_ids = int(matrix.sig.max()) + 1 if len(matrix.sig) else 0
+    def __init__(self, ptr: np.ndarray, sig: np.ndarray, unindexed: np.ndarray) -> None:
+        self._ptr, self._sig = ptr, sig
+        n_ids = int(sig.max()) + 1 if len(sig) else 0
         # Pages each indexed signature is on (a page holds an id once: rows are sets).
-        self._pages_with = np.bincount(matrix.sig, minlength=n_ids).astype(np.int64)
-        self._unindexed = matrix.unindexed_counts()
+        self._pages_with = np.bincount(sig, minlength=n_ids).astype(np.int64)
+        self._unindexed = unindexed
         self._in_other = np.zeros(n_ids, np.int64)  # the check that saw the id in the other group
         self._on_side = np.zeros(n_ids, np.int64)  # ... on the joining side
         self._count = np.zeros(n_ids, np.int64)  # how many pages of the side have it
@@ -54,8 +56,7 @@ class OwnTextCheck:
         index) are the page's own. 1.0 when ``side`` has nothing the other lacks."""
         self._checks += 1
         side_pages = np.asarray(side, dtype=np.int64)
-        m = self._matrix
-        unshared, elsewhere = _unshared(m.ptr, m.sig, self._pages_with, side_pages,
+        unshared, elsewhere = _unshared(self._ptr, self._sig, self._pages_with, side_pages,
                                         np.asarray(other, dtype=np.int64), self._in_other,
                                         self._on_side, self._count, self._checks)
         single = int(self._unindexed[side_pages].sum()) if len(side_pages) else 0
