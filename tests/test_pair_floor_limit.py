@@ -100,3 +100,17 @@ def test_a_saved_run_keeps_its_signatures_only_when_weak_joins_need_them(corpus,
         np.testing.assert_array_equal(kept["under"].sig, corpus.matrix.sig)
         assert [name for name, sigs in kept.items() if sigs is None] == ["over", "no weak joins",
                                                                          "unchecked"]
+
+
+def test_without_pairs_below_tau_there_are_no_weak_joins():
+    """Over the page limit (or with the floor at tau) a run keeps no signature matrix, so
+    a checked weak join could not be repeated by the calibration view: none are made, and
+    the view has nothing to warn about."""
+    from workbench.core.calibration import weak_joins_note
+
+    p = SpotSigsParams()
+    assert p.weak_join_for(p.floor_for(10)) == p.weak_join > 0
+    assert p.weak_join_for(p.floor_for(p.pair_floor_max_pages + 1)) == 0.0
+    record = {**p.to_dict(), "stored_floor": p.tau}
+    assert weak_joins_note(record) == ""
+    assert "Weak joins are left out" in weak_joins_note({**record, "stored_floor": p.pair_floor})

@@ -231,10 +231,12 @@ def _spotsigs(root: Path | str, params: SpotSigsParams, progress: ProgressFn,
     vouch = weak_join_check(corpus.matrix, params)
 
     def clusters_at(tau: float) -> list[list[int]]:
-        keep = pairs.similarity >= dataclasses.replace(params, tau=tau).floor_for(n)
+        at = dataclasses.replace(params, tau=tau)
+        floor = at.floor_for(n)
+        keep = pairs.similarity >= floor
         return [c.members for c in cluster_pairs(params.cluster_method, n, pairs.a[keep], pairs.b[keep],
                                                  pairs.similarity[keep], params.corroborate_below, tau,
-                                                 params.weak_join, vouch)]
+                                                 at.weak_join_for(floor), vouch)]
 
     return (_Run(SPOTSIGS, "SpotSigs (Theobald, Siddharth, Paepcke, SIGIR 2008)", True, taus, pairs,
                  clusters_at, seconds, peak, params.to_dict(),

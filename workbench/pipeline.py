@@ -340,9 +340,10 @@ def detect(
 
     t3 = time.perf_counter()
     progress("cluster", 0, None)
+    weak_join = params.weak_join_for(floor)
     clusters = cluster_pairs(params.cluster_method, n, floor_pairs.a, floor_pairs.b, floor_pairs.similarity,
-                             params.corroborate_below, params.tau, params.weak_join,
-                             weak_join_check(corpus.matrix, params))
+                             params.corroborate_below, params.tau, weak_join,
+                             weak_join_check(corpus.matrix, params) if weak_join else None)
     reference_similarities(corpus.matrix, clusters)
     if corpus.repeated is not None:
         boilerplate_shares(corpus.matrix, clusters, corpus.repeated, floor_pairs.a, floor_pairs.b)
@@ -367,9 +368,7 @@ def detect(
 
 def weak_join_check(matrix: SignatureMatrix, params: SpotSigsParams) -> Vouch | None:
     """What vouches for star clustering's weak joins (workbench.core.own_text): None
-    when weak joins or their check are off. Also without pairs below tau (a crawl over
-    the pair floor's page limit): two clusters still merge when most pairs across them
-    are >= tau, and that merge is checked too."""
+    when weak joins or their check are off."""
     if not params.weak_join or not params.weak_join_own_text:
         return None
     return OwnTextCheck(matrix.ptr, matrix.sig, matrix.unindexed_counts()).vouch(params.weak_join_own_text)
@@ -416,8 +415,9 @@ def _kept_signatures(result: DedupResult) -> RunSignatures | None:
     be repeated from the stored pairs (weak joins checked against the text, with pairs
     below tau to join by; workbench.store.signatures)."""
     m, params = result.matrix, result.params
-    below_tau = result.floor is not None and result.floor < params.tau
-    if m is None or not below_tau or not (params.weak_join and params.weak_join_own_text):
+    if m is None or result.floor is None or not params.weak_join_own_text:
+        return None
+    if not params.weak_join_for(result.floor):
         return None
     return RunSignatures(m.ptr, m.sig, m.unindexed_counts())
 

@@ -127,7 +127,7 @@ def test_clustering_options_read_from_the_run():
         "corroborate_below": 0.3}
     # Weak joins checked against the pages' text cannot be repeated from pairs alone: they
     # are left out, and the calibration view says so. Unchecked ones (older runs) are kept.
-    checked = {"tau": 0.4, "weak_join": 0.15, "weak_join_own_text": 0.4}
+    checked = {"tau": 0.4, "pair_floor": 0.15, "weak_join": 0.15, "weak_join_own_text": 0.4}
     assert clustering_options(checked) == {}
     assert "rewritten copies" in weak_joins_note(checked)
     # ...unless the run kept its signatures, so that the check can be made again.

@@ -94,8 +94,8 @@ class SpotSigsParams:
     # different clusters meet at 0.15): 1 million at 100,000 small pages, 6 million at
     # 300,000, and at a million pages matching to the floor took 21 minutes and star
     # clustering its pairs over 16 GB. Above the limit the calibration view can only raise
-    # tau, and weak joins see the pairs >= tau only (fewer pages join: the limit can cost
-    # recall but never merges more).
+    # tau, and there are no weak joins (weak_join_for: without pairs below tau they could
+    # only merge clusters whose cross pairs are >= tau, which nothing could check again).
     pair_floor_max_pages: int = 250_000
     specs: tuple[AntecedentSpec, ...] = field(default_factory=default_specs)
     idf_low: float = 0.2
@@ -197,6 +197,14 @@ class SpotSigsParams:
         if self.pair_floor_max_pages and pages > self.pair_floor_max_pages:
             return self.tau
         return min(self.tau, self.pair_floor)
+
+    def weak_join_for(self, floor: float) -> float:
+        """``weak_join`` for a run whose pairs start at ``floor`` (:meth:`floor_for`): off
+        without pairs below tau. Such a run keeps no signature matrix (it would be the
+        largest thing in the project: 370 MB at a million small pages), so the calibration
+        view could not repeat a checked join, and the joins below tau are what weak joins
+        are for."""
+        return self.weak_join if floor < self.tau else 0.0
 
     def to_dict(self) -> dict:
         d = asdict(self)
