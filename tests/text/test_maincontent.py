@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from workbench.detect.params import SpotSigsParams
 from workbench.detect.signatures import kept_blocks, page_spots
 from workbench.text.html import extract
-from workbench.text.maincontent import main_blocks
+from workbench.text.maincontent import main_blocks, main_content_text
 
 TEASER = ("Our newsletter brings you the best of the week in one email every Friday morning, "
           "with the stories our editors have chosen for you and a few you may have missed.")
@@ -110,3 +112,17 @@ def test_two_stories_sharing_one_gallery_are_not_near_duplicates(tmp_path):
     (tmp_path / "bakery.html").write_text(with_gallery(OTHER), encoding="utf-8")
     result = run_dedup(tmp_path, SpotSigsParams(), workers=1)
     assert len(result.floor_pairs) == 0
+
+
+@pytest.mark.parametrize("attribute", ['class="PhotoGALLERY"', 'id="Gallery-1"', 'class="top SlideShow"',
+                                       'id="SLIDESHOW"', 'class="news-Carousel"', 'id="CAROUSEL"'])
+def test_a_gallery_is_left_out_whatever_case_or_attribute_names_it(attribute):
+    """Each of the six selectors holds, and in any case: main_content_text only runs them on
+    pages that spell one of the words, and must not miss one spelt in capitals."""
+    captions = GALLERY.replace("data-gallery-legend", "data-legend")
+    first = f"<p>{STORY[0]}</p>"
+    markup = page(STORY).replace(first, f"{first}<div {attribute}><ul>{captions}</ul></div>")
+    assert "gallery" not in markup and "slideshow" not in markup and "carousel" not in markup
+    main = main_content_text(markup)
+    assert STORY[1] in main
+    assert "humanoid robot" not in main

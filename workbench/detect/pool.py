@@ -43,7 +43,7 @@ from multiprocessing.context import ForkServerContext
 from typing import Any
 
 # What the fork server imports once, so that every worker starts with it loaded.
-_PRELOAD = ["workbench.detect.extract", "workbench.archive.worker"]
+_PRELOAD = ["workbench.detect.extract", "workbench.archive.worker", "workbench.detect.warm_workers"]
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 _HELPERS_END_S = 5.0  # how long a helper process is given to end before it is killed
 _ending_helpers = False  # whether end_helper_processes runs when this process exits

@@ -1,0 +1,40 @@
+"""Imported by the workers' fork server only: extracts one small page, so that every worker
+forked from it starts with the extraction code loaded and compiled.
+
+The first page a process extracts costs about a second more than the others: numba, for the
+one compiled loop extraction uses (workbench.text.chunks), loads its registries on its first
+call (importing scipy.linalg on the way to look for BLAS), the XSLT stylesheet is compiled
+and the English lexicon built. Each worker paid that again; on the dev Gold Set (1,050 pages,
+two workers) it was a quarter of the run. Done here, in the fork server, it is paid once,
+while the app imports the rest, and every forked worker inherits it.
+
+Importing this module has that side effect by design (multiprocessing's fork server can
+only be told modules to import). Any failure is swallowed: a worker then warms up on its
+first page, as before.
+"""
+
+from __future__ import annotations
+
+_PAGE = (
+    "<html><head><title>A warm-up page</title></head><body><nav><a href='/'>Home</a></nav>"
+    "<article><h1>A warm-up page</h1>"
+    + "<p>The council said on Monday that the new bridge will be open to traffic by the end of"
+    " the year, and that the cost has been kept within the budget it had set.</p>" * 6
+    + "</article></body></html>"
+)
+
+
+def warm() -> bool:
+    """Extract one page as a worker does; whether it went through."""
+    try:
+        from workbench.core.records import RawPage
+        from workbench.detect.extract import extract_batch
+        from workbench.detect.params import SpotSigsParams
+
+        page = RawPage(source="warm-up.html", data=_PAGE.encode(), content_type="text/html")
+        return not isinstance(extract_batch([page], SpotSigsParams())[0], str)
+    except Exception:  # noqa: BLE001 - warming up is only ever a saving
+        return False
+
+
+warm()
