@@ -109,6 +109,11 @@ def _add_detection_options(p: argparse.ArgumentParser) -> None:
                    help=f"a weak join needs this share of what the page does not share with the "
                         f"cluster to be its own text, on no other page: a page that shares one "
                         f"story among others is as similar (default {d.weak_join_own_text}; 0: no check)")
+    p.add_argument("--hub-split", type=_unit, default=d.hub_split, metavar="SHARE",
+                   help=f"a star cluster of 4 or more whose members (the reference left out) fall "
+                        f"apart into unlinked groups, the largest under this share of them, is "
+                        f"split into those groups: pages that each quote one story are not copies "
+                        f"(default {d.hub_split}; 0: off)")
     p.add_argument("--workers", type=int, default=None, help="extraction processes (default: all cores)")
 
 
@@ -130,6 +135,7 @@ def _params(args: argparse.Namespace) -> SpotSigsParams:
             main_content=not args.no_main_content, corpus_boilerplate=not args.no_corpus_boilerplate,
             pair_floor=args.pair_floor, weak_join=args.weak_join,
             weak_join_own_text=args.weak_join_own_text, pair_floor_max_pages=args.pair_floor_max_pages,
+            hub_split=args.hub_split,
         )
     except ValueError as exc:
         raise InputError(str(exc)) from None

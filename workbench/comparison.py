@@ -236,7 +236,7 @@ def _spotsigs(root: Path | str, params: SpotSigsParams, progress: ProgressFn,
         keep = pairs.similarity >= floor
         return [c.members for c in cluster_pairs(params.cluster_method, n, pairs.a[keep], pairs.b[keep],
                                                  pairs.similarity[keep], params.corroborate_below, tau,
-                                                 at.weak_join_for(floor), vouch)]
+                                                 at.weak_join_for(floor), vouch, params.hub_split)]
 
     return (_Run(SPOTSIGS, "SpotSigs (Theobald, Siddharth, Paepcke, SIGIR 2008)", True, taus, pairs,
                  clusters_at, seconds, peak, params.to_dict(),

@@ -98,10 +98,10 @@ def run_method(
     if not 0.0 < threshold <= 1.0:
         raise ValueError(f"the threshold must be a similarity in (0, 1], not {threshold}")
     base = params or SpotSigsParams()
-    # Only the corroboration and weak joins are SpotSigs-specific; the pair floor is the
-    # threshold (pairs below it are not looked for).
+    # Only the corroboration, weak joins and hub splits are SpotSigs-specific; the pair
+    # floor is the threshold (pairs below it are not looked for).
     params = dataclasses.replace(base, tau=threshold, pair_floor=threshold, cluster_method="star",
-                                 corroborate_below=0.0, weak_join=0.0)
+                                 corroborate_below=0.0, weak_join=0.0, hub_split=0.0)
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     read = read_texts(root, params, progress, workers or os.cpu_count() or 1, detector=detector)

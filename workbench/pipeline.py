@@ -343,7 +343,8 @@ def detect(
     weak_join = params.weak_join_for(floor)
     clusters = cluster_pairs(params.cluster_method, n, floor_pairs.a, floor_pairs.b, floor_pairs.similarity,
                              params.corroborate_below, params.tau, weak_join,
-                             weak_join_check(corpus.matrix, params) if weak_join else None)
+                             weak_join_check(corpus.matrix, params) if weak_join else None,
+                             params.hub_split)
     reference_similarities(corpus.matrix, clusters)
     if corpus.repeated is not None:
         boilerplate_shares(corpus.matrix, clusters, corpus.repeated, floor_pairs.a, floor_pairs.b)

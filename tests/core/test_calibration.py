@@ -51,7 +51,8 @@ def brute_change(n: int, current: list[set[int]], new: list[set[int]]) -> Change
 
 
 options = st.fixed_dictionaries({}, optional={"corroborate_below": st.sampled_from([0.0, 0.3, 0.5]),
-                                              "weak_join": st.sampled_from([0.0, 0.15, 0.25])})
+                                              "weak_join": st.sampled_from([0.0, 0.15, 0.25]),
+                                              "hub_split": st.sampled_from([0.0, 0.5, 0.67])})
 
 
 def run_clusters(method, n, a, b, s, tau, opts):
@@ -138,6 +139,8 @@ def test_clustering_options_read_from_the_run():
     assert clustering_options({**unchecked, "weak_join_own_text": 0.0}) == {"weak_join": 0.15}
     assert weak_joins_note(unchecked) == ""
     assert weak_joins_note({**checked, "weak_join": 0.0}) == ""
+    # Hub splits need the pairs only: always repeated; a run from before them had none.
+    assert clustering_options({"tau": 0.4, "hub_split": 0.5}) == {"hub_split": 0.5}
 
 
 @settings(max_examples=200, deadline=None)

@@ -130,3 +130,56 @@ def test_links_at_a_threshold_every_pair_reaches_are_not_copied():
     assert strong is not adj
     assert strong == [{}, {2: 0.5}, {1: 0.5, 3: 0.9}, {2: 0.9}]
     assert adj[0] == {1: 0.2}  # the whole graph is left as it was
+
+
+# A hub: page 0 holds a whole story; 1-3 are copies of one splice that quotes it, 4-5
+# copies of another, 6-8 single pages that quote it. Each is >= tau to page 0, the
+# splices' copies to each other, nothing else: page 0 has the most links, so the greedy
+# pass makes it the reference of all of them.
+HUB = ([(0, k, 0.45) for k in range(1, 9)]
+       + [(1, 2, 0.95), (1, 3, 0.95), (2, 3, 0.95), (4, 5, 0.9)])
+
+
+def test_star_without_hub_split_keeps_the_hub():
+    clusters = run("star", HUB)
+    assert [sorted(c.members) for c in clusters] == [list(range(9))]
+
+
+def test_hub_split_keeps_copies_and_releases_quoting_pages():
+    a, b, s = zip(*HUB, strict=True)
+    clusters = cluster_pairs("star", 9, a, b, s, tau=0.4, hub_split=0.5)
+    # The members fall apart into {1,2,3}, {4,5}, 6, 7, 8: the largest holds 3 of 8 (less
+    # than half), so the reference keeps the largest, {4,5} is a cluster of its own and
+    # the pages linked to the reference alone leave.
+    assert sorted(sorted(c.members) for c in clusters) == [[0, 1, 2, 3], [4, 5]]
+    assert clusters[0].reference == 0
+
+
+def test_hub_split_leaves_copies_that_link_to_each_other():
+    # Copies 1-5 of one story link to each other; 6 is linked to the reference alone.
+    # The largest group holds 5 of 6 members: not a hub, nothing is split.
+    copies = [(x, y, 0.8) for x in range(6) for y in range(x + 1, 6)]
+    a, b, s = zip(*copies, (0, 6, 0.5), strict=True)
+    clusters = cluster_pairs("star", 7, a, b, s, tau=0.4, hub_split=0.5)
+    assert [sorted(c.members) for c in clusters] == [list(range(7))]
+
+
+def test_hub_split_never_splits_a_cluster_of_three():
+    # The reference and two members not linked to each other: nothing tells the copy.
+    a, b, s = zip((0, 1, 0.6), (0, 2, 0.5), strict=True)
+    clusters = cluster_pairs("star", 3, a, b, s, tau=0.4, hub_split=1.0)
+    assert [sorted(c.members) for c in clusters] == [[0, 1, 2]]
+
+
+def test_hub_split_groups_keep_the_star_rule():
+    # Reference 0 links to 1-13. Members 1-5 link to each other, 6-9 form a chain
+    # 6-7-8-9, 10-13 link to nothing else. The largest group holds 5 of 13 members: a hub.
+    # The reference keeps 1-5; the chain becomes a cluster around 7 (7 and 8 tie as most
+    # similar to the rest: lowest page); 9 is neither >= tau to 7 nor to more than half
+    # of the chain, so it leaves, as 10-13 do.
+    clique = [(x, y, 0.9) for x in range(1, 6) for y in range(x + 1, 6)]
+    pairs = [(0, k, 0.45) for k in range(1, 14)] + clique + [(6, 7, 0.9), (7, 8, 0.9), (8, 9, 0.9)]
+    a, b, s = zip(*pairs, strict=True)
+    clusters = cluster_pairs("star", 14, a, b, s, tau=0.4, hub_split=0.5)
+    assert [(c.reference, sorted(c.members)) for c in clusters] == [(0, [0, 1, 2, 3, 4, 5]), (7, [6, 7, 8])]
+

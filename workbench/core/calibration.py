@@ -103,7 +103,7 @@ class PairGraph:
 
 # Settings a run records that change how its pairs become clusters, besides τ and the
 # method (see workbench.core.clustering); each is off (0) when a run did not record it.
-CLUSTER_OPTIONS = ("corroborate_below", "weak_join")
+CLUSTER_OPTIONS = ("corroborate_below", "weak_join", "hub_split")
 
 
 def clustering_options(params: dict, checkable: bool = False) -> dict[str, float]:

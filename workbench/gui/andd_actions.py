@@ -74,10 +74,10 @@ def andd_run_params(rerun: Rerun, extraction: SpotSigsParams) -> dict[str, Any]:
     ``AnddWeights.to_dict()``)."""
     detector = AnddDetector(rerun.weights)
     # The clustering plan_rerun did: rerun.cluster_method over pairs >= the threshold,
-    # without SpotSigs' corroboration and weak joins (tuned on its own similarity).
+    # without SpotSigs' corroboration, weak joins and hub splits (tuned on its own similarity).
     params = dataclasses.replace(extraction, tau=rerun.threshold, pair_floor=rerun.threshold,
                                  cluster_method=rerun.cluster_method, corroborate_below=0.0,
-                                 weak_join=0.0)
+                                 weak_join=0.0, hub_split=0.0)
     record = params.to_dict()
     record["detector"] = AnddDetector.name
     record["detector_label"] = detector.label
