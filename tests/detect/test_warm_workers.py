@@ -8,23 +8,31 @@ from workbench.detect.pool import worker_pool
 # workbench.detect.warm_workers warms up the process that imports it.
 
 
-def _compiled_loops() -> int:
+def _compiled_loops() -> tuple[int, int]:
     """In a worker, before it has extracted anything: the signatures numba has compiled
-    (or loaded from its cache) for extraction's compiled loop."""
+    (or loaded from its cache) for extraction's compiled loop, and the objects frozen out
+    of the garbage collector's reach."""
+    import gc
+
     from workbench.text import chunks
 
-    return len(chunks._scan.signatures)
+    return len(chunks._scan.signatures), gc.get_freeze_count()
 
 
 def test_a_new_worker_has_the_extraction_loop_compiled_already():
     pool = worker_pool(1)
     try:
-        assert pool.submit(_compiled_loops).result(timeout=120) >= 1
+        compiled, frozen = pool.submit(_compiled_loops).result(timeout=120)
+        assert compiled >= 1
+        assert frozen > 10_000  # the fork server's modules and numba, not just a few objects
     finally:
         pool.shutdown()
 
 
 def test_the_warm_up_page_goes_through_extraction():
+    import gc
+
     from workbench.detect.warm_workers import warm
 
+    gc.unfreeze()  # importing it froze this test process's objects, as in a fork server
     assert warm()

@@ -8,12 +8,14 @@ and the English lexicon built. Each worker paid that again; on the dev Gold Set 
 two workers) it was a quarter of the run. Done here, in the fork server, it is paid once,
 while the app imports the rest, and every forked worker inherits it.
 
-Importing this module has that side effect by design (multiprocessing's fork server can
+Importing this module has these side effects by design (multiprocessing's fork server can
 only be told modules to import). Any failure is swallowed: a worker then warms up on its
 first page, as before.
 """
 
 from __future__ import annotations
+
+import gc
 
 _PAGE = (
     "<html><head><title>A warm-up page</title></head><body><nav><a href='/'>Home</a></nav>"
@@ -38,3 +40,10 @@ def warm() -> bool:
 
 
 warm()
+# Everything the fork server holds now (numba's registries, the modules, the lexicon) is
+# inherited by every worker and never freed: frozen, the workers' garbage collections never
+# walk it, so they neither spend time on it nor touch (and so copy) its shared pages.
+# Measured on the dev Gold Set, interleaved whole-process-tree runs against the code before
+# the warm-up (benchmarks/bench_ab.py, 8-10 pairs): warm-up alone 1.08 times the wall time
+# and 1.06 times the CPU, with the freeze 0.95 and 0.94.
+gc.freeze()
