@@ -27,6 +27,7 @@ from workbench.core.heap import release_free_memory
 from workbench.core.own_text import OwnTextCheck
 from workbench.core.progress import Cancelled, ProgressFn, no_progress
 from workbench.core.records import Cluster, PageInfo, RawPage, RunFilters, SkipRecord
+from workbench.detect import numba_setup
 from workbench.detect.boilerplate import ANY_SITE, boilerplate_masks, corpus_boilerplate, site_boilerplate
 from workbench.detect.extract import ExtractedPage, extract_batch
 from workbench.detect.matcher import MatrixBuilder, PairResult, SignatureMatrix, find_pairs, intersections
@@ -240,7 +241,11 @@ def load_corpus(
 
     t0 = time.perf_counter()
     items = pages if pages is not None else scan(root, progress)
-    extracted = _extract_all(items, params, skipped, progress, workers)
+    setting_up = numba_setup.start()  # while this process mostly waits for the workers
+    try:
+        extracted = _extract_all(items, params, skipped, progress, workers)
+    finally:
+        setting_up.join()
     timings["read+extract"] = time.perf_counter() - t0
 
     return filter_corpus(str(root), params, extracted, skipped, timings, progress)
