@@ -102,15 +102,25 @@ def test_a_saved_run_keeps_its_signatures_only_when_weak_joins_need_them(corpus,
                                                                          "unchecked"]
 
 
-def test_without_pairs_below_tau_there_are_no_weak_joins():
-    """Over the page limit (or with the floor at tau) a run keeps no signature matrix, so
-    a checked weak join could not be repeated by the calibration view: none are made, and
-    the view has nothing to warn about."""
-    from workbench.core.calibration import weak_joins_note
+def test_without_pairs_below_tau_a_run_makes_and_records_no_weak_joins(corpus, tmp_path: Path):
+    """Over the page limit a run keeps no signature matrix, so a checked weak join could not
+    be repeated by the calibration view: none are made, the run's saved settings say so, and
+    the view repeats its clusters with nothing to warn about."""
+    from workbench.core.calibration import clustering_options, weak_joins_note
 
-    p = SpotSigsParams()
-    assert p.weak_join_for(p.floor_for(10)) == p.weak_join > 0
-    assert p.weak_join_for(p.floor_for(p.pair_floor_max_pages + 1)) == 0.0
-    record = {**p.to_dict(), "stored_floor": p.tau}
-    assert weak_joins_note(record) == ""
-    assert "Weak joins are left out" in weak_joins_note({**record, "stored_floor": p.pair_floor})
+    n = len(corpus.pages)
+    assert corpus.params.weak_join > 0 and corpus.params.weak_join_own_text > 0
+    with Project.create(tmp_path / "p.wbproj", str(DEMO_ARCHIVE)) as project:
+        recorded = {}
+        for name, limit in (("under", n), ("over", n - 1)):
+            params = dataclasses.replace(corpus.params, pair_floor_max_pages=limit)
+            result = detect(dataclasses.replace(corpus, params=params))
+            save_result(project, result)
+            recorded[name] = (result.params.weak_join, project.current_run().params)
+    assert recorded["under"][0] == corpus.params.weak_join
+    assert recorded["over"][0] == 0.0
+    over = recorded["over"][1]
+    assert over["weak_join"] == 0.0
+    assert not clustering_options(over).get("weak_join") and weak_joins_note(over) == ""
+    # A run recorded before this rule, over the limit with checked weak joins, still gets the note.
+    assert "Weak joins are left out" in weak_joins_note({**over, "weak_join": 0.15})

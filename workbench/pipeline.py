@@ -345,11 +345,13 @@ def detect(
 
     t3 = time.perf_counter()
     progress("cluster", 0, None)
-    weak_join = params.weak_join_for(floor)
+    if params.weak_join_for(floor) != params.weak_join:
+        # Recorded as made: the run's saved settings then say it had no weak joins, and
+        # the calibration view and Apply repeat its clusters from them.
+        params = dataclasses.replace(params, weak_join=params.weak_join_for(floor))
     clusters = cluster_pairs(params.cluster_method, n, floor_pairs.a, floor_pairs.b, floor_pairs.similarity,
-                             params.corroborate_below, params.tau, weak_join,
-                             weak_join_check(corpus.matrix, params) if weak_join else None,
-                             params.hub_split)
+                             params.corroborate_below, params.tau, params.weak_join,
+                             weak_join_check(corpus.matrix, params), params.hub_split)
     reference_similarities(corpus.matrix, clusters)
     if corpus.repeated is not None:
         boilerplate_shares(corpus.matrix, clusters, corpus.repeated, floor_pairs.a, floor_pairs.b)
@@ -421,9 +423,7 @@ def _kept_signatures(result: DedupResult) -> RunSignatures | None:
     be repeated from the stored pairs (weak joins checked against the text, with pairs
     below tau to join by; workbench.store.signatures)."""
     m, params = result.matrix, result.params
-    if m is None or result.floor is None or not params.weak_join_own_text:
-        return None
-    if not params.weak_join_for(result.floor):
+    if m is None or not (params.weak_join and params.weak_join_own_text):
         return None
     return RunSignatures(m.ptr, m.sig, m.unindexed_counts())
 

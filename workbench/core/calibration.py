@@ -133,8 +133,7 @@ def run_vouch(params: dict, signatures: Any) -> Vouch | None:
 
 def weak_joins_note(params: dict, checkable: bool = False) -> str:
     """What the calibration view leaves out of a run's clusters ('' when nothing)."""
-    below_tau = run_floor(params) < float(params.get("tau", 0.2)) - 1e-9
-    if not params.get("weak_join") or not params.get("weak_join_own_text") or checkable or not below_tau:
+    if not params.get("weak_join") or not params.get("weak_join_own_text") or checkable:
         return ""
     return ("Weak joins are left out here: the run may also have joined rewritten copies "
             "below τ after checking their text, which needs the pages' signatures, and this "
