@@ -117,8 +117,8 @@ def test_two_stories_sharing_one_gallery_are_not_near_duplicates(tmp_path):
 @pytest.mark.parametrize("attribute", ['class="PhotoGALLERY"', 'id="Gallery-1"', 'class="top SlideShow"',
                                        'id="SLIDESHOW"', 'class="news-Carousel"', 'id="CAROUSEL"'])
 def test_a_gallery_is_left_out_whatever_case_or_attribute_names_it(attribute):
-    """Each of the six selectors holds, and in any case: main_content_text only runs them on
-    pages that spell one of the words, and must not miss one spelt in capitals."""
+    """Each of the six selectors holds, whichever attribute and case name the gallery, with
+    no lower-case spelling of the word anywhere on the page."""
     captions = GALLERY.replace("data-gallery-legend", "data-legend")
     first = f"<p>{STORY[0]}</p>"
     markup = page(STORY).replace(first, f"{first}<div {attribute}><ul>{captions}</ul></div>")

@@ -114,21 +114,24 @@ def star(n: int, a, b, sim, corroborate_below: float = 0.0, tau: float | None = 
     _join_by_majority(order, adj, cluster_of, groups, min_size=1)
     if hub_split > 0:
         groups, centres = _split_hubs(groups, centres, adj, hub_split)
-        cluster_of = [-1] * n
-        for k, g in enumerate(groups):
-            for y in g:
-                cluster_of[y] = k
+        cluster_of = _cluster_of(n, groups)
     if corroborate_below > 0:
         groups = [_corroborated(g, c, adj, corroborate_below) for g, c in zip(groups, centres, strict=True)]
-        cluster_of = [-1] * n
-        for k, g in enumerate(groups):
-            for y in g:
-                cluster_of[y] = k
+        cluster_of = _cluster_of(n, groups)
     if tau is not None and weak_join > 0:
         weak = _at_least(adj_all, sim, weak_join)
         _join_by_majority(order, weak, cluster_of, groups, min_size=3, vouch=vouch)
         groups, centres = _merge_vouched(groups, centres, cluster_of, weak, vouch)
     return _build(groups, adj_all, centres)
+
+
+def _cluster_of(n: int, groups: list[list[int]]) -> list[int]:
+    """Each page's group (-1: none)."""
+    cluster_of = [-1] * n
+    for k, g in enumerate(groups):
+        for y in g:
+            cluster_of[y] = k
+    return cluster_of
 
 
 # Clusters smaller than this are never split as hubs: with the reference and two members
