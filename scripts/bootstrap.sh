@@ -60,3 +60,8 @@ if [ ! -f "$stamp" ] || [ "$here/pyproject.toml" -nt "$stamp" ] || [ "$lock" -nt
   "$venv/bin/python" -m pip install -q -c "$lock" -e "$here[test,bench]"
   touch "$stamp"
 fi
+# Python reads compiled modules (.pyc) where it may not write them, as under
+# PYTHONDONTWRITEBYTECODE=1, but an editable install leaves none: every run then compiled
+# about a hundred of the workbench's modules again, in the command and again in its fork
+# server (3 % of a dev Gold Set run). Up to date, this takes 0.04 s.
+"$venv/bin/python" -m compileall -q "$here/workbench" >/dev/null || true

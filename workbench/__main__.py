@@ -22,7 +22,8 @@ EXIT_USAGE = 2
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    if args[:1] == ["dedup"] and argv is None:  # a real process, not a test calling main()
+    a_dedup_process = args[:1] == ["dedup"] and argv is None  # not a test calling main()
+    if a_dedup_process:
         from workbench.detect.pool import start_fork_server
 
         start_fork_server()
@@ -30,6 +31,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if args and args[0] == SMOKE_TEST:
         return _smoke_test(args[1:])
+    if a_dedup_process:
+        from workbench.process_exit import exit_now
+
+        exit_now(cli.main(args))
     if args and (args[0] in cli.command_names() or args[0].startswith("-")):
         return cli.main(args)
     if args and not Path(args[0]).exists():

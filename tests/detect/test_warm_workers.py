@@ -8,23 +8,25 @@ from workbench.detect.pool import worker_pool
 # workbench.detect.warm_workers warms up the process that imports it.
 
 
-def _compiled_loops() -> tuple[int, int]:
+def _compiled_loops() -> tuple[int, int, bool]:
     """In a worker, before it has extracted anything: the signatures numba has compiled
-    (or loaded from its cache) for extraction's compiled loop, and the objects frozen out
-    of the garbage collector's reach."""
+    (or loaded from its cache) for extraction's compiled loop, the objects frozen out
+    of the garbage collector's reach, and whether scipy.linalg was imported."""
     import gc
+    import sys
 
     from workbench.text import chunks
 
-    return len(chunks._scan.signatures), gc.get_freeze_count()
+    return len(chunks._scan.signatures), gc.get_freeze_count(), "scipy.linalg" in sys.modules
 
 
 def test_a_new_worker_has_the_extraction_loop_compiled_already():
     pool = worker_pool(1)
     try:
-        compiled, frozen = pool.submit(_compiled_loops).result(timeout=120)
+        compiled, frozen, scipy_loaded = pool.submit(_compiled_loops).result(timeout=120)
         assert compiled >= 1
         assert frozen > 10_000  # the fork server's modules and numba, not just a few objects
+        assert not scipy_loaded  # numba's look for BLAS was refused while warming up
     finally:
         pool.shutdown()
 
@@ -36,3 +38,23 @@ def test_the_warm_up_page_goes_through_extraction():
 
     gc.unfreeze()  # importing it froze this test process's objects, as in a fork server
     assert warm()
+
+
+def test_the_warm_up_leaves_scipy_importable():
+    import gc
+    import importlib
+    import sys
+
+    import pytest
+
+    from workbench.detect.warm_workers import _BLAS_PROBE, warm
+
+    pytest.importorskip("scipy", reason="scipy is not installed (only datasketch brings it)")
+    gc.unfreeze()
+    saved = sys.modules.pop(_BLAS_PROBE, None)
+    try:
+        assert warm()
+        assert importlib.import_module(_BLAS_PROBE) is not None
+    finally:
+        if saved is not None:
+            sys.modules[_BLAS_PROBE] = saved

@@ -3,10 +3,10 @@ forked from it starts with the extraction code loaded and compiled.
 
 The first page a process extracts costs about a second more than the others: numba, for the
 one compiled loop extraction uses (workbench.text.chunks), loads its registries on its first
-call (importing scipy.linalg on the way to look for BLAS), the XSLT stylesheet is compiled
-and the English lexicon built. Each worker paid that again; on the dev Gold Set (1,050 pages,
-two workers) it was a quarter of the run. Done here, in the fork server, it is paid once,
-while the app imports the rest, and every forked worker inherits it.
+call, the XSLT stylesheet is compiled and the English lexicon built. Each worker paid that
+again; on the dev Gold Set (1,050 pages, two workers) it was a quarter of the run. Done
+here, in the fork server, it is paid once, while the app imports the rest, and every forked
+worker inherits it.
 
 Importing this module has these side effects by design (multiprocessing's fork server can
 only be told modules to import). Any failure is swallowed: a worker then warms up on its
@@ -16,6 +16,15 @@ first page, as before.
 from __future__ import annotations
 
 import gc
+import sys
+
+# numba's registries look for BLAS by importing this module of scipy's (scipy is here only
+# because datasketch needs it), which imports scipy.linalg and numpy.f2py: 0.16 of the fork
+# server's 0.7 s before any worker could start. Extraction's compiled code does no linear
+# algebra, so the fork server warms up with the import refused (numba then simply registers
+# no BLAS-backed functions: no njit code in a worker may use np.dot, np.linalg or @) and lets
+# the module be imported normally afterwards.
+_BLAS_PROBE = "scipy.linalg.cython_blas"
 
 _PAGE = (
     "<html><head><title>A warm-up page</title></head><body><nav><a href='/'>Home</a></nav>"
@@ -27,7 +36,11 @@ _PAGE = (
 
 
 def warm() -> bool:
-    """Extract one page as a worker does; whether it went through."""
+    """Extract one page as a worker does, without letting numba import scipy; whether it
+    went through."""
+    refused = _BLAS_PROBE not in sys.modules
+    if refused:
+        sys.modules[_BLAS_PROBE] = None  # type: ignore[assignment] # an import of it now fails
     try:
         from workbench.core.records import RawPage
         from workbench.detect.extract import extract_batch
@@ -37,6 +50,9 @@ def warm() -> bool:
         return not isinstance(extract_batch([page], SpotSigsParams())[0], str)
     except Exception:  # noqa: BLE001 - warming up is only ever a saving
         return False
+    finally:
+        if refused and sys.modules.get(_BLAS_PROBE, 0) is None:
+            del sys.modules[_BLAS_PROBE]
 
 
 warm()
