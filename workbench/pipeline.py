@@ -23,6 +23,7 @@ import numpy as np
 from workbench.archive.tasks import Scan, scan  # scan's pages, or workers read them (_extract_all)
 from workbench.core.calibration import STORED_FLOOR
 from workbench.core.clustering import Vouch, cluster_pairs
+from workbench.core.distinct import count_distinct, distinct
 from workbench.core.heap import release_free_memory
 from workbench.core.own_text import OwnTextCheck
 from workbench.core.progress import Cancelled, ProgressFn, no_progress
@@ -147,7 +148,7 @@ def too_common(matrix: SignatureMatrix, counted: np.ndarray) -> frozenset[int]:
     """The 64-bit ids of signatures the IDF filter dropped from the pages (too common)."""
     if matrix.raw_ids is None or counted.all():
         return frozenset()
-    return frozenset(matrix.raw_ids[np.unique(matrix.sig[~counted])].tolist())
+    return frozenset(matrix.raw_ids[distinct(matrix.sig[~counted])].tolist())
 
 
 def idf_keep(matrix: SignatureMatrix, params: SpotSigsParams) -> tuple[np.ndarray, np.ndarray, bool]:
@@ -367,7 +368,7 @@ def detect(
         matrix=m,
         timings=timings,
         idf_applied=corpus.idf_applied,
-        distinct_signatures=int(len(np.unique(m.sig))) if len(m.sig) else 0,
+        distinct_signatures=count_distinct(m.sig),
         filters=corpus.filters,
         floor_pairs=floor_pairs,
         floor=floor,

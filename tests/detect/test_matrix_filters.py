@@ -79,3 +79,24 @@ def test_filtered_is_select_entries_then_index_only_then_select_rows(docs, idf_l
     got, got_lengths = m.filtered(per_sig_counted, per_sig_indexed, usable)
     assert np.array_equal(got_lengths, lengths) and np.array_equal(seen[0], lengths)
     _same(got, expected)
+
+
+@settings(max_examples=100, deadline=None)
+@given(pages, st.integers(1, 7))
+def test_the_builder_numbers_ids_the_same_chunk_by_chunk(docs, chunk):
+    """A matrix of a million pages is made dense in chunks of millions of entries: here in
+    chunks of a few, so that ids repeat across chunks and a chunk may hold one id."""
+    from workbench.detect import matcher
+
+    vectors = _vectors(docs)
+    saved = matcher._CHUNK
+    matcher._CHUNK = chunk
+    try:
+        built = SignatureMatrix.from_vectors(list(vectors))
+    finally:
+        matcher._CHUNK = saved
+    raw = np.concatenate([v[0] for v in vectors]) if vectors else np.empty(0, np.int64)
+    uniq, dense = np.unique(raw, return_inverse=True)
+    assert np.array_equal(built.sig, dense.ravel())
+    if len(raw):
+        assert np.array_equal(built.raw_ids, uniq)

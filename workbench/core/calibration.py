@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from workbench.core.clustering import METHODS, Vouch, cluster_pairs
+from workbench.core.distinct import count_distinct
 from workbench.core.records import Cluster
 
 # τ moves in steps of this size (arrow keys, dragging): finer steps mean nothing to a
@@ -223,7 +224,7 @@ def compare(current: np.ndarray, new: np.ndarray) -> Change:
     if current.shape != new.shape:
         raise ValueError("both clusterings must label the same pages")
     in_new = new >= 0
-    clusters = int(len(np.unique(new[in_new])))
+    clusters = count_distinct(new[in_new])
     pages = int(in_new.sum())
     in_cur = current >= 0
     joined = int((~in_cur & in_new).sum())
@@ -247,7 +248,7 @@ def compare(current: np.ndarray, new: np.ndarray) -> Change:
         new_ids, per_new = np.unique(links[:, 0], return_counts=True)
         merging = new_ids[per_new >= 2]
         merges = int(len(merging))
-        merged = int(len(np.unique(links[np.isin(links[:, 0], merging), 1])))
+        merged = count_distinct(links[np.isin(links[:, 0], merging), 1])
     return Change(clusters, pages, split, merged, merges, joined, left)
 
 

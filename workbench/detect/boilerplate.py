@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
+from workbench.core.distinct import distinct
 from workbench.core.records import PageInfo
 from workbench.detect.corpus_boilerplate import corpus_boilerplate
 
@@ -57,7 +58,7 @@ def site_boilerplate(
     for site, members in by_site.items():
         if len(members) < min_pages:
             continue
-        per_page = [np.unique(block_hashes[i]) for i in members]
+        per_page = [distinct(block_hashes[i]) for i in members]
         if not any(len(h) for h in per_page):
             continue
         hashes, counts = np.unique(np.concatenate(per_page), return_counts=True)

@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from workbench.core.distinct import distinct
 from workbench.core.progress import ProgressFn, no_progress
 from workbench.detect.detector import Detector, PageText
 from workbench.detect.hashing import signature_id
@@ -50,7 +51,7 @@ class IMatchFeatures:
 def page_terms(text: str) -> np.ndarray:
     """The ids of the distinct terms of ``text``: words with a letter, not stopwords."""
     words = {w for w in words_of(text) if w not in ENGLISH_STOPWORDS and any(c.isalpha() for c in w)}
-    return np.unique(np.fromiter((signature_id(w) for w in words), dtype=np.int64, count=len(words)))
+    return distinct(np.fromiter((signature_id(w) for w in words), dtype=np.int64, count=len(words)))
 
 
 def kept_df_range(pages: int, idf_low: float, idf_high: float) -> tuple[int, int]:

@@ -25,6 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from numba import njit
 
+from workbench.core.distinct import distinct
 from workbench.core.progress import ProgressFn, no_progress
 from workbench.detect.allpairs import _EPS, _grow, _overlap, least_overlap
 from workbench.detect.matcher import _THREADS, PairResult, SignatureMatrix, prefix_index
@@ -241,7 +242,7 @@ class IncrementalIndex:
         known = np.zeros(len(raw), dtype=bool)
         if len(self._sorted_raw):
             known = self._sorted_raw[np.minimum(at, len(self._sorted_raw) - 1)] == raw
-        unseen = np.unique(raw[~known])
+        unseen = distinct(raw[~known])
         fresh = np.arange(len(self._raw), len(self._raw) + len(unseen), dtype=np.int64)
         dense = np.empty(len(raw), dtype=np.int64)
         dense[known] = self._sorted_dense[at[known]]

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from workbench.core.distinct import distinct
 from workbench.core.progress import ProgressFn, no_progress
 from workbench.detect import allpairs, matrix_kernels
 
@@ -181,12 +182,9 @@ class MatrixBuilder:
         self.ids, self.cnt = None, np.empty(0, np.int32)
         if total == 0:
             return SignatureMatrix(self.ptr, np.empty(0, np.int32), cnt)
-        uniq = _distinct(raw)
-        if len(uniq) > _INT32_MAX:
-            raise ValueError(f"{len(uniq):,} distinct signatures: more than int32 ids can number")
-        _to_dense(raw, uniq)  # raw's own buffer now holds the dense ids
-        dense = raw.astype(np.int32)
-        del raw
+        dense, own = _number_chunks(raw)
+        del raw  # the 64-bit ids go before all the distinct ones are gathered
+        uniq = _renumber(dense, own)
         matrix = SignatureMatrix(self.ptr, dense, cnt, uniq)
         # Ids sorted and unique within each page stay so under the order-keeping dense
         # map; only when they are not is the (memory-hungry) full sort needed.
@@ -202,19 +200,34 @@ _INT32_MAX = np.iinfo(np.int32).max
 _CHUNK = 1 << 22
 
 
-def _distinct(ids: np.ndarray) -> np.ndarray:
-    """The sorted distinct values of ``ids``, without np.unique's full sorted copy (and
-    inverse) of all of them: each chunk is reduced to its own distinct values first, and
-    a signature repeats across many pages."""
-    parts = [np.unique(ids[i : i + _CHUNK]) for i in range(0, len(ids), _CHUNK)]
-    return parts[0] if len(parts) == 1 else np.unique(np.concatenate(parts))
+def _number_chunks(raw: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Every id of ``raw`` numbered among the distinct ids of its chunk (int32), and each
+    chunk's distinct ids: the first half of making the ids dense (:func:`_renumber`).
+
+    Chunk by chunk, so that no temporary is as large as the matrix. Looking every entry up
+    among all the distinct ids instead (a binary search per entry, at random places of an
+    array of tens of millions) took ten times as long as these sorts of a chunk each.
+    """
+    dense = np.empty(len(raw), dtype=np.int32)
+    own: list[np.ndarray] = []
+    for i in range(0, len(raw), _CHUNK):
+        ids, where = np.unique(raw[i : i + _CHUNK], return_inverse=True)  # sorts (no hash set)
+        own.append(ids)
+        dense[i : i + _CHUNK] = where
+    return dense, own
 
 
-def _to_dense(ids: np.ndarray, distinct: np.ndarray) -> None:
-    """Replace every id by its index in ``distinct`` (sorted, holding every id), in place
-    and chunk by chunk: no second array of the matrix's size."""
-    for i in range(0, len(ids), _CHUNK):
-        ids[i : i + _CHUNK] = np.searchsorted(distinct, ids[i : i + _CHUNK])
+def _renumber(dense: np.ndarray, own: list[np.ndarray]) -> np.ndarray:
+    """Turn chunk numbers into numbers among all the distinct ids, in place; return those
+    (sorted). ``own`` is emptied as it is used."""
+    uniq = own[0] if len(own) == 1 else distinct(np.concatenate(own))
+    if len(uniq) > _INT32_MAX:
+        raise ValueError(f"{len(uniq):,} distinct signatures: more than int32 ids can number")
+    for k, i in enumerate(range(0, len(dense), _CHUNK)):
+        overall = np.searchsorted(uniq, own[k]).astype(np.int32)  # sorted lookups: near-linear
+        own[k] = np.empty(0, np.int64)
+        dense[i : i + _CHUNK] = overall[dense[i : i + _CHUNK]]
+    return uniq
 
 
 @dataclass(slots=True)

@@ -23,6 +23,7 @@ from itertools import chain
 
 import numpy as np
 
+from workbench.core.distinct import distinct
 from workbench.core.records import Cluster
 from workbench.detect.matcher import SignatureMatrix, expand_ranges
 
@@ -120,7 +121,7 @@ def _number_blocks(
     if parts > 1:
         step = max(len(flat) // (64 * parts), 1)  # ~64 samples per range, taken as views
         sample = np.sort(flat[::step][compared[::step]])
-        cuts = np.unique(sample[(np.arange(1, parts) * len(sample)) // parts]) if len(sample) else sample
+        cuts = distinct(sample[(np.arange(1, parts) * len(sample)) // parts]) if len(sample) else sample
     else:
         cuts = np.empty(0, np.int64)
     numbered = 0
@@ -334,7 +335,7 @@ class _Group:
         assert matrix.raw_ids is not None
         n_blocks = np.int64(max(len(repeated.block_ids), 1))
         # How many related pages of each cluster carry each block (related pages once).
-        rel = np.unique(self.rel_cluster * np.int64(max(repeated.n_pages, 1)) + self.rel_page) \
+        rel = distinct(self.rel_cluster * np.int64(max(repeated.n_pages, 1)) + self.rel_page) \
             if len(self.rel_page) else np.empty(0, np.int64)
         rel_cluster, rel_page = np.divmod(rel, np.int64(max(repeated.n_pages, 1)))
         carried = np.diff(repeated.page_block_ptr)[rel_page]

@@ -23,6 +23,7 @@ from typing import Any, ClassVar, NamedTuple
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from workbench.core.distinct import distinct
 from workbench.core.progress import ProgressFn, no_progress
 from workbench.detect import matcher
 from workbench.detect.detector import Detector, PageText
@@ -71,7 +72,7 @@ def shingle_hashes(words: Sequence[str], size: int) -> np.ndarray:
     codes = np.fromiter((code_of.setdefault(w, len(code_of)) for w in words), np.int64, count=len(words))
     word_ids = np.fromiter((signature_id(w) for w in code_of), dtype=np.int64, count=len(code_of))
     rows = codes[None, :] if len(codes) < size else sliding_window_view(codes, size)
-    return np.unique(chain_ids(f"word-shingle-{size}", word_ids.view(np.uint64), rows))
+    return distinct(chain_ids(f"word-shingle-{size}", word_ids.view(np.uint64), rows))
 
 
 def _same_value(value: np.uint64) -> np.uint64:
@@ -150,7 +151,7 @@ def banding_recall(features: Sequence[MinHashFeatures], threshold: float) -> Ban
     exact = matcher.find_pairs(matrix, threshold)
     a, b = lsh_candidates(features, threshold)
     n = np.int64(max(len(features), 1))
-    found = np.intersect1d(exact.a * n + exact.b, a * n + b)
+    found = np.intersect1d(distinct(exact.a * n + exact.b), distinct(a * n + b), assume_unique=True)
     return BandingRecall(len(found), len(exact))
 
 
