@@ -30,7 +30,7 @@ from workbench.core.progress import Cancelled, ProgressFn, no_progress
 from workbench.core.records import Cluster, PageInfo, RawPage, RunFilters, SkipRecord
 from workbench.detect import numba_setup
 from workbench.detect.boilerplate import ANY_SITE, boilerplate_masks, corpus_boilerplate, site_boilerplate
-from workbench.detect.extract import ExtractedPage, extract_batch
+from workbench.detect.extract import ExtractedPage, extract_batch, page_multisets
 from workbench.detect.matcher import MatrixBuilder, PairResult, SignatureMatrix, find_pairs, intersections
 from workbench.detect.member_overlap import RepeatedBlocks, boilerplate_shares, repeated_blocks
 from workbench.detect.parallel import read_and_extract
@@ -42,6 +42,9 @@ from workbench.store.signatures import RunSignatures
 # this process: starting worker processes would cost more than it saves.
 _BATCH_PAGES = 24
 _BATCH_BYTES = 8 * 2**20
+# Pages turned into matrix rows at once after the filters: their spots are gathered into
+# temporaries of a few MB, and their arrays are let go batch by batch.
+_PAGES_AT_ONCE = 8192
 
 
 @dataclass(slots=True)
@@ -281,10 +284,11 @@ def filter_corpus(root: str, params: SpotSigsParams, extracted: list[ExtractedPa
     release_free_memory()  # the same for the repeated blocks' temporaries, before the builder's
     # Straight into the matrix's arrays, page by page, with each page's spot arrays let go
     # as soon as they are read (workbench.detect.matcher.MatrixBuilder says why).
-    builder = MatrixBuilder(len(extracted), sum(len(e.spot_ids) for e in extracted))
-    for i, mask in enumerate(masks):
-        builder.add(*extracted[i].vector(mask))
-        extracted[i] = None  # type: ignore[call-overload]
+    builder = MatrixBuilder(len(extracted), sum(e.n_spots for e in extracted))
+    for lo in range(0, len(extracted), _PAGES_AT_ONCE):
+        hi = min(lo + _PAGES_AT_ONCE, len(extracted))
+        builder.add_rows(*page_multisets(extracted[lo:hi], masks[lo:hi]))
+        extracted[lo:hi] = [None] * (hi - lo)  # type: ignore[list-item]
     del extracted, masks, hashes
     release_free_memory()
     raw_matrix = builder.finish()

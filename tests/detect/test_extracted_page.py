@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from workbench.core.records import PageInfo
-from workbench.detect.extract import ExtractedPage
+from workbench.detect.extract import ExtractedPage, page_multisets
 
 
 @settings(max_examples=150, deadline=None)
@@ -39,3 +39,33 @@ def test_a_spot_block_list_of_the_wrong_length_is_refused():
     with pytest.raises(ValueError, match="spot blocks"):
         ExtractedPage.of(PageInfo("k", "k"), np.arange(3, dtype=np.int64), np.zeros(2, np.int32),
                          np.zeros(1, np.int64))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 30), st.integers(0, 6),
+                          st.sampled_from(["none", "empty", "random"])), max_size=12),
+       st.randoms(use_true_random=False))
+def test_page_multisets_are_each_pages_vector(shapes, rnd):
+    gen = np.random.default_rng(rnd.randrange(2**32))
+    pages, masks = [], []
+    for n_spots, n_blocks, mask_kind in shapes:
+        if not n_blocks:
+            n_spots = 0
+        ids = gen.integers(-3, 4, n_spots, dtype=np.int64) * 2**60  # repeats within a page
+        where = gen.integers(0, max(n_blocks, 1), n_spots).astype(np.int32)
+        pages.append(ExtractedPage.of(PageInfo("k", "k"), ids, where, np.arange(n_blocks, dtype=np.int64)))
+        masks.append(None if mask_kind == "none" or not n_blocks else
+                     np.zeros(n_blocks, bool) if mask_kind == "empty" else gen.random(n_blocks) < 0.5)
+    ptr, ids, counts = page_multisets(pages, masks)
+    assert len(ptr) == len(pages) + 1 and ptr[0] == 0
+    for i, (page, mask) in enumerate(zip(pages, masks, strict=True)):
+        want_ids, want_counts = page.vector(mask)
+        assert np.array_equal(ids[ptr[i] : ptr[i + 1]], want_ids)
+        assert np.array_equal(counts[ptr[i] : ptr[i + 1]], want_counts)
+
+
+def test_a_mask_of_the_wrong_length_is_refused():
+    page = ExtractedPage.of(PageInfo("k", "k"), np.arange(3, dtype=np.int64), np.zeros(3, np.int32),
+                            np.zeros(2, np.int64))
+    with pytest.raises(ValueError, match="mask"):
+        page_multisets([page], [np.zeros(3, bool)])

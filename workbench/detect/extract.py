@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -11,6 +12,7 @@ import numpy as np
 from workbench.archive.common import skipped
 from workbench.core.records import PageInfo, RawPage, SkipRecord
 from workbench.detect.detector import PageText
+from workbench.detect.matrix_kernels import row_multisets
 from workbench.detect.params import SpotSigsParams
 from workbench.detect.scheme import page_scheme
 from workbench.detect.signatures import (
@@ -101,6 +103,37 @@ class ExtractedPage:
             return np.empty(0, np.int64), np.empty(0, np.int64)
         uniq, counts = np.unique(ids, return_counts=True)
         return uniq, counts.astype(np.int64)
+
+
+def page_multisets(pages: Sequence[ExtractedPage], drop: Sequence[np.ndarray | None]
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What ``pages[i].vector(drop[i])`` gives for every page, all at once: row pointers,
+    each page's sorted distinct ids, their counts.
+
+    A np.unique a page cost about 30 us of numpy's overhead on pages of 80 spots: 3 s of
+    a 100,000-page run's filters, half a minute at a million pages. Here the kept spots
+    of all the pages are gathered with a few array operations and counted in one
+    compiled pass (workbench.detect.matrix_kernels.row_multisets).
+    """
+    n = len(pages)
+    if not n:
+        return np.zeros(1, np.int64), np.empty(0, np.int64), np.empty(0, np.int64)
+    n_spots = np.fromiter((p.n_spots for p in pages), dtype=np.int64, count=n)
+    n_blocks = np.fromiter((p.n_blocks for p in pages), dtype=np.int64, count=n)
+    ids = np.concatenate([p.spot_ids for p in pages])
+    dropped = np.concatenate([np.zeros(p.n_blocks, dtype=bool) if d is None or not len(d) else d
+                              for p, d in zip(pages, drop, strict=True)])
+    if len(dropped) != int(n_blocks.sum()):
+        raise ValueError("a page's mask of dropped blocks does not match its blocks")
+    if dropped.any():
+        block_start = np.cumsum(n_blocks) - n_blocks
+        blocks = np.concatenate([p.spot_block for p in pages])
+        keep = ~dropped[np.repeat(block_start, n_spots) + blocks]
+        n_spots = np.bincount(np.repeat(np.arange(n), n_spots)[keep], minlength=n)
+        ids = ids[keep]
+    ptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(n_spots, out=ptr[1:])
+    return row_multisets(ptr, ids)
 
 
 def is_html(raw: RawPage) -> bool:

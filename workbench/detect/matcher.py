@@ -169,6 +169,18 @@ class MatrixBuilder:
         self.rows += 1
         self.ptr[self.rows] = at + len(ids)
 
+    def add_rows(self, ptr: np.ndarray, ids: np.ndarray, counts: np.ndarray) -> None:
+        """The next pages at once: page r's ids are ``ids[ptr[r]:ptr[r + 1]]`` (``ptr[0]``
+        is 0), with their counts."""
+        if self.ids is None:
+            raise ValueError("the matrix is finished")
+        rows = len(ptr) - 1
+        at = int(self.ptr[self.rows])
+        self.ids[at : at + len(ids)] = ids
+        self.cnt[at : at + len(ids)] = np.minimum(counts, _INT32_MAX)
+        self.ptr[self.rows + 1 : self.rows + rows + 1] = at + ptr[1:]
+        self.rows += rows
+
     def finish(self) -> SignatureMatrix:
         """The matrix, signature ids made dense (0 .. distinct - 1, in the ids' order)."""
         if self.rows != len(self.ptr) - 1:

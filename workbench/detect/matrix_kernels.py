@@ -69,3 +69,26 @@ def keep_entries(ptr: np.ndarray, sig: np.ndarray, cnt: np.ndarray, keep_sig: np
                     out_cnt[at] = cnt[k]
                     at += 1
     return out_ptr, out_sig, out_cnt
+
+
+@njit(cache=True, nogil=True)
+def row_multisets(ptr: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each row's ids (``ids[ptr[r]:ptr[r + 1]]``, any order, repeats allowed) as its sorted
+    distinct ids and how often each occurs: new ptr, ids, counts (``np.unique`` with
+    ``return_counts`` row by row, without a numpy call per row)."""
+    n = len(ptr) - 1
+    out_ptr = np.zeros(n + 1, dtype=np.int64)
+    out_ids = np.empty(len(ids), dtype=np.int64)
+    out_cnt = np.empty(len(ids), dtype=np.int64)
+    at = 0
+    for r in range(n):
+        row = np.sort(ids[ptr[r] : ptr[r + 1]])
+        for k in range(len(row)):
+            if k and row[k] == row[k - 1]:
+                out_cnt[at - 1] += 1
+            else:
+                out_ids[at] = row[k]
+                out_cnt[at] = 1
+                at += 1
+        out_ptr[r + 1] = at
+    return out_ptr, out_ids[:at], out_cnt[:at]
