@@ -32,11 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-
-from workbench.detect.matcher import expand_ranges
-
-# Rows (candidate block, sampled page, block of that page) handled at once: bounds memory.
-_CHUNK_ROWS = 1_000_000
+from numba import njit
 
 
 @dataclass(slots=True)
@@ -124,49 +120,64 @@ def _median_shares(entries: _Entries, df: np.ndarray, candidates: np.ndarray, sa
                    ignore: np.ndarray) -> np.ndarray:
     """Per candidate block: the median over its sampled pages of the core's share of the
     page, leaving the ``ignore`` blocks that are not in the core out of the page."""
-    out = np.empty(len(candidates), dtype=np.float64)
-    lo = 0
-    per_page = np.diff(entries.page_start)
-    rows_of = np.array([int(per_page[s].sum()) for s in samples], dtype=np.int64)
-    while lo < len(candidates):
-        hi = lo + 1
-        rows = rows_of[lo]
-        while hi < len(candidates) and rows + rows_of[hi] <= _CHUNK_ROWS:
-            rows += rows_of[hi]
-            hi += 1
-        out[lo:hi] = _chunk_median_shares(entries, df, candidates[lo:hi], samples[lo:hi], ignore)
-        lo = hi
+    sizes = np.fromiter(map(len, samples), dtype=np.int64, count=len(samples))
+    sample_start = np.zeros(len(samples) + 1, dtype=np.int64)
+    np.cumsum(sizes, out=sample_start[1:])
+    pages = np.concatenate(samples) if samples else np.empty(0, np.int64)
+    return _core_share_medians(entries.page_start, entries.block, entries.weight, entries.total,
+                               sample_start, pages.astype(np.int64), ignore)
+
+
+@njit(cache=True, nogil=True)
+def _core_share_medians(page_start: np.ndarray, block: np.ndarray, weight: np.ndarray, total: np.ndarray,
+                        sample_start: np.ndarray, pages: np.ndarray, ignore: np.ndarray) -> np.ndarray:
+    """The loop behind :func:`_median_shares`: candidate c's sampled pages are
+    ``pages[sample_start[c]:sample_start[c + 1]]``. As numpy arrays this built a row per
+    (candidate, sampled page, block of that page), 35 million on 100,000 small pages, and
+    took 3 s; here one counter per block is set and reset candidate by candidate. The
+    weights are added up in the order numpy's bincount added them, so the shares and
+    their medians come out the same to the last bit."""
+    n_cand = len(sample_start) - 1
+    on_pages = np.zeros(len(ignore), dtype=np.int64)  # of the candidate's sampled pages
+    out = np.empty(n_cand, dtype=np.float64)
+    most = 0
+    for c in range(n_cand):
+        most = max(most, sample_start[c + 1] - sample_start[c])
+    shares = np.empty(most, dtype=np.float64)
+    for c in range(n_cand):
+        lo, hi = sample_start[c], sample_start[c + 1]
+        sampled = hi - lo
+        for s in range(lo, hi):
+            p = pages[s]
+            for e in range(page_start[p], page_start[p + 1]):
+                on_pages[block[e]] += 1
+        counted = 0
+        for s in range(lo, hi):
+            p = pages[s]
+            core = 0.0
+            left_out = 0.0
+            for e in range(page_start[p], page_start[p + 1]):
+                b = block[e]
+                if 2 * on_pages[b] >= sampled:  # the core: blocks on half the pages or more
+                    core += weight[e]
+                elif ignore[b]:
+                    left_out += weight[e]
+            rest = total[p] - core - left_out
+            whole = core + rest
+            if whole > 0:
+                shares[counted] = core / whole
+                counted += 1
+        for s in range(lo, hi):
+            p = pages[s]
+            for e in range(page_start[p], page_start[p + 1]):
+                on_pages[block[e]] = 0
+        if counted == 0:
+            out[c] = 1.0
+        else:
+            ordered = np.sort(shares[:counted])
+            low, high = ordered[(counted - 1) // 2], ordered[counted // 2]
+            out[c] = low if counted % 2 == 1 else (low + high) / 2
     return out
-
-
-def _chunk_median_shares(entries: _Entries, df: np.ndarray, candidates: np.ndarray,
-                         samples: list[np.ndarray], ignore: np.ndarray) -> np.ndarray:
-    n_samples = np.array([len(s) for s in samples], dtype=np.int64)
-    pages = np.concatenate(samples)
-    cand = np.repeat(np.arange(len(candidates), dtype=np.int64), n_samples)
-    # One row per (candidate, sampled page, block of that page).
-    counts = entries.page_start[pages + 1] - entries.page_start[pages]
-    row_entry = expand_ranges(entries.page_start[pages], counts)
-    row_cand = np.repeat(cand, counts)
-    row_group = np.repeat(np.arange(len(pages), dtype=np.int64), counts)  # (candidate, page)
-    block, weight = entries.block[row_entry], entries.weight[row_entry]
-
-    # The core of a candidate: blocks on at least half of its sampled pages. Only a block
-    # on that many pages of the whole corpus can be, so only those rows are counted (the
-    # sort of every row was half of this module's time).
-    in_core = np.zeros(len(block), dtype=bool)
-    could = np.flatnonzero(2 * df[block] >= n_samples[row_cand])
-    key = row_cand[could] * np.int64(len(ignore)) + block[could]
-    unique, inverse, seen = np.unique(key, return_inverse=True, return_counts=True)
-    in_core[could] = (2 * seen >= n_samples[unique // len(ignore)])[inverse]
-    core_weight = np.bincount(row_group, weights=np.where(in_core, weight, 0.0), minlength=len(pages))
-    left_out = np.bincount(row_group, weights=np.where(~in_core & ignore[block], weight, 0.0),
-                           minlength=len(pages))
-    rest = entries.total[pages] - core_weight - left_out
-    whole = core_weight + rest
-    counted = whole > 0
-    share = np.divide(core_weight, whole, out=np.zeros_like(whole), where=counted)
-    return _group_medians(cand[counted], share[counted], len(candidates), empty=1.0)
 
 
 def _group_medians(group: np.ndarray, values: np.ndarray, groups: int, empty: float) -> np.ndarray:
