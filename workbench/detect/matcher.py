@@ -218,7 +218,8 @@ def _number_chunks(raw: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
 
     Chunk by chunk, so that no temporary is as large as the matrix. Looking every entry up
     among all the distinct ids instead (a binary search per entry, at random places of an
-    array of tens of millions) took ten times as long as these sorts of a chunk each.
+    array of millions) took 3.9 s a chunk of 4 million entries; a chunk's sort and the
+    sorted look-ups of its distinct ids take about 0.7 s.
     """
     dense = np.empty(len(raw), dtype=np.int32)
     own: list[np.ndarray] = []
