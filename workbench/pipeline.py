@@ -282,8 +282,8 @@ def filter_corpus(root: str, params: SpotSigsParams, extracted: list[ExtractedPa
     repeated = repeated_blocks([e.spot_ids for e in extracted], [e.spot_block for e in extracted], hashes,
                                masks)
     release_free_memory()  # the same for the repeated blocks' temporaries, before the builder's
-    # Straight into the matrix's arrays, page by page, with each page's spot arrays let go
-    # as soon as they are read (workbench.detect.matcher.MatrixBuilder says why).
+    # Straight into the matrix's arrays, a batch of pages at a time, with their spot arrays
+    # let go as soon as they are read (workbench.detect.matcher.MatrixBuilder says why).
     builder = MatrixBuilder(len(extracted), sum(e.n_spots for e in extracted))
     for lo in range(0, len(extracted), _PAGES_AT_ONCE):
         hi = min(lo + _PAGES_AT_ONCE, len(extracted))
