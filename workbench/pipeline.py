@@ -32,7 +32,12 @@ from workbench.detect import numba_setup
 from workbench.detect.boilerplate import ANY_SITE, boilerplate_masks, corpus_boilerplate, site_boilerplate
 from workbench.detect.extract import ExtractedPage, extract_batch, page_multisets
 from workbench.detect.matcher import MatrixBuilder, PairResult, SignatureMatrix, find_pairs, intersections
-from workbench.detect.member_overlap import RepeatedBlocks, boilerplate_shares, repeated_blocks
+from workbench.detect.member_overlap import (
+    RepeatedBlocks,
+    boilerplate_shares,
+    repeated_blocks,
+    with_matrix_ids,
+)
 from workbench.detect.parallel import read_and_extract
 from workbench.detect.params import SpotSigsParams
 from workbench.detect.pool import worker_pool
@@ -316,6 +321,8 @@ def filter_corpus(root: str, params: SpotSigsParams, extracted: list[ExtractedPa
     # select_rows one after the other, without their matrix-sized temporaries).
     matrix, _ = raw_matrix.filtered(counted, indexed, usable)
     del raw_matrix
+    if matrix.raw_ids is not None:
+        repeated = with_matrix_ids(repeated, matrix.raw_ids)
     if infos:
         checksums = np.unique(np.array([i.checksum for i in infos]), return_inverse=True)[1]
     else:

@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workbench.core.records import PageInfo
-from workbench.detect.extract import ExtractedPage, page_multisets
+from workbench.core.records import PageInfo, RawPage
+from workbench.detect.extract import ExtractedPage, extract_batch, page_multisets, share_buffer
+from workbench.detect.params import SpotSigsParams
 
 
 @settings(max_examples=150, deadline=None)
@@ -72,3 +73,36 @@ def test_a_mask_of_the_wrong_length_is_refused():
                             np.zeros(2, np.int64))
     with pytest.raises(ValueError, match="mask"):
         page_multisets([page], [np.zeros(3, bool)])
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 30), st.sampled_from([1, 5, 300])), max_size=8),
+       st.randoms(use_true_random=False))
+def test_a_batch_shares_one_aligned_buffer_and_reads_back_as_given(shapes, rnd):
+    gen = np.random.default_rng(rnd.randrange(2**32))
+    given_arrays, pages = [], []
+    for n_spots, n_blocks in shapes:
+        ids = gen.integers(-2**63, 2**63 - 1, n_spots, dtype=np.int64)
+        hashes = gen.integers(-2**63, 2**63 - 1, n_blocks, dtype=np.int64)
+        where = gen.integers(0, n_blocks, n_spots).astype(np.int32)
+        given_arrays.append((ids, where, hashes))
+        pages.append(ExtractedPage.of(PageInfo("k", "k"), ids, where, hashes))
+    share_buffer(pages)
+    assert len({id(p.buffer) for p in pages}) <= 1
+    assert all(p.start % 8 == 0 for p in pages)
+    back = pickle.loads(pickle.dumps(pages))
+    assert len({id(p.buffer) for p in back}) <= 1  # one array crosses, not one a page
+    for page, (ids, where, hashes) in zip(back, given_arrays, strict=True):
+        assert np.array_equal(page.spot_ids, ids) and page.spot_ids.flags.aligned
+        assert np.array_equal(page.block_hashes, hashes)
+        assert np.array_equal(page.spot_block, where)
+
+
+def test_extract_batch_gives_its_pages_one_buffer():
+    html = "<html><body>" + "".join(f"<p>The council said on day {k} that the bridge opens in the spring "
+                                     f"and the costs stay within the budget it set.</p>" for k in range(4))
+    batch = [RawPage(f"p{k}.html", (html + f"<p>page {k}</p></body></html>").encode(),
+                     content_type="text/html") for k in range(3)]
+    pages = extract_batch(batch, SpotSigsParams())
+    assert all(isinstance(p, ExtractedPage) and p.n_spots for p in pages)
+    assert len({id(p.buffer) for p in pages}) == 1

@@ -166,3 +166,18 @@ def test_intersections_are_the_shared_counts(docs, data):
     got = intersections(_matrix(docs), np.array(i, np.int64), np.array(j, np.int64)).tolist()
     want = [sum(min(c, docs[y].get(s, 0)) for s, c in docs[x].items()) for x, y in zip(i, j, strict=True)]
     assert got == want
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(multiset, max_size=12), st.lists(st.integers(0, 5), max_size=12))
+def test_lengths_are_each_pages_counts_summed(docs, unindexed):
+    """Empty pages anywhere (first, last, in a run) count 0 plus their unindexed items."""
+    m = _matrix(docs)
+    if unindexed:
+        extra = np.zeros(len(docs), dtype=np.int64)
+        extra[: min(len(unindexed), len(docs))] = unindexed[: len(docs)]
+        m.unindexed = extra
+    want = [sum(d.values()) + (int(m.unindexed[i]) if m.unindexed is not None else 0)
+            for i, d in enumerate(docs)]
+    got = m.lengths()
+    assert got.dtype == np.int64 and got.tolist() == want

@@ -16,7 +16,12 @@ from workbench.core.records import Cluster
 from workbench.detect import member_overlap
 from workbench.detect.extract import ExtractedPage
 from workbench.detect.matcher import SignatureMatrix
-from workbench.detect.member_overlap import RepeatedBlocks, boilerplate_shares, repeated_blocks
+from workbench.detect.member_overlap import (
+    RepeatedBlocks,
+    boilerplate_shares,
+    repeated_blocks,
+    with_matrix_ids,
+)
 
 # Few distinct block hashes and spot ids, so that blocks repeat across (and within) pages
 # and pages share signatures; spread over the 64-bit range, negative ones included. A
@@ -123,6 +128,13 @@ def _check_both(corpus: dict) -> None:
     reference_boilerplate_shares(matrix, want, old, a, b)
     # Weights are integer counts, so the sums are exact: the shares must be equal floats.
     assert [c.boilerplate_share for c in got] == [c.boilerplate_share for c in want]
+    # The run keeps the table with the matrix's ids (and only the spots the matrix has):
+    # the same shares.
+    dense = with_matrix_ids(new, matrix.raw_ids)
+    assert dense.matrix_ids and dense.sig_id.dtype == np.int32 and len(dense.sig_ptr) == len(new.sig_ptr)
+    again = [Cluster(ref, list(members)) for ref, members in corpus["clusters"]]
+    boilerplate_shares(matrix, again, dense, a, b)
+    assert [c.boilerplate_share for c in again] == [c.boilerplate_share for c in want]
     for g in got:
         assert g.boilerplate_share is None or all(s is None or type(s) is float for s in g.boilerplate_share)
 

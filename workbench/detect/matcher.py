@@ -62,7 +62,13 @@ class SignatureMatrix:
 
     def lengths(self) -> np.ndarray:
         """|d| of every page: the total of its signature counts, indexed or not."""
-        sums = np.bincount(self.row_of_entries(), weights=self.cnt, minlength=self.n).astype(np.int64)
+        # Summed row by row (reduceat), not by a bincount over each entry's row: that made
+        # two arrays of 8 bytes an entry, 420 MB for a moment on 300,000 small pages.
+        width = np.diff(self.ptr)
+        full = width > 0
+        sums = np.zeros(self.n, dtype=np.int64)
+        if full.any():
+            sums[full] = np.add.reduceat(self.cnt[: self.ptr[-1]], self.ptr[:-1][full], dtype=np.int64)
         return sums if self.unindexed is None else sums + self.unindexed
 
     def unindexed_counts(self) -> np.ndarray:
