@@ -24,7 +24,7 @@ from workbench.archive.tasks import Scan, scan  # scan's pages, or workers read 
 from workbench.core.calibration import STORED_FLOOR
 from workbench.core.clustering import Vouch, cluster_pairs
 from workbench.core.distinct import count_distinct, distinct
-from workbench.core.heap import release_free_memory
+from workbench.core.heap import map_large_blocks, release_free_memory
 from workbench.core.own_text import OwnTextCheck
 from workbench.core.progress import Cancelled, ProgressFn, no_progress
 from workbench.core.records import Cluster, PageInfo, RawPage, RunFilters, SkipRecord
@@ -249,6 +249,7 @@ def load_corpus(
     skipped: list[SkipRecord] = []
 
     t0 = time.perf_counter()
+    map_large_blocks()  # freed chunk-sized temporaries go back to the system (workbench.core.heap)
     items = pages if pages is not None else scan(root, progress)
     setting_up = numba_setup.start()  # while this process mostly waits for the workers
     try:

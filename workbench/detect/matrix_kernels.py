@@ -23,6 +23,19 @@ def rows_ascending(ptr: np.ndarray, sig: np.ndarray) -> bool:
 
 
 @njit(cache=True, nogil=True)
+def row_sums(ptr: np.ndarray, cnt: np.ndarray) -> np.ndarray:
+    """Per row: the total of its counts (int64)."""
+    n = len(ptr) - 1
+    out = np.zeros(n, dtype=np.int64)
+    for r in range(n):
+        total = 0
+        for k in range(ptr[r], ptr[r + 1]):
+            total += cnt[k]
+        out[r] = total
+    return out
+
+
+@njit(cache=True, nogil=True)
 def row_totals(ptr: np.ndarray, sig: np.ndarray, cnt: np.ndarray, counted: np.ndarray,
                indexed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per row: the total count of its counted signatures (its length), and of those
