@@ -181,3 +181,20 @@ def test_lengths_are_each_pages_counts_summed(docs, unindexed):
             for i, d in enumerate(docs)]
     got = m.lengths()
     assert got.dtype == np.int64 and got.tolist() == want
+
+
+@pytest.mark.parametrize("scale", [1, 100, 30_000])
+def test_large_counts_and_long_pages_match_brute_force(scale):
+    """The join keeps counts and positions in the narrowest type that holds them (uint8,
+    uint16 or int32): counts past 255 and 65,535 and pages past 65,535 items are exact too."""
+    rng = np.random.default_rng(scale)
+    docs = []
+    for _ in range(40):
+        ids = rng.choice(30, size=int(rng.integers(3, 12)), replace=False)
+        docs.append({int(i): int(rng.integers(1, 4)) * scale for i in ids})
+    docs += [dict(d) for d in docs[:10]]  # exact copies (duplicate groups)
+    for d in docs[:5]:
+        d[99] = 3 * scale  # one count above the others
+    for tau in (0.2, 0.5, 0.8):
+        _check(docs, tau, False)
+        _check(docs, tau, True)
