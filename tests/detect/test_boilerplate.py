@@ -1,11 +1,13 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.detect.corpus_boilerplate_reference import reference_corpus_boilerplate
 from workbench.core.records import PageInfo, RawPage
+from workbench.detect import corpus_boilerplate as corpus_boilerplate_module
 from workbench.detect.boilerplate import (
     ANY_SITE,
     boilerplate_masks,
@@ -219,3 +221,13 @@ def test_corpus_boilerplate_over_arrays_equals_the_block_by_block_rule(data):
     got = corpus_boilerplate(hashes, weights, min_pages, core, sample=sample, min_own_share=own)
     want = reference_corpus_boilerplate(hashes, weights, min_pages, core, sample=sample, min_own_share=own)
     assert got.tolist() == want.tolist()
+
+
+@pytest.mark.parametrize("chunk", [1, 3, 4_000_000])
+def test_blocks_numbered_a_chunk_at_a_time_as_np_unique_numbers_them(monkeypatch, chunk):
+    monkeypatch.setattr(corpus_boilerplate_module, "_CHUNK", chunk)
+    hashes = np.random.default_rng(chunk).integers(-2**63, 2**63 - 1, 50, dtype=np.int64)[
+        np.random.default_rng(1).integers(0, 50, 200)]
+    ids, inverse = np.unique(hashes, return_inverse=True)
+    got = corpus_boilerplate_module._dense_ids(ids, hashes)
+    assert got.dtype == np.int32 and got.tolist() == inverse.tolist()

@@ -35,6 +35,11 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from workbench.core.distinct import distinct
+
+# Blocks looked up at once when numbering them (bounds the lookup's temporaries).
+_CHUNK = 4_000_000
+
 
 @dataclass(slots=True)
 class _Entries:
@@ -61,9 +66,15 @@ def corpus_boilerplate(
     if not n or not sizes.sum():
         return np.empty(0, np.int64)
     hashes = np.concatenate([np.asarray(h, np.int64) for h in block_hashes])
+    ids = distinct(hashes)
+    dense = _dense_ids(ids, hashes)
+    del hashes
     weights = np.concatenate([np.asarray(w, np.float64) for w in block_weights])
-    ids, dense = np.unique(hashes, return_inverse=True)
-    entries = _entries(np.repeat(np.arange(n, dtype=np.int64), sizes), dense, weights, n, len(ids))
+    block_ptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(sizes, out=block_ptr[1:])
+    page, block, summed, start = _page_entries(block_ptr, dense, weights)
+    del dense, weights
+    entries = _Entries(page, block, summed, start, np.bincount(page, weights=summed, minlength=n))
     df = np.bincount(entries.block, minlength=len(ids))
     candidates = np.flatnonzero(df >= max(min_pages, 2))
     if not len(candidates):
@@ -90,16 +101,46 @@ def corpus_boilerplate(
     return np.sort(ids[boiler])
 
 
-def _entries(page: np.ndarray, block: np.ndarray, weight: np.ndarray, n: int, n_blocks: int) -> _Entries:
-    """A block repeated on a page counts once there, with its weights added up."""
-    key = page * np.int64(n_blocks) + block
-    unique, inverse = np.unique(key, return_inverse=True)
-    summed = np.bincount(inverse, weights=weight, minlength=len(unique))
-    page, block = unique // n_blocks, unique % n_blocks
+def _dense_ids(ids: np.ndarray, hashes: np.ndarray) -> np.ndarray:
+    """The position of every hash among the sorted distinct ``ids`` (int32), a few million
+    at a time: np.unique's inverse made four arrays of 8 bytes a block at once."""
+    dense = np.empty(len(hashes), dtype=np.int32)
+    for lo in range(0, len(hashes), _CHUNK):
+        dense[lo : lo + _CHUNK] = np.searchsorted(ids, hashes[lo : lo + _CHUNK])
+    return dense
+
+
+@njit(cache=True, nogil=True)
+def _page_entries(block_ptr: np.ndarray, dense: np.ndarray,
+                  weight: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every (page, block) once, by page then block, with the weights of the block's
+    copies on the page added up in their order (as np.bincount added them when this was a
+    np.unique over page * blocks + block: the same sums to the last bit), and where each
+    page's entries start. Page by page, so nothing larger than the result is made."""
+    n = len(block_ptr) - 1
+    size = block_ptr[n]
+    page = np.empty(size, dtype=np.int32)
+    block = np.empty(size, dtype=np.int32)
+    summed = np.empty(size, dtype=np.float64)
     start = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.bincount(page, minlength=n), out=start[1:])
-    total = np.bincount(page, weights=summed, minlength=n)
-    return _Entries(page, block, summed, start, total)
+    k = 0
+    for p in range(n):
+        lo, hi = block_ptr[p], block_ptr[p + 1]
+        order = np.argsort(dense[lo:hi], kind="mergesort")  # stable: copies in page order
+        last = -1
+        for t in range(hi - lo):
+            j = lo + order[t]
+            b = dense[j]
+            if b != last:
+                page[k] = p
+                block[k] = b
+                summed[k] = weight[j]
+                k += 1
+                last = b
+            else:
+                summed[k - 1] += weight[j]
+        start[p + 1] = k
+    return page[:k], block[:k], summed[:k], start
 
 
 def _samples(entries: _Entries, df: np.ndarray, candidates: np.ndarray, sample: int) -> list[np.ndarray]:
