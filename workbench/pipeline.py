@@ -28,7 +28,7 @@ from workbench.core.heap import map_large_blocks, release_free_memory
 from workbench.core.own_text import OwnTextCheck
 from workbench.core.progress import Cancelled, ProgressFn, no_progress
 from workbench.core.records import Cluster, PageInfo, RawPage, RunFilters, SkipRecord
-from workbench.detect import numba_setup
+from workbench.detect import matrix_kernels, numba_setup
 from workbench.detect.boilerplate import ANY_SITE, boilerplate_masks, corpus_boilerplate, site_boilerplate
 from workbench.detect.extract import ExtractedPage, extract_batch, page_multisets
 from workbench.detect.matcher import MatrixBuilder, PairResult, SignatureMatrix, find_pairs, intersections
@@ -184,7 +184,7 @@ def idf_keep(matrix: SignatureMatrix, params: SpotSigsParams) -> tuple[np.ndarra
 def idf_flags(matrix: SignatureMatrix, params: SpotSigsParams) -> tuple[np.ndarray, np.ndarray, bool]:
     """:func:`idf_keep`'s answer per signature id instead of per entry (arrays the size
     of the vocabulary, not of the matrix)."""
-    df = np.bincount(matrix.sig, minlength=matrix.n_signatures)
+    df = matrix_kernels.id_counts(matrix.sig, matrix.n_signatures)  # no int64 copy of sig
     shareable = df >= 2
     rows_with_sigs = int((np.diff(matrix.ptr) > 0).sum())
     if rows_with_sigs < max(params.idf_min_pages, 2):
@@ -299,7 +299,7 @@ def filter_corpus(root: str, params: SpotSigsParams, extracted: list[ExtractedPa
     release_free_memory()
     raw_matrix = builder.finish()
     counted, indexed, idf_applied = idf_flags(raw_matrix, params)
-    dropped = ~counted & (np.bincount(raw_matrix.sig, minlength=len(counted)) > 0)
+    dropped = ~counted & (matrix_kernels.id_counts(raw_matrix.sig, len(counted)) > 0)
     too_common_ids = (frozenset(raw_matrix.raw_ids[dropped].tolist())
                       if raw_matrix.raw_ids is not None else frozenset())
     filters = RunFilters(too_common_ids, {site: frozenset(ids.tolist()) for site, ids in boiler.items()})
@@ -322,10 +322,12 @@ def filter_corpus(root: str, params: SpotSigsParams, extracted: list[ExtractedPa
     # select_rows one after the other, without their matrix-sized temporaries).
     matrix, _ = raw_matrix.filtered(counted, indexed, usable)
     del raw_matrix
-    if matrix.raw_ids is not None:
-        repeated = with_matrix_ids(repeated, matrix.raw_ids)
+    repeated = with_matrix_ids(repeated, matrix.raw_ids)
     if infos:
-        checksums = np.unique(np.array([i.checksum for i in infos]), return_inverse=True)[1]
+        # As bytes: a str array takes 4 bytes a character (160 MB for a million sha1s)
+        # and np.unique sorts copies of it.
+        checksums = np.unique(np.array([i.checksum.encode() for i in infos], dtype=bytes),
+                              return_inverse=True)[1]
     else:
         checksums = np.empty(0, dtype=np.int64)
     timings["filter"] = time.perf_counter() - t1

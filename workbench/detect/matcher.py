@@ -380,7 +380,7 @@ def _rank_rows(m: SignatureMatrix, active: np.ndarray) -> tuple[np.ndarray, np.n
     """
     width = np.diff(m.ptr)
     n_sig = m.n_signatures
-    df = np.bincount(m.sig, minlength=n_sig)
+    df = matrix_kernels.id_counts(m.sig, n_sig)  # np.bincount would copy sig as int64 first
     inactive = np.flatnonzero(~active & (width > 0))
     if len(inactive):
         gone = allpairs.gather_rows(m.ptr, m.sig, inactive)

@@ -23,6 +23,20 @@ def rows_ascending(ptr: np.ndarray, sig: np.ndarray) -> bool:
 
 
 @njit(cache=True, nogil=True)
+def id_counts(ids: np.ndarray, minlength: int) -> np.ndarray:
+    """``np.bincount(ids, minlength=minlength)`` of non-negative ids, without the copy of
+    ``ids`` as 64-bit integers bincount makes first (8 bytes a matrix entry)."""
+    size = minlength
+    for k in range(len(ids)):
+        if ids[k] >= size:
+            size = ids[k] + 1
+    out = np.zeros(size, dtype=np.int64)
+    for k in range(len(ids)):
+        out[ids[k]] += 1
+    return out
+
+
+@njit(cache=True, nogil=True)
 def row_sums(ptr: np.ndarray, cnt: np.ndarray) -> np.ndarray:
     """Per row: the total of its counts (int64)."""
     n = len(ptr) - 1

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from itertools import chain
 
 import numpy as np
+from numba import njit
 
 from workbench.core.distinct import distinct
 from workbench.core.records import Cluster
@@ -102,32 +103,41 @@ def repeated_blocks(
     return RepeatedBlocks(block_ids, block_pages, page_block_ptr, page_block, sig_ptr, sig_id, sig_block)
 
 
-def with_matrix_ids(repeated: RepeatedBlocks, raw_ids: np.ndarray) -> RepeatedBlocks:
+def with_matrix_ids(repeated: RepeatedBlocks, raw_ids: np.ndarray | None) -> RepeatedBlocks:
     """The table with each spot's raw id replaced by its dense id in a matrix whose
     ``raw_ids`` (sorted) are given, and the spots whose signature the matrix does not
     have left out: :func:`boilerplate_shares` looks every raw id up there and passes over
-    those anyway. Four bytes a spot instead of eight, for as long as the run lives (on
-    300,000 small pages the raw ids were 196 MB). Taken a chunk at a time, the old
-    arrays let go as the new ones are made."""
+    those anyway (a matrix without ``raw_ids`` has none). Four bytes a spot instead of
+    eight, for as long as the run lives (on 300,000 small pages the raw ids were 196 MB).
+    One compiled pass writes the new arrays; nothing else of their size is made."""
     if repeated.matrix_ids:
         return repeated
-    raw, blocks = repeated.sig_id, repeated.sig_block
-    n = repeated.n_pages
-    page_of = np.repeat(np.arange(n, dtype=np.int32), np.diff(repeated.sig_ptr))
-    ids_parts: list[np.ndarray] = []
-    block_parts: list[np.ndarray] = []
-    kept = np.zeros(n, dtype=np.int64)
-    for lo in range(0, len(raw), _CHUNK_ROWS):
-        chunk = raw[lo : lo + _CHUNK_ROWS]
-        dense = np.minimum(np.searchsorted(raw_ids, chunk), max(len(raw_ids) - 1, 0))
-        known = raw_ids[dense] == chunk if len(raw_ids) else np.zeros(len(chunk), dtype=bool)
-        ids_parts.append(dense[known].astype(np.int32))
-        block_parts.append(blocks[lo : lo + _CHUNK_ROWS][known])
-        kept += np.bincount(page_of[lo : lo + _CHUNK_ROWS][known], minlength=n)
-    del page_of
+    size = len(repeated.sig_id)
+    # Written from the start only: the pages of the room left over are never touched.
+    ids = np.empty(size, dtype=np.int32)
+    blocks = np.empty(size, dtype=np.int32)
+    ptr = np.zeros(repeated.n_pages + 1, dtype=np.int64)
+    kept = _keep_matrix_ids(repeated.sig_ptr, repeated.sig_id, repeated.sig_block,
+                            np.asarray(() if raw_ids is None else raw_ids, np.int64), ids, blocks, ptr)
     return RepeatedBlocks(repeated.block_ids, repeated.block_pages, repeated.page_block_ptr,
-                          repeated.page_block, _ptr(kept), _concatenate_freeing(ids_parts, np.int32),
-                          _concatenate_freeing(block_parts, np.int32), matrix_ids=True)
+                          repeated.page_block, ptr, ids[:kept], blocks[:kept], matrix_ids=True)
+
+
+@njit(cache=True, nogil=True)
+def _keep_matrix_ids(sig_ptr: np.ndarray, raw: np.ndarray, block: np.ndarray, raw_ids: np.ndarray,
+                     ids: np.ndarray, blocks: np.ndarray, ptr: np.ndarray) -> int:
+    """The loop of :func:`with_matrix_ids`: the spots whose raw id is in ``raw_ids``, page
+    by page, as (position in raw_ids, block); their number."""
+    k = 0
+    for p in range(len(sig_ptr) - 1):
+        for e in range(sig_ptr[p], sig_ptr[p + 1]):
+            at = np.searchsorted(raw_ids, raw[e])
+            if at < len(raw_ids) and raw_ids[at] == raw[e]:
+                ids[k] = at
+                blocks[k] = block[e]
+                k += 1
+        ptr[p + 1] = k
+    return k
 
 
 def _number_blocks(
