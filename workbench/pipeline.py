@@ -50,6 +50,8 @@ _BATCH_BYTES = 8 * 2**20
 # Pages turned into matrix rows at once after the filters: their spots are gathered into
 # temporaries of a few MB, and their arrays are let go batch by batch.
 _PAGES_AT_ONCE = 8192
+# Batches of pages between two returns of freed heap memory while the matrix is built.
+_TRIM_EVERY = 4
 
 
 @dataclass(slots=True)
@@ -291,10 +293,15 @@ def filter_corpus(root: str, params: SpotSigsParams, extracted: list[ExtractedPa
     # Straight into the matrix's arrays, a batch of pages at a time, with their spot arrays
     # let go as soon as they are read (workbench.detect.matcher.MatrixBuilder says why).
     builder = MatrixBuilder(len(extracted), sum(e.n_spots for e in extracted))
-    for lo in range(0, len(extracted), _PAGES_AT_ONCE):
+    for k, lo in enumerate(range(0, len(extracted), _PAGES_AT_ONCE)):
         hi = min(lo + _PAGES_AT_ONCE, len(extracted))
         builder.add_rows(*page_multisets(extracted[lo:hi], masks[lo:hi]))
-        extracted[lo:hi] = [None] * (hi - lo)  # type: ignore[list-item]
+        # The block hashes are views of the pages' buffers: they go too, or no buffer could.
+        extracted[lo:hi] = hashes[lo:hi] = masks[lo:hi] = [None] * (hi - lo)  # type: ignore[list-item]
+        if k % _TRIM_EVERY == _TRIM_EVERY - 1:
+            # The buffers (a batch's, under a megabyte) were freed into the heap: handed
+            # back as the builder's arrays fill, the two are not held at once.
+            release_free_memory()
     del extracted, masks, hashes
     release_free_memory()
     raw_matrix = builder.finish()

@@ -231,3 +231,19 @@ def test_blocks_numbered_a_chunk_at_a_time_as_np_unique_numbers_them(monkeypatch
     ids, inverse = np.unique(hashes, return_inverse=True)
     got = corpus_boilerplate_module._dense_ids(ids, hashes)
     assert got.dtype == np.int32 and got.tolist() == inverse.tolist()
+
+
+@pytest.mark.parametrize("most", [5, 64, 65, 500])
+def test_page_entries_sum_each_pages_copies_of_a_block(most):
+    """Pages of up to ``most`` blocks (both ways of ordering a page), copies repeated."""
+    rng = np.random.default_rng(most)
+    sizes = rng.integers(0, most + 1, 60)
+    ptr = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    dense = rng.integers(0, 40, int(sizes.sum())).astype(np.int32)
+    weight = rng.integers(0, 9, len(dense)).astype(np.float64)
+    page, block, summed, start = corpus_boilerplate_module._page_entries(ptr, dense, weight)
+    row = np.repeat(np.arange(len(sizes)), sizes)
+    keys, inverse = np.unique(row * 40 + dense, return_inverse=True)
+    assert page.tolist() == (keys // 40).tolist() and block.tolist() == (keys % 40).tolist()
+    assert summed.tolist() == np.bincount(inverse, weights=weight, minlength=len(keys)).tolist()
+    assert start.tolist() == [0, *np.cumsum(np.bincount(keys // 40, minlength=len(sizes))).tolist()]

@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from workbench.core.records import Cluster
 from workbench.detect.matcher import SignatureMatrix
-from workbench.detect.member_overlap import boilerplate_shares, repeated_blocks
+from workbench.detect.member_overlap import (
+    RepeatedBlocks,
+    boilerplate_shares,
+    repeated_blocks,
+    with_matrix_ids,
+)
 
 # Page 0 (reference) and 1 share story block 10 (signatures 1, 2); page 0 and 2 share only
 # gallery block 20 (signatures 5, 6), which page 3 carries too; page 4 is another copy of
@@ -61,3 +67,25 @@ def test_concatenating_while_freeing_gives_np_concatenate_and_empties_the_list()
     assert got.tolist() == want.tolist() and got.dtype == np.int64
     assert parts == []
     assert _concatenate_freeing([], np.int32).dtype == np.int32
+
+
+@pytest.mark.parametrize("n_ids", [0, 1, 7, 5_000])
+def test_matrix_ids_are_each_known_spots_position_among_the_raw_ids(n_ids):
+    """Many ids and spots, half of them unknown: every probe of the id table is tried."""
+    rng = np.random.default_rng(n_ids)
+    raw_ids = np.unique(rng.integers(-2**63, 2**63 - 1, n_ids, dtype=np.int64))
+    unknown = rng.integers(-2**63, 2**63 - 1, 1_000, dtype=np.int64)
+    pool = np.concatenate([raw_ids, unknown[~np.isin(unknown, raw_ids)]])
+    sizes = rng.integers(0, 30, 400)
+    sig_ptr = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    sig_id = rng.choice(pool, int(sizes.sum()))
+    sig_block = rng.integers(0, 100, len(sig_id)).astype(np.int32)
+    table = RepeatedBlocks(np.arange(100, dtype=np.int64), np.full(100, 2, np.int64), np.zeros(401, np.int64),
+                           np.empty(0, np.int32), sig_ptr, sig_id, sig_block)
+    got = with_matrix_ids(table, raw_ids)
+    known = np.isin(sig_id, raw_ids)
+    assert got.matrix_ids and got.sig_id.dtype == np.int32
+    assert got.sig_id.tolist() == np.searchsorted(raw_ids, sig_id[known]).tolist()
+    assert got.sig_block.tolist() == sig_block[known].tolist()
+    page = np.repeat(np.arange(400), sizes)
+    assert np.diff(got.sig_ptr).tolist() == np.bincount(page[known], minlength=400).tolist()

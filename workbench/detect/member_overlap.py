@@ -127,17 +127,41 @@ def with_matrix_ids(repeated: RepeatedBlocks, raw_ids: np.ndarray | None) -> Rep
 def _keep_matrix_ids(sig_ptr: np.ndarray, raw: np.ndarray, block: np.ndarray, raw_ids: np.ndarray,
                      ids: np.ndarray, blocks: np.ndarray, ptr: np.ndarray) -> int:
     """The loop of :func:`with_matrix_ids`: the spots whose raw id is in ``raw_ids``, page
-    by page, as (position in raw_ids, block); their number."""
+    by page, as (position in raw_ids, block); their number.
+
+    Positions are found in a hash table of ``raw_ids`` (open addressing): a binary search
+    per spot, among a few hundred thousand ids, took 3.3 s on 300,000 small pages."""
+    size = 1
+    while size < 2 * len(raw_ids):
+        size *= 2
+    mask = np.uint64(size - 1)
+    keys = np.empty(size, dtype=np.int64)
+    slot_of = np.zeros(size, dtype=np.int64)  # position + 1; 0: an empty slot
+    for at in range(len(raw_ids)):
+        h = _slot(raw_ids[at], mask)
+        while slot_of[h] != 0:
+            h = (h + np.uint64(1)) & mask
+        keys[h] = raw_ids[at]
+        slot_of[h] = at + 1
     k = 0
     for p in range(len(sig_ptr) - 1):
         for e in range(sig_ptr[p], sig_ptr[p + 1]):
-            at = np.searchsorted(raw_ids, raw[e])
-            if at < len(raw_ids) and raw_ids[at] == raw[e]:
-                ids[k] = at
+            h = _slot(raw[e], mask)
+            while slot_of[h] != 0 and keys[h] != raw[e]:
+                h = (h + np.uint64(1)) & mask
+            if slot_of[h] != 0:
+                ids[k] = slot_of[h] - 1
                 blocks[k] = block[e]
                 k += 1
         ptr[p + 1] = k
     return k
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _slot(key: np.int64, mask: np.uint64) -> np.uint64:
+    """A table slot for a 64-bit id (Fibonacci hashing: the ids are hashes already, but
+    their low bits alone may not be evenly spread)."""
+    return (np.uint64(key) * np.uint64(0x9E3779B97F4A7C15) >> np.uint64(20)) & mask
 
 
 def _number_blocks(
