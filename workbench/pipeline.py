@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from operator import attrgetter
 from pathlib import Path
 
 import numpy as np
@@ -30,7 +31,7 @@ from workbench.core.progress import Cancelled, ProgressFn, no_progress
 from workbench.core.records import Cluster, PageInfo, RawPage, RunFilters, SkipRecord
 from workbench.detect import matrix_kernels, numba_setup
 from workbench.detect.boilerplate import ANY_SITE, boilerplate_masks, corpus_boilerplate, site_boilerplate
-from workbench.detect.extract import ExtractedPage, extract_batch, page_multisets
+from workbench.detect.extract import ExtractedPage, PageArrays, extract_batch, page_multisets
 from workbench.detect.matcher import MatrixBuilder, PairResult, SignatureMatrix, find_pairs, intersections
 from workbench.detect.member_overlap import (
     RepeatedBlocks,
@@ -264,6 +265,11 @@ def load_corpus(
 
 
 
+def _block_weights(page: ExtractedPage) -> np.ndarray:
+    """The page's spots in each of its blocks."""
+    return np.bincount(page.spot_block, minlength=page.n_blocks)
+
+
 def filter_corpus(root: str, params: SpotSigsParams, extracted: list[ExtractedPage],
                   skipped: list[SkipRecord], timings: dict[str, float],
                   progress: ProgressFn = no_progress) -> Corpus:
@@ -277,7 +283,7 @@ def filter_corpus(root: str, params: SpotSigsParams, extracted: list[ExtractedPa
     boiler = (site_boilerplate(infos, hashes, params.site_min_pages, params.site_block_share)
               if params.site_boilerplate else {})
     if params.corpus_boilerplate:
-        weights = [np.bincount(e.spot_block, minlength=len(e.block_hashes)) for e in extracted]
+        weights = PageArrays(extracted, _block_weights)
         everywhere = corpus_boilerplate(hashes, weights, params.corpus_min_pages, params.corpus_core_share,
                                         min_own_share=params.corpus_own_share)
         if len(everywhere):
@@ -287,8 +293,8 @@ def filter_corpus(root: str, params: SpotSigsParams, extracted: list[ExtractedPa
         # step's peak: on 300,000 small pages they held 264 MB there.
         release_free_memory()
     masks = boilerplate_masks(infos, hashes, boiler)
-    repeated = repeated_blocks([e.spot_ids for e in extracted], [e.spot_block for e in extracted], hashes,
-                               masks)
+    repeated = repeated_blocks(PageArrays(extracted, attrgetter("spot_ids")),
+                               PageArrays(extracted, attrgetter("spot_block")), hashes, masks)
     release_free_memory()  # the same for the repeated blocks' temporaries, before the builder's
     # Straight into the matrix's arrays, a batch of pages at a time, with their spot arrays
     # let go as soon as they are read (workbench.detect.matcher.MatrixBuilder says why).

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from workbench.core.records import PageInfo, RawPage
-from workbench.detect.extract import ExtractedPage, extract_batch, page_multisets, share_buffer
+from workbench.detect.extract import ExtractedPage, PageArrays, extract_batch, page_multisets, share_buffer
 from workbench.detect.params import SpotSigsParams
 
 
@@ -106,3 +106,19 @@ def test_extract_batch_gives_its_pages_one_buffer():
     pages = extract_batch(batch, SpotSigsParams())
     assert all(isinstance(p, ExtractedPage) and p.n_spots for p in pages)
     assert len({id(p.buffer) for p in pages}) == 1
+
+
+def test_page_arrays_make_each_pages_array_when_asked():
+    pages = [ExtractedPage.of(PageInfo(f"k{n}", f"k{n}"), np.arange(n, dtype=np.int64), np.zeros(n, np.int32),
+                              np.arange(1, dtype=np.int64)) for n in range(5)]
+    made: list[int] = []
+
+    def ids(page: ExtractedPage) -> np.ndarray:
+        made.append(page.n_spots)
+        return page.spot_ids
+
+    arrays = PageArrays(pages, ids)
+    assert not made and len(arrays) == 5
+    assert arrays[3].tolist() == [0, 1, 2] and made == [3]
+    assert [a.tolist() for a in arrays[1:3]] == [[0], [0, 1]]
+    assert [len(a) for a in arrays] == [0, 1, 2, 3, 4]

@@ -71,7 +71,12 @@ def corpus_boilerplate(
     ids = distinct(hashes)
     dense = _dense_ids(ids, hashes)
     del hashes
-    weights = np.concatenate([np.asarray(w, np.float64) for w in block_weights])
+    # Filled page by page: a list of float copies of every page's weights held them all.
+    weights = np.empty(int(sizes.sum()), dtype=np.float64)
+    at = 0
+    for w in block_weights:
+        weights[at : at + len(w)] = w
+        at += len(w)
     block_ptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(sizes, out=block_ptr[1:])
     page, block, summed, start = _page_entries(block_ptr, dense, weights)

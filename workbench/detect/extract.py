@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import overload
 
 import numpy as np
 
@@ -132,6 +133,34 @@ class ExtractedPage:
         """The page as a multiset (sorted unique ids, counts), without the given blocks."""
         _, ids, counts = page_multisets([self], [drop_blocks])
         return ids, counts
+
+
+class PageArrays(Sequence[np.ndarray]):
+    """One array of every page, made when it is asked for: ``of(pages[k])``.
+
+    The filters read each page's spot blocks or block weights once, a batch at a time; as
+    a list made beforehand they were a million arrays held at once (on a million small
+    pages about 0.8 GB beside the table being built from them)."""
+
+    def __init__(self, pages: Sequence[ExtractedPage], of: Callable[[ExtractedPage], np.ndarray]) -> None:
+        self._pages, self._of = pages, of
+
+    def __len__(self) -> int:
+        return len(self._pages)
+
+    @overload
+    def __getitem__(self, k: int) -> np.ndarray: ...
+
+    @overload
+    def __getitem__(self, k: slice) -> list[np.ndarray]: ...
+
+    def __getitem__(self, k: int | slice) -> np.ndarray | list[np.ndarray]:
+        if isinstance(k, slice):
+            return [self._of(page) for page in self._pages[k]]
+        return self._of(self._pages[k])
+
+    def __iter__(self) -> Iterator[np.ndarray]:
+        return map(self._of, self._pages)
 
 
 def page_multisets(pages: Sequence[ExtractedPage], drop: Sequence[np.ndarray | None]
