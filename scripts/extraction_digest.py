@@ -38,7 +38,7 @@ import numpy as np
 
 from workbench.archive import scan
 from workbench.core.records import RawPage
-from workbench.detect.extract import extract_batch, extract_page_text, extract_text
+from workbench.detect.extract import ExtractedPage, extract_batch, extract_page_text, extract_text
 from workbench.detect.params import SpotSigsParams
 from workbench.detect.signatures import page_spots
 
@@ -47,6 +47,10 @@ BATCH_PAGES = 24  # workbench.archive.tasks.BATCH_FILES: what a worker extracts 
 
 def canonical(value: Any) -> Any:
     """``value`` as nested tuples of plain values, the same text for equal outputs."""
+    if isinstance(value, ExtractedPage):
+        # Its own arrays, not the buffer it shares with the other pages of its batch.
+        return ("ExtractedPage", canonical(value.info), canonical(value.spot_ids),
+                canonical(value.spot_block), canonical(value.block_hashes), canonical(value.note))
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return (type(value).__name__,
                 tuple((f.name, canonical(getattr(value, f.name))) for f in dataclasses.fields(value)))

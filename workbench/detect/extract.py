@@ -51,7 +51,8 @@ def share_buffer(pages: Sequence[ExtractedPage]) -> None:
     sizes = np.fromiter((p.nbytes for p in pages), dtype=np.int64, count=len(pages))
     starts = np.zeros(len(pages) + 1, dtype=np.int64)
     np.cumsum((sizes + 7) // 8 * 8, out=starts[1:])
-    buffer = np.empty(int(starts[-1]), dtype=np.uint8)
+    # Zeros, not np.empty: the padding between pages is then the same on every run.
+    buffer = np.zeros(int(starts[-1]), dtype=np.uint8)
     for page, start, size in zip(pages, starts.tolist(), sizes.tolist(), strict=False):
         buffer[start : start + size] = page.packed
         page.buffer, page.start = buffer, start
