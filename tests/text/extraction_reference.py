@@ -172,3 +172,7 @@ def main_blocks(main_text: str, block_texts: list[str]) -> list[bool] | None:
     if not total or covered < 0.3 * total:
         return None
     return flags
+
+
+def compact(text: str) -> str:
+    return "".join(ch for ch in text.lower() if ch.isalnum())

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.text import extraction_reference as ref
+from workbench.text.headline import compact
 from workbench.text.html import _blocks, _marked_text, extract
 from workbench.text.langdetect import _stopwords, detect_language, function_word_language
 from workbench.text.languages import LANGUAGES
@@ -144,3 +145,9 @@ def test_a_headline_in_microdata_is_found_whatever_the_attribute_looks_like() ->
     for attribute in ("itemprop", "ItemProp", "ITEMPROP", "item\x01prop"):
         page = f'<html><body><div {attribute}="headline">{story}</div><p>x</p></body></html>'
         assert extract(page).title == story, attribute
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(_TEXT, st.text(max_size=30), st.text(st.characters(max_codepoint=127), max_size=30)))
+def test_compact_is_that_of_the_reference(text: str) -> None:
+    assert compact(text) == ref.compact(text)

@@ -57,7 +57,7 @@ def main_blocks(main_text: str, block_texts: Sequence[str], normalised: bool = F
     """
     if not main_text.strip():
         return None
-    collapsed = [_collapsed(line) for line in main_text.splitlines()]
+    collapsed = _collapsed_lines(main_text)
     lines = set(collapsed)
     lines.discard("")
     # Every line boundary is whitespace, so the words of the text are those of its lines.
@@ -65,26 +65,27 @@ def main_blocks(main_text: str, block_texts: Sequence[str], normalised: bool = F
     total = joined.count(" ") + 1 if joined else 0  # words: joined has one space between two
     flags: list[bool] = []
     covered = 0
+    # A block's words are its spaces and one; an empty block is no line (lines holds no
+    # empty one) and has too few words to be looked for in the running text.
     for text in block_texts:
         norm = text if normalised else " ".join(text.split())
-        words = norm.count(" ") + 1 if norm else 0
-        if not norm:
-            hit = False
-        elif words < _SHORT_BLOCK_WORDS:
-            hit = norm in lines
+        if norm in lines:
+            flags.append(True)
+            covered += norm.count(" ") + 1
+        elif (spaces := norm.count(" ")) >= _SHORT_BLOCK_WORDS - 1 and norm in joined:
+            flags.append(True)
+            covered += spaces + 1
         else:
-            hit = norm in lines or norm in joined
-        flags.append(hit)
-        covered += words if hit else 0
+            flags.append(False)
     if not total or covered < _MIN_COVERAGE * total:
         return None
     return flags
 
 
-def _collapsed(line: str) -> str:
-    """``" ".join(line.split())``, without cutting a line that is collapsed already (most of
-    resiliparse's are) into words: one that is printable (no whitespace character but the
-    space is), with no two spaces together and none at either end."""
-    if line.isprintable() and "  " not in line and line[:1] != " " and line[-1:] != " ":
-        return line
-    return " ".join(line.split())
+def _collapsed_lines(text: str) -> list[str]:
+    """``[" ".join(line.split()) for line in text.splitlines()]``, without cutting a line that
+    is collapsed already (most of resiliparse's are) into words: one that is printable (no
+    whitespace character but the space is), with no two spaces together and none at either
+    end. One comprehension, not a function call a line."""
+    return [line if line.isprintable() and "  " not in line and line[:1] != " " and line[-1:] != " "
+            else " ".join(line.split()) for line in text.splitlines()]
