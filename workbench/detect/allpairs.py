@@ -110,26 +110,26 @@ def build_index(
 
 @njit(cache=True, nogil=True)
 def probe(
-    order: np.ndarray,
     lo: int,
-    hi: int,  # probe the pages at positions lo:hi of ``order``
-    ptr: np.ndarray,
+    hi: int,  # probe the pages of rows lo:hi
+    ptr: np.ndarray,  # rows in probing order: row k is the k-th page to probe
     rank: np.ndarray,
     cnt: np.ndarray,
-    length: np.ndarray,
-    sorted_length: np.ndarray,  # length[order]
     unindexed: np.ndarray,
     tau: float,
     list_ptr: np.ndarray,
     list_pos: np.ndarray,
     list_delta: np.ndarray,
     list_cnt: np.ndarray,
-    prefix_last: np.ndarray,
-    prefix_rest: np.ndarray,
-    score: np.ndarray,  # per page, all 0 (scratch for this caller: one per thread)
+    facts: np.ndarray,  # per row, float64: length, its prefix's last rank, its items after it
+    score: np.ndarray,  # per row, all 0 (scratch for this caller: one per thread)
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """Pairs >= tau of each probed page with the pages before it in ``order``: (a, b,
-    similarity, candidates verified). Reads the index only, so threads may share it.
+    """Pairs >= tau of each probed page with the pages before it (rows in probing order:
+    a list names its pages by row, ascending): (a, b, similarity, candidates verified), a
+    and b rows. Reads the index only, so threads may share it.
+
+    A page's length, last prefix rank and items after its prefix sit side by side in
+    ``facts``: a candidate is looked up at one place, not three.
 
     Before a candidate is verified its overlap is bounded once more (the suffix bound):
     every shared signature up to the end of the shorter-ranked of the two prefixes is in
@@ -141,12 +141,11 @@ def probe(
     out_s = np.empty(64, dtype=np.float64)
     found = 0
     verified = 0
-    for k in range(lo, hi):
-        x = order[k]
-        lx = length[x]
+    for x in range(lo, hi):
+        lx = facts[x, 0]
         need_x = np.ceil(tau * lx - _EPS * lx)  # least overlap any partner needs
         prefix_end = lx - need_x  # an item at this position (0-based) or before is in the prefix
-        first = np.searchsorted(sorted_length[:k], tau * lx - _EPS * lx)  # long enough from here
+        first = np.searchsorted(facts[:x, 0], tau * lx - _EPS * lx)  # long enough from here
         n_touched = 0
         delta = unindexed[x]
         e = ptr[x]
@@ -158,11 +157,11 @@ def probe(
             rest_x = lx - delta - c
             begin, end = list_ptr[r], list_ptr[r + 1]
             q = begin + np.searchsorted(list_pos[begin:end], first)
-            while q < end and list_pos[q] < k:
-                y = order[list_pos[q]]
+            while q < end and list_pos[q] < x:
+                y = list_pos[q]
                 sy = score[y]
                 if sy >= 0:
-                    ly = length[y]
+                    ly = facts[y, 0]
                     shared = min(c, list_cnt[q])
                     rest = min(rest_x, ly - list_delta[q] - list_cnt[q])
                     need = least_overlap(tau, lx, ly)
@@ -179,15 +178,15 @@ def probe(
         for t in range(n_touched):
             y = touched[t]
             if score[y] > 0:
-                ly = length[y]
-                rest = rest_after_x if last <= prefix_last[y] else prefix_rest[y]
+                ly, y_last, y_rest = facts[y, 0], facts[y, 1], facts[y, 2]
+                rest = rest_after_x if last <= y_last else y_rest
                 if score[y] + rest < least_overlap(tau, lx, ly):
                     score[y] = 0.0
                     continue
                 verified += 1
                 # Every shared signature up to the end of the shorter-ranked prefix lies in
                 # both prefixes, so the score holds it exactly: only the rest is merged.
-                seen = min(last, prefix_last[y])
+                seen = min(last, int(y_last))
                 inter = score[y] + _overlap(ptr, rank, cnt, x, y, seen)
                 sim = inter / (lx + ly - inter)
                 if sim >= tau:
@@ -247,15 +246,16 @@ def gather_rows(ptr: np.ndarray, sig: np.ndarray, rows: np.ndarray) -> np.ndarra
 
 
 @njit(cache=True, nogil=True)
-def ranked_rows(ptr: np.ndarray, sig: np.ndarray, cnt: np.ndarray, new_ptr: np.ndarray, rank_of: np.ndarray,
-                rank: np.ndarray, new_cnt: np.ndarray) -> None:
-    """Copy the rows that ``new_ptr`` keeps (an empty row is left out), renumbering
-    signatures by ``rank_of`` and sorting each row by rank."""
-    for x in range(len(new_ptr) - 1):
-        lo, hi = new_ptr[x], new_ptr[x + 1]
+def ranked_rows(ptr: np.ndarray, sig: np.ndarray, cnt: np.ndarray, rows: np.ndarray, new_ptr: np.ndarray,
+                rank_of: np.ndarray, rank: np.ndarray, new_cnt: np.ndarray) -> None:
+    """Copy row rows[k] into row k of ``new_ptr`` (as many of its entries as that row
+    holds: none leaves it out), renumbering signatures by ``rank_of`` and sorting each
+    row by rank."""
+    for k in range(len(new_ptr) - 1):
+        lo, hi = new_ptr[k], new_ptr[k + 1]
         if hi == lo:
             continue
-        src = ptr[x]
+        src = ptr[rows[k]]
         ranks = rank_of[sig[src : src + hi - lo]]
         order = np.argsort(ranks)
         for k in range(hi - lo):

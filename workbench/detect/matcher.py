@@ -273,19 +273,36 @@ def intersections(m: SignatureMatrix, i: np.ndarray, j: np.ndarray) -> np.ndarra
     return allpairs.overlaps(m.ptr, m.sig, m.cnt, i, j)
 
 
-def prefix_index(m: SignatureMatrix, active: np.ndarray, lengths: np.ndarray, tau: float):
+def probing_order(active: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The active pages of some length by ascending (length, page): the order pages probe in."""
+    length = np.where(active, lengths, 0)
+    order = np.lexsort((np.arange(len(length)), length))
+    return order[length[order] > 0]
+
+
+def prefix_index(m: SignatureMatrix, active: np.ndarray, lengths: np.ndarray, tau: float,
+                 in_probing_order: bool = False):
     """The prefix index of the active pages under one global order of signatures (by
     rarity over the whole matrix): the pages by ascending (length, id), the ranked rows
     (ptr, rank, cnt, length, unindexed), the inverted lists (list_ptr, pos, delta, cnt),
     each page's last prefix rank and how many of its items follow its prefix. Shared by
     the full join and the incremental one (workbench.detect.incremental), which probe it
-    differently."""
-    n = m.n
-    ptr, rank, cnt, n_ranks = _rank_rows(m, active)
+    differently.
+
+    ``in_probing_order``: the rows and every per-page array are those of the pages in
+    :func:`probing_order` (row k is its k-th page), and the order returned is 0, 1, 2...
+    A list then names its pages by row, ascending: probing reads their lengths and scores
+    front to back instead of looking each page up at a random place (the full join)."""
+    order = probing_order(active, lengths)
     length = np.where(active, lengths, 0).astype(np.float64)
     unindexed = m.unindexed_counts().astype(np.int64)
-    order = np.lexsort((np.arange(n), length))
-    order = order[length[order] > 0]
+    if in_probing_order:
+        ptr, rank, cnt, n_ranks = _rank_rows(m, active, rows=order)
+        length, unindexed = length[order], unindexed[order]
+        order = np.arange(len(order), dtype=np.int64)
+    else:
+        ptr, rank, cnt, n_ranks = _rank_rows(m, active)
+    n = len(length)
     sizes = allpairs.prefix_sizes(ptr, rank, cnt, length, unindexed, tau, n_ranks)
     list_ptr = np.zeros(n_ranks + 1, dtype=np.int64)
     np.cumsum(sizes, out=list_ptr[1:])
@@ -326,9 +343,14 @@ def find_pairs(
     if not active.any():
         return _with_duplicates(empty, rep, lengths)
 
+    pages = probing_order(active, lengths)  # row k of the index is page pages[k]
     order, (ptr, rank, cnt, length, unindexed), index, prefix_last, prefix_rest = prefix_index(
-        m, active, lengths, tau)
-    shared = (ptr, rank, cnt, length, length[order], unindexed, float(tau), *index, prefix_last, prefix_rest)
+        m, active, lengths, tau, in_probing_order=True)
+    n = len(order)
+    facts = np.empty((n, 3), dtype=np.float64)  # what a candidate is checked on, side by side
+    facts[:, 0], facts[:, 1], facts[:, 2] = length, prefix_last, prefix_rest
+    del length, prefix_last, prefix_rest
+    shared = (ptr, rank, cnt, unindexed, float(tau), *index, facts)
 
     step = max(256, len(order) // 200)  # pages a task probes: progress and cancel points
     local = threading.local()
@@ -336,7 +358,7 @@ def find_pairs(
     def probe(lo: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
         if not hasattr(local, "score"):  # each thread its own scratch scores
             local.score = np.zeros(n, dtype=np.float64)
-        return allpairs.probe(order, lo, min(lo + step, len(order)), *shared, local.score)
+        return allpairs.probe(lo, min(lo + step, n), *shared, local.score)
 
     parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, int]] = []
     with ThreadPoolExecutor(max_workers=_THREADS) as pool:
@@ -349,8 +371,10 @@ def find_pairs(
             pool.shutdown(wait=False, cancel_futures=True)
             raise
     if parts:
-        result = PairResult(np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
-                            np.concatenate([p[2] for p in parts]), sum(p[3] for p in parts))
+        a = pages[np.concatenate([p[0] for p in parts])]  # rows back to pages
+        b = pages[np.concatenate([p[1] for p in parts])]
+        result = PairResult(np.minimum(a, b), np.maximum(a, b), np.concatenate([p[2] for p in parts]),
+                            sum(p[3] for p in parts))
     else:
         result = empty
     return _with_duplicates(result, rep, lengths)
@@ -370,9 +394,11 @@ def _narrowest(largest: int) -> np.dtype:
     return np.dtype(np.int32)
 
 
-def _rank_rows(m: SignatureMatrix, active: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+def _rank_rows(m: SignatureMatrix, active: np.ndarray,
+               rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """The active pages' rows with signatures renumbered by ascending document frequency
     (ties by id) and sorted in that order: rarest first, as the prefix filter wants.
+    With ``rows`` (active pages), only those, row k being page rows[k].
 
     Only two int32 arrays the size of the matrix are made (a million pages have about
     a hundred million entries): inactive rows become empty and every row is sorted in
@@ -391,11 +417,13 @@ def _rank_rows(m: SignatureMatrix, active: np.ndarray) -> tuple[np.ndarray, np.n
     rank_of = np.empty(n_sig, dtype=np.int32)
     rank_of[by_rarity] = np.arange(n_sig, dtype=np.int32)
     del by_rarity
-    ptr = np.zeros(m.n + 1, dtype=np.int64)
-    np.cumsum(width, out=ptr[1:])
+    if rows is None:
+        rows = np.arange(m.n, dtype=np.int64)
+    ptr = np.zeros(len(rows) + 1, dtype=np.int64)
+    np.cumsum(width[rows], out=ptr[1:])
     rank = np.empty(int(ptr[-1]), dtype=np.int32)
     cnt = np.empty(int(ptr[-1]), dtype=_narrowest(int(m.cnt.max()) if len(m.cnt) else 0))
-    allpairs.ranked_rows(m.ptr, m.sig, m.cnt, ptr, rank_of, rank, cnt)
+    allpairs.ranked_rows(m.ptr, m.sig, m.cnt, rows, ptr, rank_of, rank, cnt)
     return ptr, rank, cnt, n_sig
 
 
