@@ -127,3 +127,13 @@ def test_page_arrays_make_each_pages_array_when_asked():
     assert arrays[3].tolist() == [0, 1, 2] and made == [3]
     assert [a.tolist() for a in arrays[1:3]] == [[0], [0, 1]]
     assert [len(a) for a in arrays] == [0, 1, 2, 3, 4]
+
+
+def test_block_type_is_the_narrowest_that_numbers_the_blocks():
+    from workbench.detect.extract import _block_type
+
+    for n_blocks in (0, 1, 255, 256, 257, 65_535, 65_536, 65_537, 2**31):
+        narrowest = next(t for t in (np.uint8, np.uint16, np.int32) if n_blocks <= np.iinfo(t).max + 1)
+        assert _block_type(n_blocks) == np.dtype(narrowest), n_blocks
+    with pytest.raises(ValueError):
+        _block_type(2**31 + 1)

@@ -33,13 +33,25 @@ _URL_HOST = re.compile(r"[a-z][a-z0-9+.-]*://([^/:?#\s@]+)", re.I)
 _LOOKS_LIKE_HTML = re.compile(rb"<\s*(!doctype|html|head|body|title|p|div|table|br|meta)\b", re.I)
 
 
-# The narrowest type that numbers a page's blocks (a page has rarely more than 255).
+# The narrowest type that numbers a page's blocks (a page has rarely more than 255), and
+# how many blocks each numbers.
 _BLOCK_TYPES = (np.dtype(np.uint8), np.dtype(np.uint16), np.dtype(np.int32))
+_BLOCKS_NUMBERED = tuple(int(np.iinfo(t).max) + 1 for t in _BLOCK_TYPES)
 
 
 def _block_type(n_blocks: int) -> np.dtype:
-    """The narrowest type that numbers ``n_blocks`` blocks."""
-    return next(t for t in _BLOCK_TYPES if n_blocks <= np.iinfo(t).max + 1)
+    """The narrowest type that numbers ``n_blocks`` blocks.
+
+    Plain comparisons: every access to a page's arrays asks this, several times a page in
+    the filters, and building np.iinfo each time was most of their cost per page (about
+    a fifth of filtering 300,000 small pages)."""
+    if n_blocks <= _BLOCKS_NUMBERED[0]:
+        return _BLOCK_TYPES[0]
+    if n_blocks <= _BLOCKS_NUMBERED[1]:
+        return _BLOCK_TYPES[1]
+    if n_blocks <= _BLOCKS_NUMBERED[2]:
+        return _BLOCK_TYPES[2]
+    raise ValueError(f"{n_blocks:,} blocks are more than a page can number")
 
 
 def share_buffer(pages: Sequence[ExtractedPage]) -> None:
@@ -111,15 +123,20 @@ class ExtractedPage:
         """The page's packed arrays (a view of its buffer)."""
         return self.buffer[self.start : self.start + self.nbytes]
 
+    # The three accessors below slice the buffer straight away (not through ``packed``):
+    # the filters call them for every page, several times a run.
+
     @property
     def spot_ids(self) -> np.ndarray:
         """int64, one per spot occurrence (a view)."""
-        return self.packed[: 8 * self.n_spots].view(np.int64)
+        start = self.start
+        return self.buffer[start : start + 8 * self.n_spots].view(np.int64)
 
     @property
     def block_hashes(self) -> np.ndarray:
         """int64 id of each kept block's normalised text (a view)."""
-        return self.packed[8 * self.n_spots : 8 * (self.n_spots + self.n_blocks)].view(np.int64)
+        start = self.start + 8 * self.n_spots
+        return self.buffer[start : start + 8 * self.n_blocks].view(np.int64)
 
     @property
     def spot_block(self) -> np.ndarray:
@@ -127,8 +144,9 @@ class ExtractedPage:
         on the narrow stored type could overflow)."""
         if not self.n_spots:
             return np.empty(0, np.int32)
-        narrow = self.packed[8 * (self.n_spots + self.n_blocks) :]
-        return narrow.view(_block_type(self.n_blocks)).astype(np.int32)
+        kind = _block_type(self.n_blocks)
+        start = self.start + 8 * (self.n_spots + self.n_blocks)
+        return self.buffer[start : start + kind.itemsize * self.n_spots].view(kind).astype(np.int32)
 
     def vector(self, drop_blocks: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """The page as a multiset (sorted unique ids, counts), without the given blocks."""
