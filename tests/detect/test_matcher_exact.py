@@ -198,3 +198,15 @@ def test_large_counts_and_long_pages_match_brute_force(scale):
     for tau in (0.2, 0.5, 0.8):
         _check(docs, tau, False)
         _check(docs, tau, True)
+
+
+@pytest.mark.parametrize("tau", [0.9, 0.99999])
+def test_pages_longer_than_float32_holds_exactly_match_brute_force(tau):
+    """Probing scans lengths and scores as float32 when every length is below 2**24: past
+    that they must stay exact (a page of 2**24 + 1 items is no page of 2**24)."""
+    big = 2**24
+    docs = [{1: big, 2: 1}, {1: big}, {1: big, 3: 2}, {1: big - 1, 2: 1}, {4: 3}, {1: big, 2: 1, 5: 1}]
+    _check(docs, tau, False)
+    got = _as_dict(find_pairs(_matrix(docs), tau))
+    assert got[(0, 1)] == big / (big + 1)
+    assert got[(0, 5)] == (big + 1) / (big + 2)  # a score of 2**24 + 1

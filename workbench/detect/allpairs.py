@@ -122,6 +122,7 @@ def probe(
     list_delta: np.ndarray,
     list_cnt: np.ndarray,
     facts: np.ndarray,  # per row, float64: length, its prefix's last rank, its items after it
+    lengths: np.ndarray,  # per row: its length again, in the type of ``score``
     score: np.ndarray,  # per row, all 0 (scratch for this caller: one per thread)
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """Pairs >= tau of each probed page with the pages before it (rows in probing order:
@@ -129,7 +130,9 @@ def probe(
     and b rows. Reads the index only, so threads may share it.
 
     A page's length, last prefix rank and items after its prefix sit side by side in
-    ``facts``: a candidate is looked up at one place, not three.
+    ``facts``: a candidate is looked up at one place, not three. Scanning the lists reads
+    only ``lengths`` and ``score``, as float32 when every length is below 2**24 (the
+    scores are sums of counts, so they stay exact): half the memory to walk.
 
     Before a candidate is verified its overlap is bounded once more (the suffix bound):
     every shared signature up to the end of the shorter-ranked of the two prefixes is in
@@ -161,7 +164,7 @@ def probe(
                 y = list_pos[q]
                 sy = score[y]
                 if sy >= 0:
-                    ly = facts[y, 0]
+                    ly = lengths[y]
                     shared = min(c, list_cnt[q])
                     rest = min(rest_x, ly - list_delta[q] - list_cnt[q])
                     need = least_overlap(tau, lx, ly)

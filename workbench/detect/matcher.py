@@ -349,15 +349,19 @@ def find_pairs(
     n = len(order)
     facts = np.empty((n, 3), dtype=np.float64)  # what a candidate is checked on, side by side
     facts[:, 0], facts[:, 1], facts[:, 2] = length, prefix_last, prefix_rest
+    # Lengths and scores are whole numbers no larger than a length: exact in float32 below
+    # 2**24 (allpairs.probe).
+    exact_type = np.float32 if not n or length.max() < 2**24 else np.float64
+    lengths_scanned = length.astype(exact_type)
     del length, prefix_last, prefix_rest
-    shared = (ptr, rank, cnt, unindexed, float(tau), *index, facts)
+    shared = (ptr, rank, cnt, unindexed, float(tau), *index, facts, lengths_scanned)
 
     step = max(256, len(order) // 200)  # pages a task probes: progress and cancel points
     local = threading.local()
 
     def probe(lo: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
         if not hasattr(local, "score"):  # each thread its own scratch scores
-            local.score = np.zeros(n, dtype=np.float64)
+            local.score = np.zeros(n, dtype=exact_type)
         return allpairs.probe(lo, min(lo + step, n), *shared, local.score)
 
     parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, int]] = []
