@@ -2,7 +2,9 @@
 """Two versions of the workbench on one crawl, interleaved: whole-process-tree medians and ratios.
 
     git worktree add /tmp/before <commit>
-    python benchmarks/bench_ab.py CRAWL --before /tmp/before [--after .] [--runs 8] [-- dedup args]
+    python benchmarks/bench_ab.py --before /tmp/before [--after .] [--runs 8] CRAWL [-- dedup args]
+
+(the options before CRAWL: after it, argparse takes ``-- --tau 0.44`` for nothing and stops)
 
 Runs ``python -m workbench dedup CRAWL -q`` with each source tree first on ``PYTHONPATH``,
 A B A B ..., after one warm-up run each (numba compiles into a new tree's cache on its first
