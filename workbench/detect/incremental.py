@@ -117,73 +117,102 @@ def probe_new(
     only the length window differs: it reaches past the probed page, to partners up to
     length |x| / tau, since an old partner may be longer.
     """
-    touched = np.empty(64, dtype=np.int64)
+    touched = np.empty(max(len(order), 1), dtype=np.int64)  # distinct active pages
     out_a = np.empty(64, dtype=np.int64)
     out_b = np.empty(64, dtype=np.int64)
     out_s = np.empty(64, dtype=np.float64)
     found = 0
     verified = 0
-    longest = tau - _EPS  # a partner y of x needs tau |y| <= |x| (with the matcher's slack)
     for k in probes:
-        x = order[k]
-        lx = length[x]
-        need_x = np.ceil(tau * lx - _EPS * lx)
-        prefix_end = lx - need_x
-        first = np.searchsorted(sorted_length, tau * lx - _EPS * lx)
-        stop = np.searchsorted(sorted_length, lx / longest, side="right") if longest > 0 else len(order)
-        n_touched = 0
-        delta = unindexed[x]
-        e = ptr[x]
-        last = -1
-        while e < ptr[x + 1] and delta <= prefix_end:
-            r = rank[e]
-            last = r
-            c = cnt[e]
-            rest_x = lx - delta - c
-            begin, end = list_ptr[r], list_ptr[r + 1]
-            q = begin + np.searchsorted(list_pos[begin:end], first)
-            q_end = begin + np.searchsorted(list_pos[begin:end], stop)
-            while q < q_end:
-                p = list_pos[q]
-                y = order[p]
-                # Not the page itself, nor a new page later in the order (it finds the pair).
-                if p < k or (p > k and y < first_new):
-                    sy = score[y]
-                    if sy >= 0:
-                        ly = length[y]
-                        shared = min(c, list_cnt[q])
-                        rest = min(rest_x, ly - list_delta[q] - list_cnt[q])
-                        need = least_overlap(tau, lx, ly)
-                        if sy == 0:
-                            if n_touched == len(touched):
-                                touched = _grow(touched, n_touched + 1)
-                            touched[n_touched] = y
-                            n_touched += 1
-                        score[y] = -1.0 if sy + shared + rest < need else sy + shared
-                q += 1
-            delta += c
-            e += 1
-        for t in range(n_touched):
-            y = touched[t]
-            if score[y] > 0:
-                verified += 1
-                # Shared signatures up to the end of the shorter-ranked prefix are in both
-                # prefixes, so the score holds them: only the rest is merged.
-                seen = min(last, prefix_last[y])
-                inter = score[y] + _overlap(ptr, rank, cnt, x, y, seen)
-                ly = length[y]
-                sim = inter / (lx + ly - inter)
-                if sim >= tau:
-                    if found == len(out_a):
-                        out_a = _grow(out_a, found + 1)
-                        out_b = _grow(out_b, found + 1)
-                        out_s = _grow(out_s, found + 1)
-                    out_a[found] = min(x, y)
-                    out_b[found] = max(x, y)
-                    out_s[found] = sim
-                    found += 1
-            score[y] = 0.0
+        # The loops are in helpers whose arrays are never reassigned (see allpairs.probe).
+        n_touched, last = _scan_new(order, k, ptr, rank, cnt, length, sorted_length, unindexed, tau,
+                                    first_new, list_ptr, list_pos, list_delta, list_cnt, score, touched)
+        if found + n_touched > len(out_a):  # room for every candidate of this page
+            out_a = _grow(out_a, found + n_touched)
+            out_b = _grow(out_b, found + n_touched)
+            out_s = _grow(out_s, found + n_touched)
+        found, checked = _verify_new(order[k], n_touched, last, ptr, rank, cnt, length, tau, prefix_last,
+                                     score, touched, out_a, out_b, out_s, found)
+        verified += checked
     return out_a[:found], out_b[:found], out_s[:found], verified
+
+
+@njit(cache=True, nogil=True)
+def _scan_new(order: np.ndarray, k: int, ptr: np.ndarray, rank: np.ndarray, cnt: np.ndarray,
+              length: np.ndarray, sorted_length: np.ndarray, unindexed: np.ndarray, tau: float,
+              first_new: int, list_ptr: np.ndarray, list_pos: np.ndarray, list_delta: np.ndarray,
+              list_cnt: np.ndarray, score: np.ndarray, touched: np.ndarray) -> tuple[int, int]:
+    """Scan the lists of the prefix of page order[k] over its length window, adding up
+    each candidate's shared items in ``score`` (-1: dropped by the positional filter) and
+    listing the candidates met in ``touched``. Returns (candidates, the rank of the
+    page's last prefix signature)."""
+    longest = tau - _EPS  # a partner y of x needs tau |y| <= |x| (with the matcher's slack)
+    x = order[k]
+    lx = length[x]
+    need_x = np.ceil(tau * lx - _EPS * lx)
+    prefix_end = lx - need_x
+    first = np.searchsorted(sorted_length, tau * lx - _EPS * lx)
+    stop = np.searchsorted(sorted_length, lx / longest, side="right") if longest > 0 else len(order)
+    n_touched = 0
+    delta = unindexed[x]
+    e = ptr[x]
+    last = -1
+    while e < ptr[x + 1] and delta <= prefix_end:
+        r = rank[e]
+        last = r
+        c = cnt[e]
+        rest_x = lx - delta - c
+        begin, end = list_ptr[r], list_ptr[r + 1]
+        q = begin + np.searchsorted(list_pos[begin:end], first)
+        q_end = begin + np.searchsorted(list_pos[begin:end], stop)
+        while q < q_end:
+            p = list_pos[q]
+            y = order[p]
+            # Not the page itself, nor a new page later in the order (it finds the pair).
+            if p < k or (p > k and y < first_new):
+                sy = score[y]
+                if sy >= 0:
+                    ly = length[y]
+                    shared = min(c, list_cnt[q])
+                    rest = min(rest_x, ly - list_delta[q] - list_cnt[q])
+                    need = least_overlap(tau, lx, ly)
+                    if sy == 0:
+                        touched[n_touched] = y
+                        n_touched += 1
+                    score[y] = -1.0 if sy + shared + rest < need else sy + shared
+            q += 1
+        delta += c
+        e += 1
+    return n_touched, last
+
+
+@njit(cache=True, nogil=True)
+def _verify_new(x: int, n_touched: int, last: int, ptr: np.ndarray, rank: np.ndarray, cnt: np.ndarray,
+                length: np.ndarray, tau: float, prefix_last: np.ndarray, score: np.ndarray,
+                touched: np.ndarray, out_a: np.ndarray, out_b: np.ndarray, out_s: np.ndarray,
+                found: int) -> tuple[int, int]:
+    """Verify page x's candidates and reset their scores; pairs >= tau are written from
+    ``found`` on (the outputs have room for every candidate). Returns (pairs written in
+    all, candidates verified)."""
+    lx = length[x]
+    verified = 0
+    for t in range(n_touched):
+        y = touched[t]
+        if score[y] > 0:
+            verified += 1
+            # Shared signatures up to the end of the shorter-ranked prefix are in both
+            # prefixes, so the score holds them: only the rest is merged.
+            seen = min(last, prefix_last[y])
+            inter = score[y] + _overlap(ptr, rank, cnt, x, y, seen)
+            ly = length[y]
+            sim = inter / (lx + ly - inter)
+            if sim >= tau:
+                out_a[found] = min(x, y)
+                out_b[found] = max(x, y)
+                out_s[found] = sim
+                found += 1
+        score[y] = 0.0
+    return found, verified
 
 
 class IncrementalIndex:
@@ -253,3 +282,4 @@ class IncrementalIndex:
         self._raw = np.concatenate([self._raw, unseen])
         self._df = np.concatenate([self._df, np.zeros(len(unseen), dtype=np.int64)])
         return dense
+
