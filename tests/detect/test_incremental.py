@@ -66,6 +66,18 @@ def test_new_pairs_are_the_brute_force_pairs_with_a_new_page(docs, cut, tau):
         assert got[key] == pytest.approx(sim, abs=1e-9)
 
 
+def test_pages_with_more_partners_than_the_outputs_start_with():
+    # The outputs start with room for 64 pairs and grow once per probed page: here every
+    # new page has over a hundred partners, old and new.
+    docs = [{1: 2, 2: 1, 3: 1, 4: 1 + i % 3} for i in range(160)]
+    got = {(a, b): s for a, b, s in _triples(find_new_pairs(_matrix(docs), 60, 0.3))}
+    want = {k: s for k, s in brute_force_pairs(docs, 0.3).items() if k[1] >= 60}
+    assert len(want) > 100 * 60
+    assert set(got) == set(want)
+    for key, sim in want.items():
+        assert got[key] == pytest.approx(sim, abs=1e-9)
+
+
 def test_old_pages_are_never_compared_with_one_another():
     alike = {1: 2, 2: 1, 3: 1, 4: 3}
     docs = [dict(alike) for _ in range(30)] + [{7: 1, 8: 2, 9: 1}]  # one new page, unlike them

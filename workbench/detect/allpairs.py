@@ -41,6 +41,15 @@ def _grow(a: np.ndarray, size: int) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
+def with_room(out_a: np.ndarray, out_b: np.ndarray, out_s: np.ndarray,
+              size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The three pair outputs (a, b, similarity), grown if needed to hold ``size`` pairs."""
+    if size > len(out_a):
+        return _grow(out_a, size), _grow(out_b, size), _grow(out_s, size)
+    return out_a, out_b, out_s
+
+
+@njit(cache=True, nogil=True)
 def least_overlap(tau: float, lx: float, ly: float) -> float:
     """The overlap two pages of these lengths need for J >= tau (less a rounding margin)."""
     return tau / (1.0 + tau) * (lx + ly) - _EPS * (lx + ly)
@@ -147,10 +156,7 @@ def probe(
         n_touched, last, rest_after_x = _scan_prefix(
             x, ptr, rank, cnt, unindexed, tau, list_ptr, list_pos, list_delta, list_cnt, facts, lengths,
             score, touched)
-        if found + n_touched > len(out_a):  # room for every candidate of x
-            out_a = _grow(out_a, found + n_touched)
-            out_b = _grow(out_b, found + n_touched)
-            out_s = _grow(out_s, found + n_touched)
+        out_a, out_b, out_s = with_room(out_a, out_b, out_s, found + n_touched)  # for every candidate
         found, checked = _verify_touched(x, n_touched, last, rest_after_x, ptr, rank, cnt, tau, facts, score,
                                          touched, out_a, out_b, out_s, found)
         verified += checked

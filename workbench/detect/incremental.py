@@ -27,7 +27,7 @@ from numba import njit
 
 from workbench.core.distinct import distinct
 from workbench.core.progress import ProgressFn, no_progress
-from workbench.detect.allpairs import _EPS, _grow, _overlap, least_overlap
+from workbench.detect.allpairs import _EPS, _overlap, least_overlap, with_room
 from workbench.detect.matcher import _THREADS, PairResult, SignatureMatrix, prefix_index
 
 __all__ = ["find_new_pairs", "IncrementalIndex"]
@@ -127,10 +127,7 @@ def probe_new(
         # The loops are in helpers whose arrays are never reassigned (see allpairs.probe).
         n_touched, last = _scan_new(order, k, ptr, rank, cnt, length, sorted_length, unindexed, tau,
                                     first_new, list_ptr, list_pos, list_delta, list_cnt, score, touched)
-        if found + n_touched > len(out_a):  # room for every candidate of this page
-            out_a = _grow(out_a, found + n_touched)
-            out_b = _grow(out_b, found + n_touched)
-            out_s = _grow(out_s, found + n_touched)
+        out_a, out_b, out_s = with_room(out_a, out_b, out_s, found + n_touched)  # for every candidate
         found, checked = _verify_new(order[k], n_touched, last, ptr, rank, cnt, length, tau, prefix_last,
                                      score, touched, out_a, out_b, out_s, found)
         verified += checked
