@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""What extraction costs a page, and how much of it the two libraries it cannot do without take.
+
+    python benchmarks/bench_floor.py CRAWL [--pages 20000] [--rounds 3] [--cores 2]
+
+Reads the crawl's HTML files into memory first (reading is not timed), then times on one
+core, in rounds that alternate the three so that the machine's load falls on each alike:
+
+* resiliparse's main-content extraction (``workbench.text.maincontent.main_content_text``),
+  which detection needs for its precision on modern templates;
+* lxml's parse (``workbench.text.parse.parse_html``), whose tree every block, link and
+  headline is read from;
+* the workers' whole extraction (``workbench.detect.extract.extract_batch`` on batches of
+  ``BATCH_FILES`` pages, as a worker gets them): decoding, replay checks, both of the above,
+  blocks, language, spots and their ids.
+
+It prints the median CPU time per page of each over the rounds and what that allows on
+``--cores`` cores at best (every core extracting, nothing else running): pages a second,
+and the wall time of extraction alone for 100,000 and 1,000,000 such pages. A speed target
+under the libraries' line cannot be met while both stay; one under the whole extraction's
+line needs extraction itself to get faster.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from workbench.archive.tasks import BATCH_FILES  # noqa: E402
+from workbench.core.records import RawPage  # noqa: E402
+from workbench.detect.extract import extract_batch  # noqa: E402
+from workbench.detect.params import SpotSigsParams  # noqa: E402
+from workbench.text.maincontent import main_content_text  # noqa: E402
+from workbench.text.parse import parse_html  # noqa: E402
+
+_HTML_SUFFIXES = {".htm", ".html", ".xhtml", ".shtml"}
+
+
+def html_files(crawl: Path, limit: int) -> list[Path]:
+    """The crawl's HTML files in path order, at most ``limit`` spread evenly over them."""
+    found = sorted(p for p in crawl.rglob("*") if p.suffix.lower() in _HTML_SUFFIXES and p.is_file())
+    if len(found) <= limit:
+        return found
+    step = len(found) / limit
+    return [found[int(k * step)] for k in range(limit)]
+
+
+def cpu_seconds(work: Callable[[], object]) -> float:
+    start = time.process_time()
+    work()
+    return time.process_time() - start
+
+
+def stages(pages: Sequence[RawPage]) -> dict[str, Callable[[], object]]:
+    texts = [p.data.decode("utf-8", "replace") for p in pages]
+    params = SpotSigsParams()
+    batches = [list(pages[k : k + BATCH_FILES]) for k in range(0, len(pages), BATCH_FILES)]
+
+    def main_content() -> None:
+        for text in texts:
+            main_content_text(text)
+
+    def lxml_parse() -> None:
+        for text in texts:
+            parse_html(text)
+
+    def whole() -> None:
+        for batch in batches:
+            extract_batch(batch, params)
+
+    return {"resiliparse main content": main_content, "lxml parse": lxml_parse,
+            "whole extraction": whole}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("crawl", type=Path, help="a folder of HTML files")
+    ap.add_argument("--pages", type=int, default=20_000, help="at most this many, spread over the crawl")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--cores", type=int, default=2, help="cores extraction could use")
+    args = ap.parse_args()
+    files = html_files(args.crawl, args.pages)
+    if not files:
+        print(f"{args.crawl}: no HTML files", file=sys.stderr)
+        return 2
+    pages = [RawPage(source=str(f.relative_to(args.crawl)), data=f.read_bytes(), content_type="text/html")
+             for f in files]
+    mean_kb = sum(len(p.data) for p in pages) / len(pages) / 1024
+    print(f"{len(pages):,} pages of {args.crawl}, {mean_kb:.1f} KB on average; "
+          f"{args.rounds} rounds, CPU time on one core")
+    work = stages(pages)
+    extract_batch(pages[:1], SpotSigsParams())  # compiled code loaded, stylesheet built: not timed
+    per_page: dict[str, list[float]] = {name: [] for name in work}
+    for _ in range(args.rounds):
+        for name, run in work.items():
+            per_page[name].append(cpu_seconds(run) / len(pages))
+    libraries = 0.0
+    for name, costs in per_page.items():
+        cost = statistics.median(costs)
+        if name != "whole extraction":
+            libraries += cost
+        print(f"  {name:26s} {cost * 1e6:7.0f} µs a page   (rounds: "
+              + ", ".join(f"{c * 1e6:.0f}" for c in costs) + ")")
+    whole = statistics.median(per_page["whole extraction"])
+    print(f"  {'both libraries':26s} {libraries * 1e6:7.0f} µs a page "
+          f"({libraries / whole:.0%} of the whole extraction)")
+    print(f"At best on {args.cores} cores (extraction only, every core busy):")
+    for name, cost in (("both libraries alone", libraries), ("whole extraction", whole)):
+        rate = args.cores / cost
+        print(f"  {name:22s} {rate:8,.0f} pages/s; 100,000 pages {1e5 / rate:7.1f} s; "
+              f"1,000,000 pages {1e6 / rate / 60:5.1f} min")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
