@@ -3,8 +3,9 @@
 
     python benchmarks/bench_floor.py CRAWL [--pages 20000] [--rounds 3] [--cores 2]
 
-Reads the crawl's HTML files into memory first (reading is not timed), then times on one
-core, in rounds that alternate the three so that the machine's load falls on each alike:
+Reads the crawl's pages into memory first, as a run reads them (``workbench.archive.scan``:
+folders, WARC, ARC and WACZ; reading is not timed), then times on one core, in rounds that
+alternate the three so that the machine's load falls on each alike:
 
 * resiliparse's main-content extraction (``workbench.text.maincontent.main_content_text``),
   which detection needs for its precision on modern templates;
@@ -28,28 +29,30 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
+from itertools import islice
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
+from workbench.archive import scan  # noqa: E402
+from workbench.archive.scan import FileEntry, walk  # noqa: E402
 from workbench.archive.tasks import BATCH_FILES  # noqa: E402
 from workbench.core.records import RawPage  # noqa: E402
 from workbench.detect.extract import extract_batch  # noqa: E402
 from workbench.detect.params import SpotSigsParams  # noqa: E402
+from workbench.text.decode import decode_bytes  # noqa: E402
 from workbench.text.maincontent import main_content_text  # noqa: E402
 from workbench.text.parse import parse_html  # noqa: E402
 
-_HTML_SUFFIXES = {".htm", ".html", ".xhtml", ".shtml"}
 
-
-def html_files(crawl: Path, limit: int) -> list[Path]:
-    """The crawl's HTML files in path order, at most ``limit`` spread evenly over them."""
-    found = sorted(p for p in crawl.rglob("*") if p.suffix.lower() in _HTML_SUFFIXES and p.is_file())
-    if len(found) <= limit:
-        return found
-    step = len(found) / limit
-    return [found[int(k * step)] for k in range(limit)]
+def sample_pages(crawl: Path, limit: int) -> list[RawPage]:
+    """At most ``limit`` of the pages a run would read, spread over the crawl's files: every
+    k-th page in reading order, k the files per page wanted (1 for a single archive file)."""
+    files = sum(1 for item in walk(crawl) if isinstance(item, FileEntry))
+    every = max(1, files // limit)
+    pages = (page for page in scan(crawl) if isinstance(page, RawPage))
+    return list(islice(pages, 0, every * limit, every))
 
 
 def cpu_seconds(work: Callable[[], object]) -> float:
@@ -59,7 +62,7 @@ def cpu_seconds(work: Callable[[], object]) -> float:
 
 
 def stages(pages: Sequence[RawPage]) -> dict[str, Callable[[], object]]:
-    texts = [p.data.decode("utf-8", "replace") for p in pages]
+    texts = [decode_bytes(p.data, p.charset_hint).text for p in pages]
     params = SpotSigsParams()
     batches = [list(pages[k : k + BATCH_FILES]) for k in range(0, len(pages), BATCH_FILES)]
 
@@ -81,17 +84,15 @@ def stages(pages: Sequence[RawPage]) -> dict[str, Callable[[], object]]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("crawl", type=Path, help="a folder of HTML files")
+    ap.add_argument("crawl", type=Path, help="a crawl folder or archive file, as `workbench dedup` takes")
     ap.add_argument("--pages", type=int, default=20_000, help="at most this many, spread over the crawl")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--cores", type=int, default=2, help="cores extraction could use")
     args = ap.parse_args()
-    files = html_files(args.crawl, args.pages)
-    if not files:
-        print(f"{args.crawl}: no HTML files", file=sys.stderr)
+    pages = sample_pages(args.crawl, args.pages)
+    if not pages:
+        print(f"{args.crawl}: no web pages to time", file=sys.stderr)
         return 2
-    pages = [RawPage(source=str(f.relative_to(args.crawl)), data=f.read_bytes(), content_type="text/html")
-             for f in files]
     mean_kb = sum(len(p.data) for p in pages) / len(pages) / 1024
     print(f"{len(pages):,} pages of {args.crawl}, {mean_kb:.1f} KB on average; "
           f"{args.rounds} rounds, CPU time on one core")

@@ -6,6 +6,7 @@ import importlib.util
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "benchmarks" / "bench_floor.py"
@@ -20,25 +21,34 @@ def _run(crawl: Path, *args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=300, check=False)
 
 
-def _crawl(folder: Path, pages: int) -> list[Path]:
+def _crawl(folder: Path, pages: int) -> list[str]:
+    """``pages`` HTML pages and two files a run skips (an image, an empty file): the pages'
+    names relative to ``folder``."""
     (folder / "site").mkdir()
-    files = []
+    names = []
     for n in range(pages):
-        files.append(folder / "site" / f"{n}.html")
-        files[-1].write_text(_PAGE.format(n=n))
-    (folder / "truth.csv").write_text("page,cluster\n")
-    (folder / "README.txt").write_text("not a page\n")
-    return files
+        names.append(f"site/{n}.html")
+        (folder / names[-1]).write_text(_PAGE.format(n=n))
+    (folder / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(64))
+    (folder / "empty.html").write_bytes(b"")
+    return sorted(names)
 
 
-def test_html_files_are_spread_over_the_crawl_in_path_order(tmp_path: Path) -> None:
+def _bench_module() -> ModuleType:
     spec = importlib.util.spec_from_file_location("bench_floor", SCRIPT)
     assert spec is not None and spec.loader is not None
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
-    files = sorted(_crawl(tmp_path, 10))
-    assert bench.html_files(tmp_path, 100) == files  # the CSV and the note are no pages
-    assert bench.html_files(tmp_path, 5) == files[::2]
+    return bench
+
+
+def test_samples_the_pages_a_run_reads_spread_over_the_crawl(tmp_path: Path) -> None:
+    bench = _bench_module()
+    names = _crawl(tmp_path, 10)
+    # 12 files: every page, the skipped files left out.
+    assert [p.source for p in bench.sample_pages(tmp_path, 100)] == names
+    # 12 files for 4 pages: every third page, in reading order.
+    assert [p.source for p in bench.sample_pages(tmp_path, 4)] == names[0:10:3]
 
 
 def test_times_the_three_stages(tmp_path: Path) -> None:
@@ -50,8 +60,8 @@ def test_times_the_three_stages(tmp_path: Path) -> None:
         assert stage in done.stdout
 
 
-def test_a_folder_without_html_is_refused(tmp_path: Path) -> None:
-    (tmp_path / "truth.csv").write_text("page,cluster\n")
+def test_a_folder_without_pages_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(64))
     done = _run(tmp_path)
     assert done.returncode == 2
-    assert "no HTML files" in done.stderr
+    assert "no web pages to time" in done.stderr
