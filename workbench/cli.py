@@ -20,6 +20,7 @@ from workbench.detect.scheme import PUNCTUATION, SPOTS
 from workbench.export.cells import csv_writer
 from workbench.export.skipped import write_skipped
 from workbench.pipeline import Corpus, DedupResult, detect, load_corpus, pending_run, save_result
+from workbench.store.whole_files import whole_file
 
 EXIT_OK, EXIT_USAGE, EXIT_INPUT, EXIT_CANCELLED = 0, 2, 3, 130
 SHOWN_REASONS = 10  # skip reasons the summary lists; --skipped writes every skipped input
@@ -28,6 +29,11 @@ ALL_SKIPPED = "--skipped FILE.csv lists every skipped input"
 
 class InputError(Exception):
     """A problem with what the user pointed us at; printed without a traceback."""
+
+
+class UsageError(InputError):
+    """Parameters that must not be used together (an output that is the project or a
+    file of the crawl being read): exit status 2, like argparse's own."""
 
 
 def _tau(text: str) -> float:
@@ -153,9 +159,37 @@ def _check_output(option: str, value: str | None) -> None:
         raise InputError(f"cannot write {option} {value}: there is no folder {folder}")
 
 
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Before anything is read: refuse an output that cannot be written (exit 3), one that
+    is the project, one of its files, or the crawl or a file in it, or a link, and a file
+    given for two outputs (exit 2: bad parameters)."""
+    from workbench.store.outputs import check_output
+    from workbench.store.whole_files import OutputRefused
+
+    seen: dict[str, str] = {}
+    for option in ("pairs", "clusters", "skipped"):
+        value = getattr(args, option)
+        _check_output(f"--{option}", value)
+        if not value:
+            continue
+        try:
+            check_output(value, project=args.project, crawl=args.path, what=f"--{option}")
+        except OutputRefused as exc:
+            raise UsageError(str(exc)) from None
+        where = str(Path(value).parent.resolve() / Path(value).name)
+        if where in seen:
+            raise UsageError(f"--{option} and {seen[where]} name the same file {value}; "
+                             "give each output its own file")
+        seen[where] = f"--{option}"
+
+
 def _write(option: str, path: str, write) -> None:
+    from workbench.store import ProjectError
+
     try:
-        write(Path(path))
+        write(Path(path))  # whole or not at all (whole_files): never a half CSV
+    except ProjectError as exc:
+        raise InputError(f"cannot write {option} {path}: {exc}") from None
     except OSError as exc:
         raise InputError(f"cannot write {option} {path}: {exc.strerror or exc}") from None
 
@@ -269,7 +303,7 @@ def _languages(pages) -> str:
 
 
 def write_pairs(result: DedupResult, path: Path) -> None:
-    with path.open("w", newline="", encoding="utf-8") as fh:
+    with whole_file(path) as fh:
         w = csv_writer(fh)
         w.writerow(["doc_a", "doc_b", "similarity"])
         for a, b, s in zip(result.pairs.a, result.pairs.b, result.pairs.similarity, strict=True):
@@ -277,7 +311,7 @@ def write_pairs(result: DedupResult, path: Path) -> None:
 
 
 def write_clusters(result: DedupResult, path: Path) -> None:
-    with path.open("w", newline="", encoding="utf-8") as fh:
+    with whole_file(path) as fh:
         w = csv_writer(fh)
         w.writerow(["cluster", "path", "similarity", "is_reference"])
         for k, c in enumerate(result.clusters, start=1):
@@ -287,8 +321,7 @@ def write_clusters(result: DedupResult, path: Path) -> None:
 
 def cmd_dedup(args: argparse.Namespace) -> int:
     params = _params(args)
-    for option in ("pairs", "clusters", "skipped"):
-        _check_output(f"--{option}", getattr(args, option))
+    _check_outputs(args)
     from workbench.store import ProjectError
 
     # The project is opened before the run, so a project that is in use, read-only or
@@ -523,6 +556,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.func(args) or 0)
+    except UsageError as exc:
+        print(f"workbench: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     except InputError as exc:
         print(f"workbench: {exc}", file=sys.stderr)
         return EXIT_INPUT

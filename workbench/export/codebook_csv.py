@@ -9,6 +9,7 @@ from pathlib import Path
 from workbench.export.cells import csv_writer, unescape
 from workbench.store import ProjectError, Tag, TagSpec
 from workbench.store.codebook import clean_colour, clean_name
+from workbench.store.whole_files import whole_file
 
 COLUMNS = ["name", "description", "colour", "shortcut", "parent"]
 
@@ -16,7 +17,7 @@ COLUMNS = ["name", "description", "colour", "shortcut", "parent"]
 def write_codebook(tags: Sequence[Tag], out_path: Path | str) -> int:
     """Write the codebook (parents before children); return the number of tags."""
     by_id = {t.id: t for t in tags}
-    with open(out_path, "w", newline="", encoding="utf-8") as f:
+    with whole_file(out_path) as f:  # whole or not at all: never a half codebook
         writer = csv_writer(f, reversible=True, lineterminator="\r\n")
         writer.writerow(COLUMNS)
         for tag in tags:

@@ -12,6 +12,10 @@ from pathlib import Path
 
 from workbench.export.pages import export_pages
 from workbench.store import Project, ProjectError
+from workbench.store.whole_files import OutputRefused
+
+# The command line's exit statuses (as cli.py's): 2 bad parameters, 3 unusable input.
+EXIT_USAGE, EXIT_INPUT = 2, 3
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -44,8 +48,11 @@ def run(args: argparse.Namespace) -> int:
         with Project.open(args.project, backups=0, readonly=True) as project:
             result = export_pages(project, args.out, coded_only=args.coded_only,
                                   wide=args.wide, excel=args.excel)
-    except ProjectError as exc:
+    except OutputRefused as exc:  # --out names a file that must not be written
         print(f"workbench export: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
+    except ProjectError as exc:  # a project that is missing, damaged or has no run
+        print(f"workbench export: {exc}", file=sys.stderr)
+        return EXIT_INPUT
     print(f"Wrote {result.rows} rows to {result.csv_path} (and {result.sidecar_path.name})")
     return 0

@@ -8,6 +8,8 @@ from pathlib import Path
 from workbench.export.cells import csv_writer
 from workbench.export.sidecar import sidecar_path, write_sidecar
 from workbench.store import PageRecord, Project, ProjectError
+from workbench.store.outputs import check_project_output
+from workbench.store.whole_files import whole_file
 
 COLUMNS = ["cluster", "cluster_size", "is_reference", "similarity", "tags", "coder",
            "tagged_at", "path", "warc_file", "warc_offset", "url", "capture_date", "title",
@@ -62,28 +64,26 @@ def export_pages(project: Project, out_path: Path | str, *, coded_only: bool = T
     column per codebook tag after the others. ``excel``: UTF-8 with BOM so
     Excel detects the encoding. Quoting follows RFC 4180 (CRLF line ends).
     The file is written to a temporary name and renamed, so a failed export
-    never leaves a half CSV that looks complete.
+    never leaves a half CSV that looks complete. An ``out_path`` that is the project,
+    one of its files or a file of its crawl is refused (``outputs.OutputRefused``).
     """
     out_path = Path(out_path)
     if project.current_run() is None:
         raise ProjectError(f"{project.path} has no detection run to export yet.")
     tag_names = [t.name for t in project.codebook()]
     header = COLUMNS + ([WIDE_PREFIX + n for n in tag_names] if wide else [])
-    tmp = out_path.with_name(out_path.name + ".partial")
+    side_path = check_project_output(project, sidecar_path(out_path))
     rows = 0
-    try:
-        with open(tmp, "w", newline="", encoding="utf-8-sig" if excel else "utf-8") as f:
-            writer = csv_writer(f, lineterminator="\r\n")
-            writer.writerow(header)
-            for rec in project.page_records(coded_only=coded_only):
-                writer.writerow(_row(rec, tag_names, wide))
-                rows += 1
-        tmp.replace(out_path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise ProjectError(f"Cannot write {out_path}: {exc}") from exc
-    side = write_sidecar(project, sidecar_path(out_path), {
+    with whole_file(check_project_output(project, out_path),
+                    encoding="utf-8-sig" if excel else "utf-8") as f:
+        writer = csv_writer(f, lineterminator="\r\n")
+        writer.writerow(header)
+        for rec in project.page_records(coded_only=coded_only):
+            writer.writerow(_row(rec, tag_names, wide))
+            rows += 1
+    side = write_sidecar(project, side_path, {
         "csv": out_path.name, "rows": rows, "coded_only": coded_only, "wide": wide,
         "excel": excel, "columns": header,
     })
     return ExportResult(out_path, side, rows)
+

@@ -22,6 +22,7 @@ from lxml import etree
 from workbench import __version__
 from workbench.store import ProjectError, Tag, TagSpec
 from workbench.store.codebook import clean_colour, clean_guid, clean_name
+from workbench.store.whole_files import whole_file
 
 NAMESPACE = "urn:QDA-XML:codebook:1.0"
 _Q = f"{{{NAMESPACE}}}"
@@ -70,14 +71,9 @@ def write_qdc(tags: Sequence[Tag], path: Path | str) -> int:
     seen: set[int] = set()
     for tag in children.get(None, []):
         add(codes, tag, seen)
-    tmp = path.with_name(path.name + ".partial")
-    try:
-        etree.ElementTree(root).write(str(tmp), xml_declaration=True, encoding="utf-8",
+    with whole_file(path, text=False) as fh:
+        etree.ElementTree(root).write(fh, xml_declaration=True, encoding="utf-8",
                                       pretty_print=True)
-        tmp.replace(path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise ProjectError(f"Cannot write {path}: {exc}") from exc
     return len(seen)
 
 

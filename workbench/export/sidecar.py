@@ -10,6 +10,7 @@ from typing import Any
 from workbench import __version__
 from workbench.store import Project
 from workbench.store.clock import utc_now
+from workbench.store.whole_files import whole_file
 
 
 def sidecar_path(csv_path: Path) -> Path:
@@ -38,7 +39,6 @@ def write_sidecar(project: Project, path: Path, export: dict[str, Any]) -> Path:
         ],
         "coders": [name for _, name, _ in project.coders()],
     }
-    tmp = path.with_name(path.name + ".partial")
-    tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    tmp.replace(path)
+    with whole_file(path) as fh:
+        fh.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     return path

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from workbench.core.records import SkipRecord
 from workbench.export.cells import csv_writer
+from workbench.store.whole_files import whole_file
 
 COLUMNS = ["file", "offset", "url", "reason", "page_kept"]
 
@@ -20,7 +21,7 @@ def write_skipped(skipped: Iterable[SkipRecord], path: Path | str) -> int:
     part (its ``reason`` says what was lost).
     """
     n = 0
-    with open(path, "w", newline="", encoding="utf-8") as fh:
+    with whole_file(path) as fh:
         writer = csv_writer(fh)
         writer.writerow(COLUMNS)
         for skip in skipped:

@@ -15,6 +15,7 @@ from workbench.export import read_codebook, read_qdc, write_codebook, write_qdc
 from workbench.gui.locations import PROJECT_SUFFIX, projects_dir
 from workbench.gui.tagform import changes, form_of, new_tag_form
 from workbench.store import ProjectError, Tag, TagSpec, codebook_of
+from workbench.store.outputs import check_project_output
 
 if TYPE_CHECKING:
     from workbench.gui.mainwindow import MainWindow
@@ -129,7 +130,7 @@ class CodebookActions:
         if path.suffix.lower() not in (".qdc", ".csv"):
             path = path.with_suffix(".qdc")
         try:
-            write(tags, path)
+            write(tags, check_project_output(project, path))
         except (ProjectError, OSError) as exc:  # a folder that cannot be written, too
             self.window.prompter.error("Cannot export the codebook", str(exc))
             return

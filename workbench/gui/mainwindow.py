@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import html
-import shutil
 import time
 from pathlib import Path
 
@@ -449,15 +448,13 @@ class MainWindow(QMainWindow):
         if self.job is not None:
             self.prompter.info("Please wait", "Save As is possible once the detection run ends.")
             return
-        source = self.project.path
-        if not self.close_project():  # its last changes are still in the -wal: no copy
-            self.open_project(source)
-            return
+        self.memo_pane.flush()  # a memo typed just now goes into the copy
         try:
-            shutil.copy2(source, target_path)
-        except OSError as exc:
+            # Refuses a target open elsewhere; copies the -wal too (store.save_as).
+            self.project.save_copy(target_path)
+        except ProjectError as exc:
             self.prompter.error("Save As failed", str(exc))
-            target_path = source
+            return
         self.open_project(target_path)
 
     # ============================================================= detection

@@ -23,6 +23,10 @@ duplicate of the newest one (five such openings would leave five copies of one
 state), nor spend seconds copying. The project file's size and modification time
 when the newest copy was taken are noted beside it; an opening that finds them
 unchanged, with no changes waiting in the ``-wal``, keeps that copy as its own.
+
+A backups folder that is a symbolic link is refused (no copy is made, and the
+window says why): copies must not land wherever a planted link points. The copy's
+temporary file is created new (never opened through a link left at its name).
 """
 
 from __future__ import annotations
@@ -36,6 +40,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from workbench.store import integrity
+from workbench.store.errors import ProjectError
+from workbench.store.whole_files import create_new, fsync_path, sync_folder, whole_file
 
 DEFAULT_KEEP = 5
 _PARTIAL = ".partial"
@@ -66,12 +72,14 @@ def make_backup(
     if keep <= 0:
         return None
     directory = directory or backup_dir_for(project_path)
+    _refuse_link(directory)
     if state is None:
         state = file_state(project_path)
     same = _copy_of(project_path, directory, state)
     if same is not None:
         return same
     directory.mkdir(parents=True, exist_ok=True)
+    _refuse_link(directory)  # made by someone else between the check and mkdir
     remove_partials(directory)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
     final = directory / f"{project_path.stem}-{stamp}{project_path.suffix or '.db'}"
@@ -82,10 +90,19 @@ def make_backup(
     except BaseException:
         _remove_with_side_files(tmp)
         raise
-    _sync_folder(directory)
+    sync_folder(directory)
     _note_copy(directory, final, state)
     prune(directory, project_path, keep)
     return final
+
+
+def _refuse_link(directory: Path) -> None:
+    if directory.is_symlink():
+        raise ProjectError(
+            f"The backups folder {directory} is a symbolic link (to "
+            f"{os.readlink(directory)}), so no backup copy was written there: copies "
+            "are only written into a real folder beside the project. Delete the link "
+            "(and move the copies it points to back, if they are yours).")
 
 
 def file_state(project_path: Path) -> dict | None:
@@ -118,14 +135,16 @@ def _copy_of(project_path: Path, directory: Path, state: dict | None) -> Path | 
 
 def _note_copy(directory: Path, copy: Path, state: dict | None) -> None:
     note = directory / COPY_NOTE
-    with suppress(OSError):
+    with suppress(OSError, ProjectError):
         if state is None:
             note.unlink(missing_ok=True)
         else:
-            note.write_text(json.dumps({"backup": copy.name, "state": state}), encoding="utf-8")
+            with whole_file(note) as fh:
+                fh.write(json.dumps({"backup": copy.name, "state": state}))
 
 
 def _copy(conn: sqlite3.Connection, tmp: Path) -> None:
+    os.close(create_new(tmp))  # new: never written through a link left at the name
     target = sqlite3.connect(str(tmp), isolation_level=None)
     try:
         # A half copy is deleted, never used, so the copy needs no rollback journal:
@@ -136,22 +155,7 @@ def _copy(conn: sqlite3.Connection, tmp: Path) -> None:
     finally:
         target.close()
     # Durable before the rename makes it a backup (synchronous = OFF skipped that).
-    fd = os.open(tmp, os.O_RDWR | getattr(os, "O_BINARY", 0))
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _sync_folder(directory: Path) -> None:
-    if os.name != "posix":
-        return
-    with suppress(OSError):
-        fd = os.open(directory, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+    fsync_path(tmp)
 
 
 def _remove_with_side_files(path: Path) -> None:

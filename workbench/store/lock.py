@@ -12,6 +12,16 @@ Windows), so it dies with its process: a lock left by a crashed or killed sessio
 is simply free, and the next opener overwrites the dead holder's details. The file
 itself only carries those details (pid, host, user, since) for the message.
 
+The lock file is opened without following a symbolic link and must be a regular file
+with one name: a link planted at ``study.wbproj.lock`` would otherwise have the opener
+overwrite whatever it points to. A project file with more than one name (a hard link,
+``ln study.wbproj copy.wbproj``) is refused for writing: the lock, like SQLite's
+``-wal``, lives beside a name, so two writers could each hold "their" name's lock and
+write one file at once, and a ``-wal`` left beside one name is never seen through the
+other (https://sqlite.org/howtocorrupt.html, "multiple links to the same file").
+Refusing is simpler and safer than a lock by the file's identity, which would still
+leave one ``-wal`` per name.
+
 File systems without working locks (some NFS set-ups without a lock daemon, some
 FUSE mounts) raise ENOLCK/EOPNOTSUPP; there the file's details become the lock:
 a holder on this host whose process is gone is taken over, any other holder is
@@ -27,12 +37,14 @@ import getpass
 import json
 import os
 import socket
+import stat
 import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from workbench.store.clock import utc_now
 from workbench.store.errors import ProjectError, ProjectInUse
+from workbench.store.whole_files import LinkRefused
 
 # Errors meaning "this file system cannot lock", not "someone else holds it".
 _NO_LOCKING = {errno.ENOLCK, errno.EOPNOTSUPP, errno.ENOSYS, errno.EINVAL}
@@ -99,6 +111,7 @@ class ProjectLock:
 
         Raises LockFolderReadOnly when the lock file cannot be created.
         """
+        _refuse_hard_links(project_path)
         lock_path = lock_path_for(project_path)
         # A releasing holder deletes the file; if we locked a file that is no longer
         # the one at the path, someone else may lock the new one: start again.
@@ -170,17 +183,47 @@ def _in_use(project_path: Path, holder: LockHolder | None, hint: str = "") -> Pr
         f"or close it there first.{hint}", project_path, holder)
 
 
-def _open_lock_file(lock_path: Path, project_path: Path) -> int:
-    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+def _refuse_hard_links(project_path: Path) -> None:
     try:
-        return os.open(lock_path, flags, 0o644)
+        names = os.stat(project_path).st_nlink
+    except OSError:  # not made yet (Project.create), or gone: nothing to share
+        return
+    if names > 1:
+        raise LinkRefused(
+            f"{project_path} has {names} names on this disk (hard links to one file). The "
+            "workbench keeps its lock, and SQLite its journal, beside each name, so two "
+            "sessions could write it at once through different names and lose work; it is "
+            "not opened for writing. Open it read-only, or make a real copy (File > Save "
+            "Project As..., or cp) and delete the other names.")
+
+
+def _open_lock_file(lock_path: Path, project_path: Path) -> int:
+    flags = (os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+             | getattr(os, "O_NOFOLLOW", 0))
+    try:
+        fd = os.open(lock_path, flags, 0o644)
     except OSError as exc:
         if exc.errno in _NOT_WRITABLE:
             raise LockFolderReadOnly(
                 f"the folder {project_path.parent} cannot be written by you, so the "
                 f"workbench cannot keep its working files (lock, journal) beside "
                 f"{project_path.name}") from exc
+        if exc.errno == errno.ELOOP or lock_path.is_symlink():
+            raise _strange_lock_file(lock_path, project_path, "a symbolic link") from exc
         raise
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode) or st.st_nlink > 1:
+        os.close(fd)
+        kind = "a hard link to another file" if stat.S_ISREG(st.st_mode) else "not a file"
+        raise _strange_lock_file(lock_path, project_path, kind)
+    return fd
+
+
+def _strange_lock_file(lock_path: Path, project_path: Path, kind: str) -> LinkRefused:
+    return LinkRefused(
+        f"The lock file {lock_path} of {project_path.name} is {kind}, not the file the "
+        "workbench makes, so it was not opened or written (it could be another file in "
+        "disguise). Delete it and open the project again.")
 
 
 def _try_os_lock(fd: int) -> bool:

@@ -32,6 +32,7 @@ from workbench.store import (
     queries,
     recorder,
     runs,
+    save_as,
     schema,
     tagging,
 )
@@ -727,17 +728,28 @@ class Project:
                          lambda c, _a: memos.set_memo(c, self.coder_id, cluster_id, page_id,
                                                       text))
 
+    def save_copy(self, target: Path | str) -> Path:
+        """Write the project as it is now (its ``-wal`` included) to ``target``, which
+        may be a project nobody has open for writing (see :mod:`store.save_as`)."""
+        return save_as.save_copy(self._read(), self.path, Path(target))
+
     # --------------------------------------------------------- undo/redo
     def undo(self) -> int | None:
         """Undo the newest action (id returned; None: nothing to undo)."""
-        if self._closed:
-            raise ProjectError(f"{self.path} is closed.")
-        return self._log.undo()
+        return self._replay(self._log.undo, "undo")
 
     def redo(self) -> int | None:
+        return self._replay(self._log.redo, "redo")
+
+    def _replay(self, step: Callable[[], int | None], doing: str) -> int | None:
+        """Undo or redo; a failure is a ProjectError (StorageError: full disk...) that
+        says so, like every other change, never a raw sqlite3 error."""
         if self._closed:
             raise ProjectError(f"{self.path} is closed.")
-        return self._log.redo()
+        try:
+            return step()
+        except sqlite3.Error as exc:
+            raise _project_error(exc, self.path, f"Could not {doing} the last action in") from exc
 
     def clusters_of_action(self, action_id: int) -> list[int]:
         """Clusters of the current run that an action changed (after undo/redo: as they
