@@ -149,5 +149,5 @@ def test_command_line(coded: Project, tmp_path: Path, capsys: pytest.CaptureFixt
     assert len(read(out)) == 4
     with pytest.raises(SystemExit):
         _parse(["export", str(path), "--out", str(out), "--all", "--coded"])
-    assert run(_parse(["export", str(tmp_path / "missing.wbproj"), "--out", str(out)])) == 2
+    assert run(_parse(["export", str(tmp_path / "missing.wbproj"), "--out", str(out)])) == 3
     assert "does not exist" in capsys.readouterr().err
