@@ -20,8 +20,10 @@ from workbench.detect.params import SpotSigsParams, params_from_record
 from workbench.detect.registry import METHODS, parse_methods
 from workbench.export.cells import csv_writer
 from workbench.store import Project, ProjectError
+from workbench.store.outputs import check_output
+from workbench.store.whole_files import OutputRefused, whole_file
 
-EXIT_OK, EXIT_INPUT = 0, 3
+EXIT_OK, EXIT_USAGE, EXIT_INPUT = 0, 2, 3
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -50,6 +52,12 @@ class CompareError(Exception):
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.curve is not None:
+        try:  # before minutes of comparing: not the project, the gold set, a link
+            check_output(args.curve, project=args.project, crawl=args.gold, what="--curve")
+        except OutputRefused as exc:
+            print(f"workbench compare: {exc}", file=sys.stderr)
+            return EXIT_USAGE
     try:
         methods = parse_methods(args.methods)
         comparison = _compare(args, methods)
@@ -59,10 +67,10 @@ def run(args: argparse.Namespace) -> int:
     print_table(comparison, sys.stdout)
     if args.curve is not None:
         try:
-            with open(args.curve, "w", newline="", encoding="utf-8") as fh:
+            with whole_file(args.curve) as fh:  # whole or not at all
                 write_curve(comparison, fh)
-        except OSError as exc:
-            print(f"workbench compare: cannot write {args.curve}: {exc.strerror or exc}", file=sys.stderr)
+        except ProjectError as exc:
+            print(f"workbench compare: cannot write {args.curve}: {exc}", file=sys.stderr)
             return EXIT_INPUT
         print(f"every threshold's scores: {args.curve}")
     return EXIT_OK

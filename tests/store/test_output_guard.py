@@ -156,3 +156,16 @@ def test_export_exit_statuses_follow_the_readme(coded: Path, tmp_path: Path) -> 
     flip_bytes(coded, (page - 1) * size, 64)
     damaged = workbench("export", coded, "--out", out)
     assert damaged.returncode == 3 and "damaged" in damaged.stderr, damaged.stderr
+
+
+def test_compare_curve_over_the_project_or_the_gold_set_is_refused(coded: Path,
+                                                                 tmp_path: Path) -> None:
+    gold = tmp_path / "gold"
+    shutil.copytree(DEMO_ARCHIVE, gold)
+    page = sorted(gold.rglob("*.html"))[0]
+    before, project_bytes = page.read_bytes(), coded.read_bytes()
+    done = workbench("compare", gold, "--curve", page, "-q")
+    assert done.returncode == 2 and "inside the crawl" in done.stderr, done.stderr
+    done = workbench("compare", "--project", coded, "--curve", coded, "-q")
+    assert done.returncode == 2 and "is the project" in done.stderr, done.stderr
+    assert page.read_bytes() == before and coded.read_bytes() == project_bytes

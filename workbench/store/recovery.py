@@ -18,6 +18,7 @@ from workbench.store import integrity
 from workbench.store.backup import good_backups
 from workbench.store.errors import ProjectError, storage_error
 from workbench.store.lock import ProjectLock
+from workbench.store.whole_files import temp_beside
 
 
 def restore_backup(project_path: Path | str, backup_path: Path | str | None = None, *,
@@ -53,8 +54,10 @@ def restore_backup(project_path: Path | str, backup_path: Path | str | None = No
 def _swap_in(project_path: Path, source: Path) -> Path:
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     aside = project_path.with_name(f"{project_path.name}.damaged-{stamp}")
-    incoming = project_path.with_name(project_path.name + ".restoring")
-    # Copy first: if the disk is full, the damaged file is still where it was.
+    # Copy first: if the disk is full, the damaged file is still where it was. The copy
+    # goes to a new file of our own (never through a link left beside the project).
+    incoming, fd = temp_beside(project_path)
+    os.close(fd)
     try:
         shutil.copyfile(source, incoming)
         with open(incoming, "rb+") as fh:
