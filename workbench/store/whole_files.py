@@ -19,6 +19,7 @@ import errno
 import io
 import os
 import secrets
+import stat
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -81,6 +82,18 @@ def check_target(target: Path, what: str = "") -> None:
         raise OutputRefused(f"Cannot write {label}: there is no folder {target.parent}.")
 
 
+def _keep_mode(fd: int, target: Path) -> None:
+    """The new file gets the permissions of the one it replaces (a private file stays
+    private); a new name gets the usual ones (0666 less the umask)."""
+    if not hasattr(os, "fchmod"):  # Windows: no Unix permissions to keep
+        return
+    try:
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        return
+    os.fchmod(fd, mode)
+
+
 def put_in_place(tmp: Path, target: Path) -> None:
     """Rename the finished ``tmp`` over ``target`` and make the rename durable."""
     os.replace(tmp, target)
@@ -135,6 +148,7 @@ def whole_file(target: Path | str, *, what: str = "", text: bool = True,
         raise write_error(exc, target) from exc
     done = False
     try:
+        _keep_mode(fd, target)
         raw = os.fdopen(fd, "wb")
         with (io.TextIOWrapper(raw, encoding=encoding, newline=newline) if text else raw) as fh:
             yield fh
