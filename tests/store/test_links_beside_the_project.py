@@ -14,20 +14,27 @@ from workbench.store import Project, ProjectError
 from workbench.store.backup import backup_dir_for, list_backups
 from workbench.store.lock import lock_path_for
 
-# Another process, a second coder: open the project under its name and add memos.
+# Another process, a second coder: open the project under its name and add 20 memos.
 SECOND_WRITER = """
 from workbench.store import Project, ProjectError
-try:
-    project = Project.open(PATH, backups=0, coder="bea")
-except ProjectError as exc:
-    print(json.dumps({"refused": str(exc)}))
-else:
-    ids = [r.id for r in project.list_clusters(limit=100)]
-    for n in range(20):
+project = Project.open(PATH, backups=0, coder="bea")
+ids = [r.id for r in project.list_clusters(limit=100)]
+saved, refused = 0, None
+for n in range(20):
+    try:
         project.add_memo(ids[n % len(ids)], f"memo {n} by bea")
-    project.close()
-    print(json.dumps({"refused": None}))
+        saved += 1
+    except ProjectError as exc:
+        refused = str(exc)
+reason = project.readonly_reason
+project.close()
+print(json.dumps({"saved": saved, "refused": refused, "readonly": reason}))
 """
+
+
+def memo_texts(path: Path) -> list[str]:
+    with Project.open(path, backups=0, readonly=True) as project:
+        return [m.text for c in cluster_ids(project) for m in project.memos(c)]
 
 
 def test_a_hard_link_cannot_open_a_second_writer(tmp_path: Path) -> None:
@@ -35,24 +42,23 @@ def test_a_hard_link_cannot_open_a_second_writer(tmp_path: Path) -> None:
     project.close()
     other_name = tmp_path / "copy.wbproj"
     os.link(project.path, other_name)
-    # One writer on each name, as in the report: the second is refused, and so is the
-    # first, whichever name it uses, while the file has two names.
-    result = last_json(run_python(SECOND_WRITER, PATH=str(other_name)))
-    assert result["refused"] and "2 names" in result["refused"]
-    assert "read-only" in result["refused"]
-    with pytest.raises(ProjectError, match="hard links"):
-        Project.open(project.path, backups=0)
-    # Read-only still works, and writes nothing.
-    with Project.open(other_name, backups=0, readonly=True) as reader:
-        assert reader.count_clusters() == 3
-    # Once it has one name again, it opens for writing and nothing was lost.
+    # One writer on each name, as in the report: neither may write while the file has
+    # two names; each is told why instead of having its memos acknowledged and lost.
+    with Project.open(project.path, backups=0, coder="ann") as first:
+        assert first.readonly and "2 names" in first.readonly_reason
+        with pytest.raises(ProjectError, match="hard links"):
+            first.add_memo(cluster_ids(first)[0], "memo by ann")
+        second = last_json(run_python(SECOND_WRITER, PATH=str(other_name)))
+    assert second["saved"] == 0 and "hard links" in second["readonly"]
+    assert second["refused"] and "hard links" in second["refused"]
+    assert memo_texts(project.path) == []
+    # Once it has one name again, it opens for writing and nothing is lost.
     other_name.unlink()
     with Project.open(project.path, backups=0) as again:
-        assert again.count_clusters() == 3
+        assert not again.readonly
         again.add_memo(cluster_ids(again)[0], "after the link was gone")
-    assert last_json(run_python(SECOND_WRITER, PATH=str(project.path)))["refused"] is None
-    with Project.open(project.path, backups=0, readonly=True) as done:
-        texts = [m.text for c in cluster_ids(done) for m in done.memos(c)]
+    assert last_json(run_python(SECOND_WRITER, PATH=str(project.path)))["saved"] == 20
+    texts = memo_texts(project.path)
     assert "after the link was gone" in texts and len(texts) == 21
 
 

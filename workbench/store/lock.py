@@ -15,7 +15,8 @@ itself only carries those details (pid, host, user, since) for the message.
 The lock file is opened without following a symbolic link and must be a regular file
 with one name: a link planted at ``study.wbproj.lock`` would otherwise have the opener
 overwrite whatever it points to. A project file with more than one name (a hard link,
-``ln study.wbproj copy.wbproj``) is refused for writing: the lock, like SQLite's
+``ln study.wbproj copy.wbproj``) is refused for writing (``Project.open`` opens it
+read-only and says why): the lock, like SQLite's
 ``-wal``, lives beside a name, so two writers could each hold "their" name's lock and
 write one file at once, and a ``-wal`` left beside one name is never seen through the
 other (https://sqlite.org/howtocorrupt.html, "multiple links to the same file").
@@ -183,18 +184,25 @@ def _in_use(project_path: Path, holder: LockHolder | None, hint: str = "") -> Pr
         f"or close it there first.{hint}", project_path, holder)
 
 
+class HardLinked(LinkRefused):
+    """The project file has more than one name; ``reason`` says so in a few words (a
+    project opened read-only because of it gives it as its ``readonly_reason``)."""
+
+    def __init__(self, project_path: Path, names: int) -> None:
+        self.reason = (f"the file has {names} names on this disk (hard links), so two "
+                       "sessions could write it at once through different names; make a "
+                       "real copy (File ▸ Save Project As…) to code in it")
+        super().__init__(f"{project_path} is not opened for writing: {self.reason}, and "
+                         "delete its other names.")
+
+
 def _refuse_hard_links(project_path: Path) -> None:
     try:
         names = os.stat(project_path).st_nlink
     except OSError:  # not made yet (Project.create), or gone: nothing to share
         return
     if names > 1:
-        raise LinkRefused(
-            f"{project_path} has {names} names on this disk (hard links to one file). The "
-            "workbench keeps its lock, and SQLite its journal, beside each name, so two "
-            "sessions could write it at once through different names and lose work; it is "
-            "not opened for writing. Open it read-only, or make a real copy (File > Save "
-            "Project As..., or cp) and delete the other names.")
+        raise HardLinked(project_path, names)
 
 
 def _open_lock_file(lock_path: Path, project_path: Path) -> int:

@@ -54,7 +54,7 @@ from workbench.store.errors import (
     StorageError,
     storage_error,
 )
-from workbench.store.lock import LockFolderReadOnly, ProjectLock
+from workbench.store.lock import HardLinked, LockFolderReadOnly, ProjectLock
 from workbench.store.page_table import PageRecord, page_records
 from workbench.store.signatures import RunSignatures, run_signatures, save_signatures
 
@@ -149,7 +149,8 @@ class Project:
         For writing (the default) the project's lock is taken: ProjectInUse (with who
         holds it) when another session has it open for writing. When the file, its
         folder or its disk cannot be written, it opens read-only instead and says why
-        in ``readonly_reason``. ``readonly=True`` opens it read-only, which writes
+        in ``readonly_reason``; so does a file with more than one name (hard links,
+        see :mod:`store.lock`). ``readonly=True`` opens it read-only, which writes
         nothing and always works next to a writer; ``coder`` is then ignored.
 
         The file is checked first (``integrity``): ProjectDamaged, naming the good
@@ -189,6 +190,8 @@ class Project:
             lock = ProjectLock.acquire(path)
         except LockFolderReadOnly as exc:
             return cls._open_readonly(path, str(exc), backup_dir)
+        except HardLinked as exc:  # one lock and one -wal per name: never two writers
+            return cls._open_readonly(path, exc.reason, backup_dir)
         except OSError as exc:
             raise _project_error(exc, path, "Cannot lock") from exc
         try:
