@@ -70,7 +70,13 @@ def _spec(text: str) -> AntecedentSpec:
 
 def _add_detection_options(p: argparse.ArgumentParser) -> None:
     d = SpotSigsParams()
-    p.add_argument("--tau", type=_tau, default=d.tau, help=f"similarity threshold (default {d.tau})")
+    p.add_argument("--tau", type=_tau, default=d.tau,
+                   help=f"similarity threshold (default {d.tau}): pages at least this similar "
+                        f"are linked into clusters. A lower tau joins more pages to clusters, "
+                        f"but below --corroborate-below ({d.corroborate_below}) it makes no new "
+                        f"cluster of two pages: such a pair needs a third page linked to both. "
+                        f"It does not change which pages are read or what is compared "
+                        f"(pairs down to --pair-floor are found either way)")
     p.add_argument("--spec", type=_spec, action="append", metavar="WORD(D,C)|WORD[S1,S2]",
                    help="antecedent spec, repeatable (default: articles and forms of be, can, "
                         "will, have, do with d=1, c=2); WORD[3,4] is the Multi-Chain variant: the "
@@ -102,6 +108,11 @@ def _add_detection_options(p: argparse.ArgumentParser) -> None:
                    help=f"on a crawl of more pages, look for pairs from tau only: the floor's pairs "
                         f"grow with the square of the crawl (default {d.pair_floor_max_pages:,}; "
                         f"0: no limit)")
+    p.add_argument("--corroborate-below", type=_unit, default=d.corroborate_below, metavar="SIM",
+                   help=f"in a star cluster, a member less similar than this to its reference "
+                        f"stays only when another member links to it too, so two pages this "
+                        f"little alike are no cluster on their own (default "
+                        f"{d.corroborate_below}; 0: off, every pair >= tau can make a cluster)")
     p.add_argument("--weak-join", type=_unit, default=d.weak_join,
                    help=f"star clusters of 3 or more take pages this similar to most of their "
                         f"members, below tau (default {d.weak_join}; 0: off)")
@@ -135,7 +146,7 @@ def _params(args: argparse.Namespace) -> SpotSigsParams:
             main_content=not args.no_main_content, corpus_boilerplate=not args.no_corpus_boilerplate,
             pair_floor=args.pair_floor, weak_join=args.weak_join,
             weak_join_own_text=args.weak_join_own_text, pair_floor_max_pages=args.pair_floor_max_pages,
-            hub_split=args.hub_split,
+            hub_split=args.hub_split, corroborate_below=args.corroborate_below,
         )
     except ValueError as exc:
         raise InputError(str(exc)) from None
