@@ -266,6 +266,10 @@ class CompareDialog(QDialog):
         self.summary = QLabel()
         self.summary.setObjectName("comparisonSummary")
         self.summary.setWordWrap(True)
+        self.advice = QLabel()
+        self.advice.setObjectName("codingAdvice")
+        self.advice.setWordWrap(True)
+        self.advice.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.plot = PRCurveView()
 
         self.use_label = QLabel()
@@ -291,6 +295,7 @@ class CompareDialog(QDialog):
         layout.addWidget(self.problem_label)
         layout.addWidget(self.table)
         layout.addWidget(self.summary)
+        layout.addWidget(self.advice)
         layout.addWidget(self.plot, 1)
         layout.addLayout(bottom)
 
@@ -369,6 +374,7 @@ class CompareDialog(QDialog):
         self.table.setRowCount(0)
         self.plot.set_curves([], summary=self.presenter.curve_summary())
         self.summary.setText("")
+        self.advice.setText("")
         self.cancel_button.setEnabled(True)
         self._show_progress(view.text, view.value)
         self._sync_inputs()
@@ -473,6 +479,7 @@ class CompareDialog(QDialog):
         if self.presenter.selected is not None:
             self.table.selectRow(self.presenter.selected)
         self.summary.setText(self.presenter.summary())
+        self.advice.setText(self.presenter.coding_advice())
         self.plot.set_curves(self.presenter.curves, self.presenter.selected_method,
                              self.presenter.curve_summary())
         self._sync_inputs()
@@ -488,6 +495,7 @@ class CompareDialog(QDialog):
     def _row_selected(self) -> None:
         rows = {i.row() for i in self.table.selectedIndexes()}
         self.presenter.select(min(rows) if rows else None)
+        self.advice.setText(self.presenter.coding_advice())
         self.plot.set_selected(self.presenter.selected_method)
         self._sync_inputs()
 
