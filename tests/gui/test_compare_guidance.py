@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import io
+import shutil
 
+from tests.conftest import DEMO_ARCHIVE
+from tests.gui.conftest import RUN_TIMEOUT_MS
 from tests.gui.test_compare_dialog import _near
 from workbench.compare_command import print_table
 from workbench.comparison import Comparison, MethodResult, Point
@@ -80,3 +83,27 @@ def test_the_papers_line_does_not_call_the_pages_compared_a_part_of_the_dev_set(
     text = out.getvalue()
     assert "dev set" not in text
     assert "not over the pages compared here" in text
+
+
+def test_the_windows_memory_figure_for_spotsigs_is_the_command_lines(qtbot, prompter, tmp_path):
+    """The window has run SpotSigs on the crawl already; its comparison used to show
+    SpotSigs' memory as "< 1 MB" (the window's growth) where the CLI says tens of MB."""
+    from tests.test_comparison_process import _cli_memory_mb
+    from workbench.comparison import Truth, compare
+    from workbench.gui.compare_presenter import COLUMNS
+
+    gold = tmp_path / "gold"
+    for page in DEMO_ARCHIVE.rglob("*.html"):
+        (gold / page.stem).mkdir(parents=True, exist_ok=True)
+        shutil.copy(page, gold / page.stem / f"{page.parent.name}.html")
+    compare(gold, Truth.from_gold_folder, ["spotsigs"], workers=1)  # the window's own run
+    cli = _cli_memory_mb(gold)
+    dialog = CompareDialog(prompter=prompter, workers=1, methods=["spotsigs"])
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.set_gold_folder(gold)
+    dialog.set_methods(["spotsigs"])
+    with qtbot.waitSignal(dialog.compared, timeout=RUN_TIMEOUT_MS) as blocker:
+        assert dialog.run()
+    shown = dialog.table.item(0, COLUMNS.index("Memory")).text()
+    assert shown != "< 1 MB" and blocker.args[0].methods[0].peak_bytes / 2**20 >= cli / 2, (shown, cli)

@@ -46,7 +46,8 @@ COLUMN_TIPS: tuple[str, ...] = (
     "Recall of the pairs inside the clusters built from the method's pairs",
     "F1 of the clusters the coder would see at the best threshold",
     "How long the method worked (SpotSigs: reading the pages included)",
-    "How much the workbench's memory grew while the method worked",
+    "How much memory the method took: the growth of the comparison's own process while it "
+    "worked, as `workbench compare` measures it",
     "Max F1 the method's papers report on the full Gold Set (2,160 pages)",
 )
 
