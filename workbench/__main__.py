@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from workbench.process_clock import process_started  # before the rest: its fallback clock starts here
 from workbench.resources import DEMO_ARCHIVE
 
 SMOKE_TEST = "--smoke-test"
@@ -34,9 +35,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if a_dedup_process:
         from workbench.process_exit import exit_now
 
-        exit_now(cli.main(args))
+        exit_now(cli.main(args, started=process_started()))
     if args and (args[0] in cli.command_names() or args[0].startswith("-")):
-        return cli.main(args)
+        return cli.main(args, started=process_started() if argv is None else None)
     if args and not Path(args[0]).exists():
         return _not_a_command(args[0], cli.command_names())
     target = args[0] if args else str(DEMO_ARCHIVE)

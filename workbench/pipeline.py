@@ -30,7 +30,13 @@ from workbench.core.own_text import OwnTextCheck
 from workbench.core.progress import Cancelled, ProgressFn, no_progress
 from workbench.core.records import Cluster, PageInfo, RawPage, RunFilters, SkipRecord
 from workbench.detect import matrix_kernels, numba_setup
-from workbench.detect.boilerplate import ANY_SITE, boilerplate_masks, corpus_boilerplate, site_boilerplate
+from workbench.detect.boilerplate import (
+    ANY_SITE,
+    boilerplate_masks,
+    corpus_boilerplate,
+    site_boilerplate,
+    site_of,
+)
 from workbench.detect.extract import ExtractedPage, PageArrays, extract_batch, page_multisets
 from workbench.detect.matcher import MatrixBuilder, PairResult, SignatureMatrix, find_pairs, intersections
 from workbench.detect.member_overlap import (
@@ -43,6 +49,7 @@ from workbench.detect.parallel import read_and_extract
 from workbench.detect.params import SpotSigsParams
 from workbench.detect.pool import worker_pool
 from workbench.store.signatures import RunSignatures
+from workbench.text.site_titles import matrix_similarity, retitle_site_labels
 
 # Pages handed to a worker at once. An archive that fits in one batch is extracted in
 # this process: starting worker processes would cost more than it saves.
@@ -261,7 +268,12 @@ def load_corpus(
         setting_up.join()
     timings["read+extract"] = time.perf_counter() - t0
 
-    return filter_corpus(str(root), params, extracted, skipped, timings, progress)
+    corpus = filter_corpus(str(root), params, extracted, skipped, timings, progress)
+    # A title many pages of a site share, each another story, is the site's label: they
+    # take their next candidates (display only: detection never reads a title).
+    m = corpus.matrix
+    retitle_site_labels(corpus.pages, site_of, matrix_similarity(m.ptr, m.sig, m.cnt, m.lengths()))
+    return corpus
 
 
 

@@ -170,3 +170,18 @@ def test_a_read_only_project_is_refused_with_why(qtbot, coded, prompter):
         title, text = prompter.errors[-1]
         assert title == "Project is read-only" and path.name in text and w.job is None
         w.close_project()
+
+
+def test_the_preview_shows_the_learned_weights_and_why_each_merge_is_made(qtbot, coded):
+    dialog = _preview(qtbot, coded)
+    rerun = _learner(coded).rerun
+    shown = {dialog.weights.topLevelItem(i).text(0): dialog.weights.topLevelItem(i).text(1)
+             for i in range(dialog.weights.topLevelItemCount())}
+    assert shown == {name: f"{value:+.3f}" for name, value in rerun.weights.weights}
+    assert dialog.weights.isVisibleTo(dialog)
+    for i in range(dialog.merges.topLevelItemCount()):
+        merge = dialog.merges.topLevelItem(i)
+        why = merge.child(merge.childCount() - 1)
+        assert why.text(0).startswith("Why: ") and f"≥ {rerun.threshold:.2f}" in why.text(0)
+        assert why.childCount() >= 1 and why.child(0).text(1).startswith("cosine ")
+    dialog.reject()

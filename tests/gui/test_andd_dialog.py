@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import numpy as np
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QDialog
 
 from workbench.core.andd_preview import preview_changes
 from workbench.core.records import PageInfo
+from workbench.detect.andd_model import AnddWeights
+from workbench.detect.matcher import PairResult
 from workbench.gui.andd_dialog import AnddDialog
 
 PAGES = [PageInfo(key=f"site/p{i}.htm", source="", title=f"Story {i}") for i in range(8)]
@@ -55,3 +58,31 @@ def test_nothing_to_change_leaves_only_cancel(qtbot):
     assert dialog.summary.text() == "Nothing would change."
     assert not dialog.apply_button.isEnabled()
     assert dialog.merges.topLevelItemCount() == 0 and dialog.splits.topLevelItemCount() == 0
+
+
+def test_the_learned_weights_are_shown_weightiest_first(qtbot):
+    weights = AnddWeights.of(1, np.array([0.1, -0.4, 0.0, 1.0, 0.2, 0.0, 0.3, 0.5]),
+                             {"pages": 5}, threshold=0.55)
+    dialog = AnddDialog(preview_changes(PAGES, [[0, 1]], [[0, 1, 2]]), weights=weights,
+                        threshold=0.55)
+    qtbot.addWidget(dialog)
+    rows = [(dialog.weights.topLevelItem(i).text(0), dialog.weights.topLevelItem(i).text(1))
+            for i in range(dialog.weights.topLevelItemCount())]
+    assert rows[:3] == [("idf", "+1.000"), ("in_title", "+0.500"), ("tf", "-0.400")]
+    assert len(rows) == len(weights.weights)
+    assert "rare" in dialog.weights.topLevelItem(0).text(2)
+
+
+def test_each_merge_says_which_pairs_of_pages_link_its_parts(qtbot):
+    """Pages 0-1 and 3-4 are two stories now; the re-run links them by 1-3 (0.62) and
+    0-4 (0.58); 0-3 at 0.40 is under the threshold and no reason."""
+    pairs = PairResult(np.array([0, 3, 1, 0, 0]), np.array([1, 4, 3, 4, 3]),
+                       np.array([0.9, 0.8, 0.62, 0.58, 0.40]))
+    dialog = AnddDialog(preview_changes(PAGES, [[0, 1], [3, 4]], [[0, 1, 3, 4]]), pairs=pairs,
+                        threshold=0.55, weights=AnddWeights.unit())
+    qtbot.addWidget(dialog)
+    merge = dialog.merges.topLevelItem(0)
+    why = merge.child(merge.childCount() - 1)
+    assert why.text(0) == "Why: 2 pairs of pages across its parts at cosine ≥ 0.55"
+    assert [(why.child(i).text(0), why.child(i).text(1)) for i in range(why.childCount())] == [
+        ("site/p1.htm ↔ site/p3.htm", "cosine 0.62"), ("site/p0.htm ↔ site/p4.htm", "cosine 0.58")]

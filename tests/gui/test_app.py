@@ -126,3 +126,15 @@ def test_settings_dialog_keeps_multi_chain_specs_and_reads_typed_steps(qtbot):
     dialog.specs.item(1, 3).setText("2,x")
     dialog._accept()
     assert "Row 2" in dialog.error.text() and dialog.result() == 0
+
+
+def test_settings_dialog_sets_corroborate_below(qtbot):
+    """A τ under corroborate_below adds no cluster of two pages: Settings can change it."""
+    dialog = SettingsDialog(SpotSigsParams(corroborate_below=0.3))
+    qtbot.addWidget(dialog)
+    assert dialog.corroborate.value() == 0.3
+    dialog.corroborate.setValue(0.0)
+    assert dialog.params().corroborate_below == 0.0
+    assert dialog.corroborate.text() == "off"
+    dialog.load(SpotSigsParams())
+    assert dialog.params().corroborate_below == SpotSigsParams().corroborate_below

@@ -287,3 +287,27 @@ def test_a_run_without_weak_joins_has_no_such_note(qtbot, window, floor_project)
     dialog = open_calibration(qtbot, w)
     assert "Weak joins" not in dialog.note.text()
     dialog.reject()
+
+
+def test_the_view_says_a_tau_under_corroborate_below_makes_no_pair_cluster(qtbot, window, tmp_path):
+    path = tmp_path / "corroborate.wbproj"
+    params = {"tau": 0.5, "pair_floor": 0.25, "cluster_method": "star", "corroborate_below": 0.4}
+    with Project.create(path, str(tmp_path / "gone"), coder="ann") as project:
+        project.save_run(params, "spotsigs", {}, [page(i) for i in range(8)],
+                         [Pair(a, b, s) for a, b, s in PAIRS],
+                         [Cluster(0, [0, 1, 2, 3], [1.0, 0.9, 0.9, 0.9]), Cluster(5, [5, 6], [1.0, 0.8])])
+    w = window
+    assert w.open_project(path)
+    dialog = open_calibration(qtbot, w)
+    assert dialog.note.isVisibleTo(dialog)
+    assert "corroborate below 0.40" in dialog.note.text()
+    assert "no two pages make a cluster on their own" in dialog.note.text()
+    dialog.reject()
+
+
+def test_no_corroboration_note_when_tau_cannot_go_under_it(qtbot, window, floor_project):
+    w = window  # floor_project recorded no corroborate_below: clustered without it
+    assert w.open_project(floor_project)
+    dialog = open_calibration(qtbot, w)
+    assert "corroborate" not in dialog.note.text()
+    dialog.reject()

@@ -59,8 +59,8 @@ def _stop(dialog: CompareDialog) -> None:
 def make_dialog(qtbot, prompter):
     made: list[CompareDialog] = []
 
-    def make(project: Project | None = None) -> CompareDialog:
-        d = CompareDialog(None, project, prompter=prompter, workers=1)
+    def make(project: Project | None = None, **options) -> CompareDialog:
+        d = CompareDialog(None, project, prompter=prompter, workers=1, **options)
         qtbot.addWidget(d)
         d.show()
         made.append(d)
@@ -174,7 +174,8 @@ def test_a_failing_method_is_explained_in_a_message(qtbot, make_dialog, prompter
         raise ModuleNotFoundError(f"No module named '{module}'", name=module)
 
     monkeypatch.setattr(comparison, "make_detector", missing)
-    dialog = make_dialog()
+    # In this process: the stand-in detector cannot reach the comparison's own process.
+    dialog = make_dialog(runner=comparison.compare)
     dialog.set_gold_folder(gold)
     dialog.set_methods(["minhash"])
     with qtbot.waitSignal(dialog.failed, timeout=RUN_TIMEOUT_MS):

@@ -142,6 +142,19 @@ def weak_joins_note(params: dict, checkable: bool = False) -> str:
             "the run's τ; a new detection run at another τ joins them again.")
 
 
+def corroboration_note(params: dict) -> str:
+    """What τ cannot do in a run's star clusters ('' when nothing): a member less similar
+    than ``corroborate_below`` to its reference needs a link from another member too, so
+    a τ under it adds no cluster of two pages. Said only when the view can move τ there."""
+    below = float(params.get("corroborate_below") or 0.0)
+    if params.get("cluster_method", "star") != "star" or below <= run_floor(params) + 1e-9:
+        return ""  # off, or τ cannot be moved below it here
+    return (f"A member less than {below:.2f} similar to its cluster's reference needs a link "
+            f"from another member too (corroborate below {below:.2f}): below τ {below:.2f}, "
+            "pages join clusters of three or more, but no two pages make a cluster on their "
+            "own. Settings (or --corroborate-below) change it.")
+
+
 def _local_clusters(graph: PairGraph, method: str, tau: float, options: dict[str, float] | None,
                     groups_only: bool = False,
                     vouch: Vouch | None = None) -> tuple[np.ndarray, list[Cluster]]:

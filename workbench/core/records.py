@@ -59,6 +59,11 @@ class PageInfo:
     language: str | None = None  # detected language of the kept text (ISO 639-1), if told
     signature_kind: str = "spots"  # "spots", or "punctuation" for a language without lists
     title_tag: str = ""  # the page's <title> as written (often the site's name), for tooltips
+    # What could stand in for ``title`` when many pages of its site share it (a site's
+    # label, not a headline: workbench.text.site_titles), and the article's first words.
+    # Display only: detection never reads them, and they are not saved.
+    other_titles: tuple[str, ...] = ()
+    opening: str = ""  # the article's first words, when an article was found
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,22 @@ import numpy as np
 
 from workbench.detect.andd_features import GramMatrix, feature_names
 
+# What a k-gram with much of each feature is, for a coder reading the learned weights
+# (workbench.detect.andd_features has the exact definitions). A positive weight makes
+# such k-grams count more in the cosine between two pages, a negative one less.
+FEATURE_MEANINGS: dict[str, str] = {
+    "bias": "every k-gram alike",
+    "tf": "k-grams repeated in the page",
+    "df": "k-grams many pages of the crawl have",
+    "idf": "rare k-grams, on few pages of the crawl",
+    "loc": "k-grams first found late in the page",
+    "len": "k-grams of long pages",
+    "cap": "capitalised k-grams (names)",
+    "in_title": "k-grams in the page's title",
+    "df_avg": "k-grams of common words (average)",
+    "df_med": "k-grams of common words (median)",
+}
+
 
 @dataclass(frozen=True, slots=True)
 class AnddWeights:
@@ -73,6 +89,12 @@ class AnddWeights:
     @property
     def trained(self) -> bool:
         return bool(self.trained_on)
+
+    def explained(self) -> list[tuple[str, float, str]]:
+        """(feature, weight, what such k-grams are) for each feature, the weightiest first:
+        the whole model, as a coder can read it."""
+        rows = [(name, value, FEATURE_MEANINGS.get(name, name)) for name, value in self.weights]
+        return sorted(rows, key=lambda row: -abs(row[1]))
 
     def to_dict(self) -> dict[str, Any]:
         """A small JSON-able dict (kept in a run's params); :meth:`from_dict` reads it."""

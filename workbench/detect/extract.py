@@ -28,6 +28,7 @@ from workbench.text.decode import decode_bytes
 from workbench.text.headline import TITLE_MAX_CHARS
 from workbench.text.html import Extracted, extract, extract_plain
 from workbench.text.limit import bounded
+from workbench.text.site_titles import shown_opening
 
 _URL_HOST = re.compile(r"[a-z][a-z0-9+.-]*://([^/:?#\s@]+)", re.I)
 _LOOKS_LIKE_HTML = re.compile(rb"<\s*(!doctype|html|head|body|title|p|div|table|br|meta)\b", re.I)
@@ -297,6 +298,8 @@ def _info(raw: RawPage, extracted: Extracted, encoding: str) -> PageInfo:
         encoding=encoding,
         title=extracted.title[:TITLE_MAX_CHARS],
         title_tag=extracted.title_tag[:TITLE_MAX_CHARS],
+        other_titles=extracted.other_titles,
+        opening=shown_opening(extracted.opening),
         checksum=checksum,
         link_host=extracted.link_host,
     )

@@ -17,10 +17,12 @@ from typing import Any
 from workbench.archive.tasks import Scan, scan
 from workbench.core.progress import ProgressFn, no_progress
 from workbench.core.records import PageInfo, RawPage, SkipRecord
+from workbench.detect.boilerplate import site_of
 from workbench.detect.detector import Detector, PageText
 from workbench.detect.extract import extract_page_text
 from workbench.detect.parallel import read_and_extract
 from workbench.detect.params import SpotSigsParams
+from workbench.text.site_titles import retitle_site_labels
 
 
 @dataclass(slots=True)
@@ -97,7 +99,7 @@ def read_texts(
             out.skipped.extend(skipped)
             for page in results:
                 _take(out, page)
-            return out
+            return _retitled(out)
     batch: list[RawPage] = []
     for item in items:
         if isinstance(item, SkipRecord):
@@ -108,6 +110,31 @@ def read_texts(
             _take_batch(out, batch, job, progress)
             batch = []
     _take_batch(out, batch, job, progress)
+    return _retitled(out)
+
+
+def _retitled(out: Texts) -> Texts:
+    """The pages with their sites' labels replaced as a SpotSigs run replaces them
+    (workbench.text.site_titles), copies of one story told by their texts' word triples
+    (or their features' ids)."""
+    sets: dict[int, set] = {}
+
+    def of(i: int) -> set:
+        if i not in sets:
+            item = out.texts[i]
+            ids = getattr(item, "ids", None)
+            if ids is not None:
+                sets[i] = set(ids.tolist())
+            else:
+                words = str(getattr(item, "text", item)).lower().split()
+                sets[i] = {" ".join(words[k:k + 3]) for k in range(max(0, len(words) - 2))}
+        return sets[i]
+
+    def similarity(i: int, j: int) -> float:
+        a, b = of(i), of(j)
+        return len(a & b) / len(a | b) if a or b else 0.0
+
+    retitle_site_labels(out.pages, site_of, similarity)
     return out
 
 

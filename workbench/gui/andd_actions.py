@@ -299,7 +299,9 @@ class AnddLearner(QObject):
             return
         self.rerun = rerun
         dialog = self.dialog = AnddDialog(rerun.changes, self.window,
-                                          trained_on=rerun.labelled.describe())
+                                          trained_on=rerun.labelled.describe(),
+                                          weights=rerun.weights, pairs=rerun.pairs,
+                                          threshold=rerun.threshold)
         dialog.setObjectName("anddPreview")
         dialog.applied.connect(self._apply)
         dialog.rejected.connect(self._dismiss)

@@ -1,7 +1,9 @@
 """Shows what re-running with learned ANDD weights would change; the coder applies or not.
 
 A thin view of :class:`workbench.core.andd_preview.Changes`: the counts, the merges and
-the splits (each with its pages' keys and titles, folded), and Apply / Cancel. ``exec()``
+the splits (each with its pages' keys and titles, folded; a merge with the pairs of pages
+that link its parts, :mod:`workbench.core.merge_links`), the learned weights (the whole
+model: one number per feature, :meth:`AnddWeights.explained`), and Apply / Cancel. ``exec()``
 returns Accepted for Apply; ``applied`` is emitted too, for a caller that shows the dialog
 without waiting (``open()``).
 """
@@ -21,6 +23,12 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.andd_preview import Changes, ClusterChange
+from workbench.core.merge_links import merge_links
+from workbench.detect.andd_model import AnddWeights
+from workbench.detect.matcher import PairResult
+
+# The strongest links shown under each merge (the count says how many there are).
+SHOWN_LINKS = 3
 
 
 class AnddDialog(QDialog):
@@ -29,9 +37,13 @@ class AnddDialog(QDialog):
     applied = Signal()
 
     def __init__(self, changes: Changes, parent: QWidget | None = None, *,
-                 trained_on: str = "") -> None:
-        """``trained_on``: one line on what was learned from (``Labelled.describe()``)."""
+                 trained_on: str = "", weights: AnddWeights | None = None,
+                 pairs: PairResult | None = None, threshold: float | None = None) -> None:
+        """``trained_on``: one line on what was learned from (``Labelled.describe()``);
+        ``weights``: the learned model, shown; ``pairs`` and ``threshold``: the re-run's
+        pairs and the cosine it linked pages at, to say why each merge would be made."""
         super().__init__(parent)
+        self._pairs, self._threshold = pairs, threshold
         self.setWindowTitle("Re-run with learned weights (ANDD)")
         self.changes = changes
         self.summary = QLabel(changes.summary())
@@ -42,6 +54,12 @@ class AnddDialog(QDialog):
             intro.setWordWrap(True)
             layout.addWidget(intro)
         layout.addWidget(self.summary)
+        self.weights = self._weights(weights, threshold)
+        if self.weights.topLevelItemCount():
+            layout.addWidget(QLabel("<b>Learned weights</b>: a k-gram's weight in a page is the "
+                                    "sum of each weight times that feature of it (below zero: "
+                                    "left out); these numbers are the whole model."))
+            layout.addWidget(self.weights)
         self.merges = self._list(changes.merges, "Would merge")
         self.splits = self._list(changes.splits, "Would split")
         for title, tree in (("Clusters that would merge", self.merges),
@@ -63,7 +81,43 @@ class AnddDialog(QDialog):
         self.resize(760, 520)
 
     @staticmethod
-    def _list(items: tuple[ClusterChange, ...], what: str) -> QTreeWidget:
+    def _weights(weights: AnddWeights | None, threshold: float | None) -> QTreeWidget:
+        tree = QTreeWidget()
+        tree.setObjectName("anddWeights")
+        tree.setAccessibleName("Learned weights")
+        tree.setRootIsDecorated(False)
+        tree.setHeaderLabels(["Feature", "Weight", "Counts more when positive"])
+        for name, value, meaning in (weights.explained() if weights is not None else ()):
+            item = QTreeWidgetItem([name, f"{value:+.3f}", meaning])
+            item.setToolTip(2, meaning)
+            tree.addTopLevelItem(item)
+        if weights is not None and threshold is not None:
+            tree.setToolTip(f"Pages whose weighted cosine is at least {threshold:.2f} are linked "
+                            f"(k = {weights.k} word{'s' if weights.k > 1 else ''} per k-gram).")
+        tree.setColumnWidth(0, 110)
+        tree.setColumnWidth(1, 80)
+        tree.setMaximumHeight(200)
+        return tree
+
+    def _why(self, top: QTreeWidgetItem, change: ClusterChange) -> None:
+        """Under a merge: the strongest pairs of pages that link its parts."""
+        if self._pairs is None or self._threshold is None:
+            return
+        links, total = merge_links(change, self._pairs.a, self._pairs.b, self._pairs.similarity,
+                                   self._threshold, SHOWN_LINKS)
+        if not links:
+            return
+        shown = f", the {len(links)} strongest shown" if total > len(links) else ""
+        node = QTreeWidgetItem(top, [f"Why: {total} pair{'s' if total != 1 else ''} of pages "
+                                     f"across its parts at cosine ≥ {self._threshold:.2f}{shown}",
+                                     ""])
+        for link in links:
+            child = QTreeWidgetItem(node, [f"{link.first.key} ↔ {link.second.key}",
+                                           f"cosine {link.similarity:.2f}"])
+            child.setToolTip(0, f"{link.first.title or link.first.key}\n↔ "
+                                f"{link.second.title or link.second.key}")
+
+    def _list(self, items: tuple[ClusterChange, ...], what: str) -> QTreeWidget:
         tree = QTreeWidget()
         tree.setHeaderLabels(["Page", "Title"])
         tree.setAccessibleName(what)
@@ -75,6 +129,8 @@ class AnddDialog(QDialog):
                 node = QTreeWidgetItem(top, [_part_label(change.kind, number, len(part)), ""])
                 for page in part:
                     QTreeWidgetItem(node, [page.key, page.title])
+            if change.kind == "merge":
+                self._why(top, change)
         tree.setColumnWidth(0, 320)
         return tree
 

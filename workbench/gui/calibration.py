@@ -40,6 +40,7 @@ from workbench.core.calibration import (
     Counts,
     Histogram,
     clustering_options,
+    corroboration_note,
     floor_note,
     labels_of,
     run_floor,
@@ -430,7 +431,9 @@ def open_calibration(window: MainWindow) -> CalibrationDialog | None:
         window.prompter.error("Cannot calibrate", str(exc))
         return None
     dialog = CalibrationDialog(presenter, edits, window, floor_reason=floor_note(run.params),
-                               clustering_note=weak_joins_note(run.params, vouch is not None))
+                               clustering_note=" ".join(filter(None, (
+                                   weak_joins_note(run.params, vouch is not None),
+                                   corroboration_note(run.params)))))
     dialog.apply_requested.connect(lambda tau: apply_tau(window, dialog, tau))
     dialog.finished.connect(lambda _r: setattr(window, "calibration", None))
     window.calibration = dialog

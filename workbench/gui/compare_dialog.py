@@ -1,9 +1,12 @@
 """Detection ▸ Compare Methods: score every method against clusters the coder trusts.
 
 The coder picks the truth (a gold folder, or the clusters coded in the open project),
-ticks methods and presses Run. :func:`workbench.comparison.compare` works in a
-:class:`CompareJob` on the thread pool; its news comes back through queued signals, so no
-widget is touched off the GUI thread, and Cancel stops it at its next progress report.
+ticks methods and presses Run. :func:`workbench.comparison.compare` works in a process
+of its own (:mod:`workbench.comparison_process`: each method's memory is then measured as
+``workbench compare`` measures it, not as the growth of a window that has run SpotSigs
+already), watched by a :class:`CompareJob` on the thread pool; its news comes back through
+queued signals, so no widget is touched off the GUI thread, and Cancel stops it at its
+next progress report.
 The table and the precision-recall plot then show each method at its best threshold;
 "Use This Method" emits the selected method's :class:`MethodChoice` for the window to run.
 What the widgets say comes from :class:`ComparePresenter` (no Qt, tested headless).
@@ -38,7 +41,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.comparison import Comparison, Truth, compare, truth_of_project
+from workbench.comparison import Comparison, Truth, truth_of_project
+from workbench.comparison_process import compare_in_child
 from workbench.core.progress import Cancelled
 from workbench.detect.params import SpotSigsParams
 from workbench.detect.registry import METHODS
@@ -94,11 +98,14 @@ class CompareJob(QRunnable):
 
     def __init__(self, root: str, truth: Truth | Callable, methods: Sequence[str], *,
                  params: SpotSigsParams | None = None, workers: int | None = None,
-                 source: str | None = None) -> None:
+                 source: str | None = None, runner: Callable[..., Comparison] = compare_in_child) -> None:
+        """``runner``: :func:`compare`'s stand-in; by default it runs in a process of its
+        own, so the memory each method takes is measured as ``workbench compare`` does."""
         super().__init__()
         self.setAutoDelete(False)
         self.root, self.truth, self.methods = root, truth, list(methods)
         self.params, self.workers, self.source = params, workers, source
+        self.runner = runner
         self.signals = CompareSignals()
         self.done = threading.Event()
         self._cancel = threading.Event()
@@ -118,8 +125,8 @@ class CompareJob(QRunnable):
 
     def run(self) -> None:  # noqa: D401 - QRunnable API
         try:
-            result = compare(self.root, self.truth, self.methods, params=self.params,
-                             progress=self._progress, workers=self.workers, source=self.source)
+            result = self.runner(self.root, self.truth, self.methods, params=self.params,
+                                 progress=self._progress, workers=self.workers, source=self.source)
         except Cancelled:
             self.signals.cancelled.emit()
         except BaseException as exc:  # noqa: BLE001 - every failure must reach the dialog
@@ -152,8 +159,11 @@ class CompareDialog(QDialog):
 
     def __init__(self, parent: QWidget | None = None, project: Project | None = None, *,
                  prompter: Prompter | None = None, workers: int | None = None,
-                 methods: Sequence[str] = METHODS, pool: QThreadPool | None = None) -> None:
+                 methods: Sequence[str] = METHODS, pool: QThreadPool | None = None,
+                 runner: Callable[..., Comparison] = compare_in_child) -> None:
+        """``runner``: how the comparison runs (:class:`CompareJob`)."""
         super().__init__(parent)
+        self.runner = runner
         self.setWindowTitle("Compare Methods")
         self.setObjectName("compareMethodsDialog")
         self.project = project
@@ -266,6 +276,10 @@ class CompareDialog(QDialog):
         self.summary = QLabel()
         self.summary.setObjectName("comparisonSummary")
         self.summary.setWordWrap(True)
+        self.advice = QLabel()
+        self.advice.setObjectName("codingAdvice")
+        self.advice.setWordWrap(True)
+        self.advice.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.plot = PRCurveView()
 
         self.use_label = QLabel()
@@ -291,6 +305,7 @@ class CompareDialog(QDialog):
         layout.addWidget(self.problem_label)
         layout.addWidget(self.table)
         layout.addWidget(self.summary)
+        layout.addWidget(self.advice)
         layout.addWidget(self.plot, 1)
         layout.addLayout(bottom)
 
@@ -353,7 +368,8 @@ class CompareDialog(QDialog):
         methods = self.presenter.checked_methods()
         if self.presenter.source is Source.GOLD:
             root = str(self.presenter.gold_folder)
-            job = CompareJob(root, Truth.from_gold_folder, methods, workers=self.workers)
+            job = CompareJob(root, Truth.from_gold_folder, methods, workers=self.workers,
+                             runner=self.runner)
         else:
             prepared = self._project_job(methods)
             if prepared is None:
@@ -369,6 +385,7 @@ class CompareDialog(QDialog):
         self.table.setRowCount(0)
         self.plot.set_curves([], summary=self.presenter.curve_summary())
         self.summary.setText("")
+        self.advice.setText("")
         self.cancel_button.setEnabled(True)
         self._show_progress(view.text, view.value)
         self._sync_inputs()
@@ -395,7 +412,7 @@ class CompareDialog(QDialog):
         # The project's own extraction settings, so SpotSigs scores what the coder sees.
         params = params_from_dict(run.params) if run is not None else SpotSigsParams()
         return CompareJob(root, truth, methods, params=params, workers=self.workers,
-                          source=str(project.path)), root
+                          source=str(project.path), runner=self.runner), root
 
     def cancel(self) -> None:
         if self.job is None:
@@ -473,6 +490,7 @@ class CompareDialog(QDialog):
         if self.presenter.selected is not None:
             self.table.selectRow(self.presenter.selected)
         self.summary.setText(self.presenter.summary())
+        self.advice.setText(self.presenter.coding_advice())
         self.plot.set_curves(self.presenter.curves, self.presenter.selected_method,
                              self.presenter.curve_summary())
         self._sync_inputs()
@@ -488,6 +506,7 @@ class CompareDialog(QDialog):
     def _row_selected(self) -> None:
         rows = {i.row() for i in self.table.selectedIndexes()}
         self.presenter.select(min(rows) if rows else None)
+        self.advice.setText(self.presenter.coding_advice())
         self.plot.set_selected(self.presenter.selected_method)
         self._sync_inputs()
 

@@ -46,7 +46,8 @@ COLUMN_TIPS: tuple[str, ...] = (
     "Recall of the pairs inside the clusters built from the method's pairs",
     "F1 of the clusters the coder would see at the best threshold",
     "How long the method worked (SpotSigs: reading the pages included)",
-    "How much the workbench's memory grew while the method worked",
+    "How much memory the method took: the growth of the comparison's own process while it "
+    "worked, as `workbench compare` measures it",
     "Max F1 the method's papers report on the full Gold Set (2,160 pages)",
 )
 
@@ -91,6 +92,9 @@ class Curve:
     best: tuple[float, float]
     best_threshold: float
     best_f1: float
+    # Where to code: the threshold of highest cluster F1 and its (recall, precision) point.
+    code_threshold: float | None = None
+    code_at: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,11 +182,11 @@ def _row(m: MethodResult) -> Row:
 
 def _curve(m: MethodResult) -> Curve:
     points = sorted(m.points, key=lambda p: p.threshold)
-    b = m.best
+    b, code = m.best, m.best_clusters
     return Curve(m.method, display_name(m.method),
                  tuple((p.pairs.recall, p.pairs.precision) for p in points),
                  tuple(p.threshold for p in points), (b.pairs.recall, b.pairs.precision),
-                 b.threshold, b.pairs.f1)
+                 b.threshold, b.pairs.f1, code.threshold, (code.pairs.recall, code.pairs.precision))
 
 
 class ComparePresenter:
@@ -204,6 +208,7 @@ class ComparePresenter:
         self._reads = False  # the methods other than SpotSigs share one reading first
         self._step = 0
         self._method: str | None = None
+        self._truth_words = "the gold folder's clusters"
 
     # ---------------------------------------------------------- the truth
     def project_label(self) -> str:
@@ -284,6 +289,8 @@ class ComparePresenter:
     def set_comparison(self, comparison: Comparison) -> None:
         """Show ``comparison``; the row of highest Max F1 is selected."""
         self.comparison = comparison
+        self._truth_words = ("your coded clusters" if self.source is Source.PROJECT
+                             else "the gold folder's clusters")
         self.rows = [_row(m) for m in comparison.methods]
         self.curves = [_curve(m) for m in comparison.methods]
         best = max(range(len(comparison.methods)), key=lambda i: comparison.methods[i].best.pairs.f1,
@@ -300,11 +307,29 @@ class ComparePresenter:
         return self.rows[self.selected].method if self.selected is not None else None
 
     def choice(self) -> MethodChoice | None:
-        """What "Use This Method" runs: the selected method at its best threshold."""
+        """What "Use This Method" runs: the selected method at the threshold to code at
+        (its highest cluster F1, :meth:`coding_advice`)."""
         if self.comparison is None or self.selected is None:
             return None
         m = self.comparison.methods[self.selected]
-        return MethodChoice(m.method, m.best.threshold)
+        return MethodChoice(m.method, m.best_clusters.threshold)
+
+    def coding_advice(self) -> str:
+        """Which threshold to code at with the selected method, in words: where its
+        clusters match the truth best (cluster F1), the point marked on its curve."""
+        if self.comparison is None or self.selected is None:
+            return ""
+        m = self.comparison.methods[self.selected]
+        code = m.best_clusters.clusters
+        at = m.best_clusters.threshold
+        text = (f"To code with {display_name(m.method)}, use threshold {at:.2f}: there its "
+                f"clusters match {self._truth_words} best (cluster F1 {code.f1:.3f}: precision "
+                f"{code.precision:.3f}, recall {code.recall:.3f}); marked “code at {at:.2f}” on "
+                "its curve.")
+        if abs(at - m.best.threshold) > 1e-9:
+            text += (f" Its pairs alone score best at {m.best.threshold:.2f} (Max F1, the papers' "
+                     "measure), but you code clusters, not pairs.")
+        return text
 
     def use_problem(self, project_open: bool) -> str | None:
         """Why "Use This Method" cannot be pressed (None: it can)."""
@@ -321,10 +346,10 @@ class ComparePresenter:
         choice = self.choice()
         if choice is None or self.comparison is None or self.selected is None:
             return ""
-        f1 = self.comparison.methods[self.selected].best.pairs.f1
+        f1 = self.comparison.methods[self.selected].best_clusters.clusters.f1
         return (f"Selected: {display_name(choice.name)} at threshold {choice.threshold:.2f} "
-                f"(Max F1 {f1:.3f}). Use This Method runs detection on the project again with it; "
-                "your tags stay on their pages.")
+                f"(cluster F1 {f1:.3f}). Use This Method runs detection on the project again with "
+                "it; your tags stay on their pages.")
 
     def summary(self) -> str:
         """What was compared, and how the times are to be read."""

@@ -65,7 +65,8 @@ SHORTCUTS = [
 
 
 class SettingsDialog(QDialog):
-    """τ, antecedent specs, IDF range, minimum signatures; "Paper defaults" resets."""
+    """τ, corroboration, antecedent specs, IDF range, minimum signatures; "Paper defaults"
+    resets."""
 
     def __init__(self, params: SpotSigsParams, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -83,6 +84,15 @@ class SettingsDialog(QDialog):
                                    "Detection ▸ Calibrate can show what a lower τ would merge "
                                    f"(on crawls of up to {params.pair_floor_max_pages:,} pages: "
                                    "above, pairs grow with the square of the crawl)")
+        self.corroborate = QDoubleSpinBox()
+        self.corroborate.setRange(0.0, 1.0)
+        self.corroborate.setSingleStep(0.05)
+        self.corroborate.setDecimals(2)
+        self.corroborate.setSpecialValueText("off")
+        self.corroborate.setToolTip("Star clusters: a member less similar than this to its "
+                                    "reference stays only when another member links to it too. "
+                                    "A τ below it joins pages to clusters of three or more but "
+                                    "makes no cluster of two pages (0: off)")
         self.specs = QTableWidget(0, 4)
         # Multi-Chain specs (the tech report's a(m,n)) have steps of their own; a row with
         # steps ignores distance and chain, so is[3,4] survives a trip through the dialog.
@@ -125,6 +135,7 @@ class SettingsDialog(QDialog):
         tau_row.addWidget(self.tau_label)
         form.addRow("Similarity threshold", tau_row)
         form.addRow("Keep pairs down to", self.pair_floor)
+        form.addRow("Corroborate members below", self.corroborate)
         idf_row = QHBoxLayout()
         idf_row.addWidget(self.idf_low)
         idf_row.addWidget(QLabel("to"))
@@ -168,6 +179,7 @@ class SettingsDialog(QDialog):
         self.tau.setValue(round(p.tau * 100))
         self.tau_label.setText(f"τ = {p.tau:.2f}")
         self.pair_floor.setValue(p.pair_floor)
+        self.corroborate.setValue(p.corroborate_below)
         self.specs.setRowCount(0)
         for spec in p.specs:
             self._add_spec(spec)
@@ -201,6 +213,7 @@ class SettingsDialog(QDialog):
                 raise ValueError(f"Row {r + 1}: {exc}") from exc
         return dataclasses.replace(
             self._base, tau=self.tau.value() / 100, pair_floor=self.pair_floor.value(), specs=tuple(specs),
+            corroborate_below=self.corroborate.value(),
             idf_low=self.idf_low.value(),
             idf_high=self.idf_high.value(), min_sigs=self.min_sigs.value(),
             cluster_method=self.method.currentText(), block_filter=self.block_filter.isChecked(),

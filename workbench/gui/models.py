@@ -181,8 +181,7 @@ class ClusterTableModel(QAbstractTableModel):
                 if not r.sites:
                     return plain_tip("No page of this cluster says which site it is from "
                                      "(no URL, canonical link or site-wide links).")
-                more = f"\n… {r.site_count} sites" if r.site_count > len(r.sites) else ""
-                return plain_tip("\n".join(r.sites) + more)
+                return plain_tip("\n".join(self._all_sites(r)))
             if col == COL_MIN and r.below_floor:
                 return plain_tip("Some member's similarity to the reference is below the run's "
                                  "pair floor (not stored): it joined through other members.")
@@ -196,6 +195,13 @@ class ClusterTableModel(QAbstractTableModel):
             colour = r.tags[0].colour or "#888888"
             return QColor(colour)
         return None
+
+    def _all_sites(self, r: ClusterRow) -> list[str]:
+        """Every site of the cluster (the row holds the first few): the whole of what the
+        Sites column cuts short, read when the pointer rests on it."""
+        if r.site_count <= len(r.sites) or self.project is None:
+            return list(r.sites)
+        return sorted({m.site for m in self.project.members(r.id) if m.site})
 
     @staticmethod
     def _display(r: ClusterRow, col: int) -> str:

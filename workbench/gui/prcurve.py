@@ -2,9 +2,10 @@
 
 One line per method through its (recall, precision) points, lowest threshold first, in
 a colour and marker shape of its own (the shapes tell the methods apart without colour),
-the best point (highest pair F1) ringed, and a legend with each method's Max F1. Hovering
-a point tells its threshold and scores; the accessible description says the best points
-in words.
+the best point (highest pair F1) ringed, the selected method's threshold to code at
+(highest cluster F1) flagged "code at", and a legend with each method's Max F1 beside the
+plot (inside it, it covered curves). Hovering a point tells its threshold and scores; the
+accessible description says the best points in words.
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ SHAPES: tuple[str, ...] = ("circle", "square", "triangle", "diamond", "down", "c
 GRID = QColor("#e4e7eb")
 AXIS = QColor("#555555")
 HOVER_PIXELS = 8
+LEGEND_GAP = 12  # between the plot and the legend beside (or under) it
+MIN_PLOT_WIDTH = 240  # narrower than this with the legend beside it: the legend goes under
+CODE_COLOUR = QColor("#222222")
 
 
 # Axis titles, longest first: the longest that fits is drawn (a short plot has no room
@@ -110,9 +114,58 @@ class PRCurveView(QWidget):
         self.update()
 
     # ------------------------------------------------------------ geometry
+    def _small_font(self) -> QFont:
+        small = QFont(self.font())
+        small.setPointSizeF(max(7.5, self.font().pointSizeF() - 0.5))
+        return small
+
+    def _legend_lines(self) -> list[str]:
+        lines = [f"{c.name}: Max F1 {c.best_f1:.3f} at {c.best_threshold:.2f}" for c in self.curves]
+        lines.append("ringed: each method's best point")
+        return lines
+
+    def _legend_size(self) -> tuple[float, float, float]:
+        """Width, height and row height of the legend (none without curves)."""
+        if not self.curves:
+            return 0.0, 0.0, 0.0
+        bold = self._small_font()
+        bold.setBold(True)
+        metrics = QFontMetrics(bold)  # the selected method's line is bold: measure the widest
+        row = metrics.height() + 4
+        lines = self._legend_lines()
+        return max(metrics.horizontalAdvance(t) for t in lines) + 40, row * len(lines) + 8, row
+
+    def _legend_beside(self) -> bool:
+        width, _, _ = self._legend_size()
+        return self.width() - self.MARGIN_L - self.MARGIN_R - width - LEGEND_GAP >= MIN_PLOT_WIDTH
+
     def plot_rect(self) -> QRectF:
-        return QRectF(self.MARGIN_L, self.MARGIN_T, max(1, self.width() - self.MARGIN_L - self.MARGIN_R),
-                      max(1, self.height() - self.MARGIN_T - self.MARGIN_B))
+        """The plotting area: the widget less the axes' margins and the legend's room."""
+        width, height, _ = self._legend_size()
+        right, bottom = self.MARGIN_R, self.MARGIN_B
+        if width:
+            if self._legend_beside():
+                right += width + LEGEND_GAP
+            else:
+                bottom += height + LEGEND_GAP
+        return QRectF(self.MARGIN_L, self.MARGIN_T, max(1, self.width() - self.MARGIN_L - right),
+                      max(1, self.height() - self.MARGIN_T - bottom))
+
+    def legend_rect(self) -> QRectF:
+        """Where the legend is: right of the plot, or under its axis title when narrow;
+        never over a curve."""
+        width, height, _ = self._legend_size()
+        r = self.plot_rect()
+        if self._legend_beside():
+            return QRectF(r.right() + LEGEND_GAP, r.top(), width, height)
+        return QRectF(r.left(), r.bottom() + self.MARGIN_B, width, height)
+
+    def coding_point(self) -> tuple[QPointF, float] | None:
+        """Where the selected method's threshold to code at is drawn, and that threshold."""
+        curve = next((c for c in self.curves if c.method == self.selected), None)
+        if curve is None or curve.code_at is None or curve.code_threshold is None:
+            return None
+        return self.to_pixel(*curve.code_at), curve.code_threshold
 
     def to_pixel(self, recall: float, precision: float) -> QPointF:
         r = self.plot_rect()
@@ -138,9 +191,12 @@ class PRCurveView(QWidget):
                 curve, i = hit
                 rec, prec = curve.points[i]
                 f1 = 2 * prec * rec / (prec + rec) if prec + rec else 0.0
+                code = ("\nthe threshold to code at: its clusters score best here"
+                        if curve.code_threshold == curve.thresholds[i] else "")
                 QToolTip.showText(event.globalPos(),
                                   f"{curve.name} at threshold {curve.thresholds[i]:.2f}\n"
-                                  f"precision {prec:.3f}, recall {rec:.3f}, F1 {f1:.3f}", self)
+                                  f"pair precision {prec:.3f}, recall {rec:.3f}, F1 {f1:.3f}{code}",
+                                  self)
             return True
         return super().event(event)
 
@@ -150,8 +206,7 @@ class PRCurveView(QWidget):
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         p.fillRect(self.rect(), QColor("#ffffff"))
         r = self.plot_rect()
-        small = QFont(self.font())
-        small.setPointSizeF(max(7.5, self.font().pointSizeF() - 0.5))
+        small = self._small_font()
         p.setFont(small)
         self._axes(p, r)
         if not self.curves:
@@ -165,8 +220,9 @@ class PRCurveView(QWidget):
         # The selected method last, so it lies on top.
         for curve in sorted(self.curves, key=lambda c: c.method == self.selected):
             self._curve(p, curve)
+        self._coding_flag(p, r)
         p.restore()
-        self._legend(p, r, small)
+        self._legend(p, small)
         p.end()
 
     def _axes(self, p: QPainter, r: QRectF) -> None:
@@ -218,16 +274,34 @@ class PRCurveView(QWidget):
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.drawEllipse(best, 10.0, 10.0)
 
-    def _legend(self, p: QPainter, r: QRectF, font: QFont) -> None:
-        """Bottom left of the plot: low recall and low precision, where curves seldom go."""
+    def _coding_flag(self, p: QPainter, r: QRectF) -> None:
+        """'code at 0.45' beside the selected method's point of highest cluster F1."""
+        where = self.coding_point()
+        if where is None:
+            return
+        point, threshold = where
+        p.setPen(QPen(CODE_COLOUR, 1.6, Qt.PenStyle.DashLine))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawRect(QRectF(point.x() - 7, point.y() - 7, 14, 14))
+        text = f"code at {threshold:.2f}"
+        metrics = QFontMetrics(p.font())
+        w, h = metrics.horizontalAdvance(text) + 8, metrics.height() + 2
+        # Up and to the right of the point, kept inside the plot.
+        x = min(point.x() + 10, r.right() - w)
+        y = max(point.y() - 10 - h, r.top())
+        box = QRectF(x, y, w, h)
+        p.setPen(QPen(CODE_COLOUR, 1))
+        p.setBrush(QBrush(QColor(255, 255, 255, 235)))
+        p.drawRect(box)
+        p.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+
+    def _legend(self, p: QPainter, font: QFont) -> None:
+        """Beside the plot (or under it when the widget is narrow), never over a curve."""
         bold = QFont(font)
         bold.setBold(True)
-        metrics = QFontMetrics(bold)  # the selected method's line is bold: measure the widest
-        lines = [f"{c.name}: Max F1 {c.best_f1:.3f} at {c.best_threshold:.2f}" for c in self.curves]
-        lines.append("ringed: each method's best point")
-        row = metrics.height() + 4
-        width = max(metrics.horizontalAdvance(t) for t in lines) + 40
-        box = QRectF(r.left() + 10, r.bottom() - 10 - row * len(lines) - 8, width, row * len(lines) + 8)
+        lines = self._legend_lines()
+        width, _, row = self._legend_size()
+        box = self.legend_rect()
         p.setPen(QPen(QColor("#c9ced6"), 1))
         p.setBrush(QBrush(QColor(255, 255, 255, 235)))
         p.drawRoundedRect(box, 4, 4)

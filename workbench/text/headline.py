@@ -173,7 +173,19 @@ def _names_the_site(title: str, site: Site) -> bool:
 
 def choose_headline(found: TitleCandidates, hosts: Iterable[str | None] = (),
                     main_texts: frozenset[str] | None = None) -> str:
-    """The page's headline ('' when it offers none).
+    """The page's headline ('' when it offers none): the first of
+    :func:`headline_candidates`."""
+    candidates = headline_candidates(found, hosts, main_texts)
+    return candidates[0] if candidates else ""
+
+
+def headline_candidates(found: TitleCandidates, hosts: Iterable[str | None] = (),
+                        main_texts: frozenset[str] | None = None) -> tuple[str, ...]:
+    """The page's headline first, then what could stand in for it, best first (each
+    once, none empty): the other declared titles, the headings that read like a
+    headline, the ``<title>`` without the site's name. A title that many pages of one
+    site share is that site's label, not a headline, which only the whole crawl tells
+    (workbench.text.site_titles takes the next candidate then).
 
     ``main_texts`` holds the (whitespace-normalised) texts of the main content's blocks,
     when main content was found: a heading among them is the article's own.
@@ -185,17 +197,18 @@ def choose_headline(found: TitleCandidates, hosts: Iterable[str | None] = (),
     heading that does not repeat it wins.
     """
     site = Site.of(found.site_names, hosts)
-    for declared in found.declared:
-        if not site.claims(declared):
-            return strip_site(declared, site)
+    declared = [strip_site(d, site) for d in found.declared if not site.claims(d)]
     usable = [(tag, text) for tag, text in found.headings if _reads_like_headline(text, site)]
     ordered = [text for _, text in usable if main_texts and text in main_texts]
     ordered += [text for tag, text in usable if tag == "h1"]
     title = found.title_tag
+    stripped = strip_site(title, site) if title else ""
     title_words = {t for t in _tokens(title) if len(t) >= 3}
-    if title and not _names_the_site(title, site):
-        agreeing = next((text for text in ordered if _agrees(text, title_words)), None)
-        return agreeing or strip_site(title, site)
-    # A heading that repeats a <title> naming the site names the site too.
-    story = next((text for text in ordered if not _agrees(text, title_words)), None)
-    return story or (strip_site(title, site) if title else "")
+    if declared:
+        first = declared[0]
+    elif title and not _names_the_site(title, site):
+        first = next((text for text in ordered if _agrees(text, title_words)), None) or stripped
+    else:
+        # A heading that repeats a <title> naming the site names the site too.
+        first = next((text for text in ordered if not _agrees(text, title_words)), None) or stripped
+    return tuple(dict.fromkeys(t for t in (first, *declared, *ordered, stripped) if t))

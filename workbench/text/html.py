@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import threading
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
 
@@ -20,7 +20,7 @@ import lxml.etree as etree
 from workbench.text.captures import Provenance
 from workbench.text.chunks import BREAK, LINK_CLOSE, LINK_OPEN, UNSPACED_RANGES, chunk_texts
 from workbench.text.elements import BLOCK, INVISIBLE
-from workbench.text.headline import TITLE_MAX_CHARS, TitleCandidates, choose_headline
+from workbench.text.headline import MIN_HEADING_WORDS, TITLE_MAX_CHARS, TitleCandidates, headline_candidates
 from workbench.text.maincontent import main_blocks, main_content_text
 from workbench.text.parse import parse_html
 from workbench.text.tokenize import words_of
@@ -68,6 +68,11 @@ class Extracted:
     unread: str | None = None
     # The page's <title> as written ('' without one): often the site's name.
     title_tag: str = ""
+    # What else could be shown as the title, best first (headline_candidates less the
+    # title), and the first words of the article: when many pages of a site share the
+    # title, it is the site's label and one of these stands in (workbench.text.site_titles).
+    other_titles: tuple[str, ...] = ()
+    opening: str = ""
 
 
 # Markers in the visible text (workbench.text.chunks).
@@ -112,7 +117,7 @@ def extract(markup: str, main_content: bool = False, hosts: Sequence[str | None]
 
     With ``main_content``, the blocks that make up the page's article are marked
     (:mod:`workbench.text.maincontent`). The title is the page's headline
-    (:func:`workbench.text.headline.choose_headline`); ``hosts`` (the page's own, when
+    (:func:`workbench.text.headline.headline_candidates`); ``hosts`` (the page's own, when
     known) help tell a headline from the site's name.
 
     Work is pushed into lxml's C code: invisible elements are stripped, block elements
@@ -145,9 +150,41 @@ def extract(markup: str, main_content: bool = False, hosts: Sequence[str | None]
                     block.main = True
     link_host = _dominant(links)
     main_texts = frozenset(t for t, b in zip(texts, blocks, strict=True) if b.main) if main_found else None
-    headline = choose_headline(candidates, [*hosts, link_host], main_texts) or shown
+    found = headline_candidates(candidates, [*hosts, link_host], main_texts)
+    headline = (found[0] if found else "") or shown
+    others = tuple(t[:TITLE_MAX_CHARS] for t in found if t != headline)[:MAX_OTHER_TITLES]
+    # Without an article found, a page's first blocks are its site's navigation: no opening.
+    article = ((t, b) for t, b in zip(texts, blocks, strict=True) if b.main) if main_found else ()
     return Extracted(text, headline[:TITLE_MAX_CHARS], blocks, link_host, main_found,
-                     title_tag=candidates.title_tag[:TITLE_MAX_CHARS])
+                     title_tag=candidates.title_tag[:TITLE_MAX_CHARS], other_titles=others,
+                     opening=opening_of(article))
+
+
+# Titles kept besides the one shown (workbench.text.site_titles takes the first that is
+# no site's label), and the words of the article's opening kept with a page.
+MAX_OTHER_TITLES = 2
+OPENING_WORDS = 13  # one more than site_titles shows, so it can tell the opening was cut
+
+
+def opening_of(blocks: Iterable[tuple[str, Block]]) -> str:
+    """The first words (:data:`OPENING_WORDS`) of the article's first sentence: from its
+    first block that reads like prose (a sentence of some words, few of them links; a
+    line of a date, a weather report or links is none)."""
+    for text, block in blocks:
+        if block.words < MIN_SENTENCE_WORDS or block.link_ratio > MAX_OPENING_LINKS:
+            continue
+        sentence = _SENTENCE_END.split(text, maxsplit=1)
+        if len(sentence) < 2 and not text.rstrip().endswith((".", "!", "?", '"', "”")):
+            continue
+        words = sentence[0].split()
+        if len(words) >= MIN_HEADING_WORDS:
+            return " ".join(words[:OPENING_WORDS])
+    return ""
+
+
+MIN_SENTENCE_WORDS = 8
+MAX_OPENING_LINKS = 0.2
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“'‘(])")
 
 
 def _normal(element: etree._Element) -> str:

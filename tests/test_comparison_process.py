@@ -1,0 +1,73 @@
+"""A comparison in a process of its own: each method's memory measured as the command line
+does, progress and Cancel across, failures back with their type."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import DEMO_ARCHIVE, REPO
+from workbench.comparison import Truth, compare
+from workbench.comparison_process import compare_in_child
+from workbench.core.progress import Cancelled
+
+
+@pytest.fixture(scope="module")
+def gold(tmp_path_factory) -> Path:
+    """The demo archive as a gold folder: one sub-folder per story, a page per site."""
+    root = tmp_path_factory.mktemp("gold")
+    for page in DEMO_ARCHIVE.rglob("*.html"):
+        (root / page.stem).mkdir(exist_ok=True)
+        shutil.copy(page, root / page.stem / f"{page.parent.name}.html")
+    return root
+
+
+def _cli_memory_mb(gold: Path) -> float:
+    """SpotSigs' memory as `workbench compare` prints it (a process of its own)."""
+    run = subprocess.run([sys.executable, "-m", "workbench", "compare", str(gold), "--methods",
+                          "spotsigs", "--workers", "1", "-q"], cwd=REPO, capture_output=True,
+                         text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    line = next(x for x in run.stdout.splitlines() if x.startswith("spotsigs"))
+    return float(re.search(r"(\d+)MB", line).group(1))
+
+
+def test_spotsigs_memory_is_measured_as_the_command_line_does_after_a_run_in_this_process(gold):
+    """A window has run SpotSigs already: measured in the window's process, the comparison's
+    SpotSigs grows it by almost nothing; in a process of its own, by what the CLI says."""
+    compare(gold, Truth.from_gold_folder, ["spotsigs"], workers=1)  # the window's own run
+    cli = _cli_memory_mb(gold)
+    assert cli >= 2  # the test means something only if the CLI measures some memory
+    child = compare_in_child(gold, Truth.from_gold_folder, ["spotsigs"], workers=1)
+    assert child.methods[0].peak_bytes / 2**20 >= cli / 2, (child.methods[0].peak_bytes, cli)
+    assert child.methods[0].points  # scored as in this process
+    here = compare(gold, Truth.from_gold_folder, ["spotsigs"], workers=1)
+    assert [p.pairs for p in child.methods[0].points] == [p.pairs for p in here.methods[0].points]
+
+
+def _refuse(pages):
+    raise PermissionError(13, "Permission denied", "gold/a.html")
+
+
+def test_a_failure_in_the_child_comes_back_as_its_type_with_the_childs_traceback(gold):
+    with pytest.raises(PermissionError) as caught:
+        compare_in_child(gold, _refuse, ["spotsigs"], workers=1)
+    assert caught.value.filename == "gold/a.html"
+    assert any("_refuse" in note for note in caught.value.__notes__)
+
+
+def test_cancel_from_progress_stops_the_child(gold):
+    seen: list[str] = []
+
+    def progress(stage, done, total):
+        seen.append(stage)
+        raise Cancelled()
+
+    with pytest.raises(Cancelled):
+        compare_in_child(gold, Truth.from_gold_folder, ["spotsigs"], workers=1, progress=progress)
+    assert seen
