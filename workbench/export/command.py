@@ -26,7 +26,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument("--out", "-o", type=Path, required=True, help="CSV file to write")
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--coded", dest="coded_only", action="store_true", default=True,
-                       help="only pages with at least one tag (default)")
+                       help="only pages a coder has judged: tagged, marked 'not this story' "
+                            "or with a memo (theirs or their cluster's) (default)")
     which.add_argument("--all", dest="coded_only", action="store_false",
                        help="every page, including untagged and skipped ones")
     parser.add_argument("--wide", action="store_true",
