@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from workbench.export.pages import export_pages
+from workbench.export.pages import damage_report, export_pages
 from workbench.store import Project, ProjectError
 
 
@@ -49,4 +49,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"workbench export: {exc}", file=sys.stderr)
         return 2
     print(f"Wrote {result.rows} rows to {result.csv_path} (and {result.sidecar_path.name})")
+    if result.damaged:
+        # Done (exit 0): every row is in the file. The sidecar lists the cells too.
+        print(f"workbench export: warning: {damage_report(result.damaged)}", file=sys.stderr)
     return 0
