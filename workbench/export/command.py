@@ -10,6 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from workbench.core.terminal_text import terminal_safe
 from workbench.export.pages import damage_report, export_pages
 from workbench.store import Project, ProjectError
 
@@ -46,10 +47,12 @@ def run(args: argparse.Namespace) -> int:
             result = export_pages(project, args.out, coded_only=args.coded_only,
                                   wide=args.wide, excel=args.excel)
     except ProjectError as exc:
-        print(f"workbench export: {exc}", file=sys.stderr)
+        print(f"workbench export: {terminal_safe(exc)}", file=sys.stderr)
         return 2
-    print(f"Wrote {result.rows} rows to {result.csv_path} (and {result.sidecar_path.name})")
+    print(f"Wrote {result.rows} rows to {terminal_safe(result.csv_path)} "
+          f"(and {terminal_safe(result.sidecar_path.name)})")
     if result.damaged:
         # Done (exit 0): every row is in the file. The sidecar lists the cells too.
-        print(f"workbench export: warning: {damage_report(result.damaged)}", file=sys.stderr)
+        print(f"workbench export: warning: {terminal_safe(damage_report(result.damaged))}",
+              file=sys.stderr)
     return 0
