@@ -15,6 +15,7 @@ from workbench.core.evaluation import Scores, pairs_of_groups, score_pairs
 from workbench.core.progress import Cancelled, no_progress
 from workbench.core.progress_text import ProgressWriter
 from workbench.core.records import SkipRecord
+from workbench.core.terminal_text import terminal_safe
 from workbench.detect.params import CLUSTER_METHODS, AntecedentSpec, SpotSigsParams, default_specs
 from workbench.detect.registry import METHODS, SPOTSIGS
 from workbench.detect.scheme import PUNCTUATION, SPOTS
@@ -305,13 +306,13 @@ def print_skipped(skipped: list[SkipRecord], out, report: Path | None) -> None:
     print(f"inputs skipped:    {len(skips):,}", file=out)
     counts = Counter(s.reason for s in skips).most_common()
     for reason, n in counts[:SHOWN_REASONS]:
-        print(f"  {n:>6,} x {reason}", file=out)
-    where = f"every skipped input is in {report}" if report else ALL_SKIPPED
+        print(f"  {n:>6,} x {terminal_safe(reason)}", file=out)
+    where = f"every skipped input is in {terminal_safe(report)}" if report else ALL_SKIPPED
     if len(counts) > SHOWN_REASONS:
         print(f"  ... {_more_reasons(counts[SHOWN_REASONS:])} not shown: {where}", file=out)
     if notes:
         what = "page" if len(notes) == 1 else "pages"
-        told = report or "--skipped FILE.csv"
+        told = terminal_safe(report) if report else "--skipped FILE.csv"
         print(f"kept in part:      {len(notes):,} {what} (compressed data cut short or "
               f"damaged; {told} says how much was kept)", file=out)
 
@@ -390,7 +391,7 @@ def _dedup_run(args: argparse.Namespace, params: SpotSigsParams, project) -> Ded
         _write("--skipped", args.skipped, lambda out: write_skipped(result.skipped, out))
     if project is not None:
         run_id = _saved(project, result)
-        print(f"project:           run {run_id} saved to {project.path}")
+        print(f"project:           run {run_id} saved to {terminal_safe(project.path)}")
     return result
 
 
@@ -425,7 +426,7 @@ def _method_run(args: argparse.Namespace, params: SpotSigsParams, project) -> in
         except ProjectError as exc:
             raise InputError(f"{project.path}: the run was not saved: {exc}") from None
         _close(project)
-        print(f"project:           run {run_id} saved to {project.path}")
+        print(f"project:           run {run_id} saved to {terminal_safe(project.path)}")
     print(f"method:            {result.detector.label}")
     print(f"pages read:        {len(result.pages):,}")
     print_skipped(result.skipped, sys.stdout, Path(args.skipped) if args.skipped else None)
@@ -592,7 +593,7 @@ def main(argv: Sequence[str] | None = None, started: float | None = None) -> int
         print(f"workbench: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except InputError as exc:
-        print(f"workbench: {exc}", file=sys.stderr)
+        print(f"workbench: {terminal_safe(exc)}", file=sys.stderr)
         return EXIT_INPUT
     except Cancelled:
         print("workbench: cancelled", file=sys.stderr)

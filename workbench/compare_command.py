@@ -16,6 +16,7 @@ from typing import TextIO
 
 from workbench.comparison import PAPER_FIGURES, Comparison, Truth, compare, truth_of_project
 from workbench.core.progress_text import ProgressWriter
+from workbench.core.terminal_text import terminal_safe
 from workbench.detect.params import SpotSigsParams, params_from_record
 from workbench.detect.registry import METHODS, parse_methods
 from workbench.export.cells import csv_writer
@@ -62,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         methods = parse_methods(args.methods)
         comparison = _compare(args, methods)
     except (CompareError, ValueError) as exc:
-        print(f"workbench compare: {exc}", file=sys.stderr)
+        print(f"workbench compare: {terminal_safe(exc)}", file=sys.stderr)
         return EXIT_INPUT
     print_table(comparison, sys.stdout)
     if args.curve is not None:
@@ -70,9 +71,10 @@ def run(args: argparse.Namespace) -> int:
             with whole_file(args.curve) as fh:  # whole or not at all
                 write_curve(comparison, fh)
         except ProjectError as exc:
-            print(f"workbench compare: cannot write {args.curve}: {exc}", file=sys.stderr)
+            print(f"workbench compare: cannot write {terminal_safe(args.curve)}: "
+                  f"{terminal_safe(exc)}", file=sys.stderr)
             return EXIT_INPUT
-        print(f"every threshold's scores: {args.curve}")
+        print(f"every threshold's scores: {terminal_safe(args.curve)}")
     return EXIT_OK
 
 
@@ -120,8 +122,8 @@ def _quiet(stage: str, done: int, total: int | None) -> None:
 
 
 def print_table(c: Comparison, out: TextIO) -> None:
-    print(f"{c.source}: {c.pages:,} pages, {c.labelled_pages:,} labelled in {c.true_clusters:,} "
-          "true clusters", file=out)
+    print(f"{terminal_safe(c.source)}: {c.pages:,} pages, {c.labelled_pages:,} labelled in "
+          f"{c.true_clusters:,} true clusters", file=out)
     if c.read_seconds:
         print(f"reading and extracting the texts the methods other than SpotSigs share: "
               f"{c.read_seconds:.1f} s", file=out)

@@ -134,6 +134,9 @@ def window(qtbot, settings, prompter, tmp_path, monkeypatch):
 
     monkeypatch.setenv("WORKBENCH_DATA_DIR", str(tmp_path / "data"))
     win = make_window(settings, prompter, projects_folder=tmp_path / "projects", workers=1)
+    # Codebook files are read on the calling thread: a test never waits on a worker's signal
+    # (test_codebook_import_bounds checks the read runs on a worker thread in the app).
+    win.tag_actions.reader.run_here = True
     qtbot.addWidget(win)
     win.resize(1400, 900)
     win.show()

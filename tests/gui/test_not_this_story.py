@@ -61,3 +61,24 @@ def test_split_keeps_the_pages_tags_by_keyboard(qtbot, demo_window):
     assert new_cluster not in (None, cid)
     assert [t.tag_id for t in w.project.cluster(new_cluster).tags] == [unions.id]
     assert [t.tag_id for t in w.project.cluster(cid).tags] == [unions.id]
+
+
+def test_the_default_export_has_the_marked_page_and_its_memo(qtbot, demo_window, tmp_path):
+    """X on a member nobody tagged, a memo on it: both in the export the dialog offers first
+    (only coded pages), not only under "Every page" (issue: A2)."""
+    w = demo_window
+    w.actions_by_name["advance"].setChecked(False)
+    w.select_row(row_of_size(w, 3))
+    cid = w.selected_ids()[0]
+    member = w.compare.current_member()
+    assert member is not None and not member.is_reference
+    focus_table(qtbot, w)
+    qtbot.keyClick(w.table, Qt.Key.Key_X)
+    assert w.compare.current_member().excluded
+    w.project.add_page_memo(member.page_id, "a different story, same wire copy")
+    out = tmp_path / "coded.csv"
+    assert export_csv(w, ExportOptions(out)) == 1
+    with out.open(encoding="utf-8") as fh:
+        (row,) = list(csv.DictReader(fh))
+    assert row["cluster"] == str(cid) and row["excluded"] == "1" and row["tags"] == ""
+    assert row["page_memo"] == "a different story, same wire copy"

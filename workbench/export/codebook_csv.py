@@ -8,7 +8,14 @@ from pathlib import Path
 
 from workbench.export.cells import csv_writer, unescape
 from workbench.store import ProjectError, Tag, TagSpec
-from workbench.store.codebook import clean_colour, clean_name
+from workbench.store.codebook import (
+    MAX_CODEBOOK_BYTES,
+    MAX_IMPORT_TAGS,
+    check_file_size,
+    check_import_size,
+    clean_colour,
+    clean_name,
+)
 from workbench.store.whole_files import whole_file
 
 COLUMNS = ["name", "description", "colour", "shortcut", "parent"]
@@ -30,9 +37,11 @@ def read_codebook(path: Path | str) -> list[TagSpec]:
     """Parse a codebook CSV; a BOM (Excel) and missing optional columns are fine.
 
     Every entry is checked here (name, colour), so a bad file is refused with the line
-    to fix before anything is imported.
+    to fix before anything is imported. A file over MAX_CODEBOOK_BYTES, or of more than
+    MAX_IMPORT_TAGS tags, is refused before it is read through.
     """
     try:
+        check_file_size(path, MAX_CODEBOOK_BYTES)
         with open(path, newline="", encoding="utf-8-sig") as f:
             reader = csv.DictReader(f)
             header = [h.strip().lower() for h in reader.fieldnames or []]
@@ -41,6 +50,8 @@ def read_codebook(path: Path | str) -> list[TagSpec]:
                                    f"(columns: {', '.join(COLUMNS)}).")
             specs = []
             for line, row in enumerate(reader, start=2):
+                if len(specs) == MAX_IMPORT_TAGS:  # stop reading: the file is refused
+                    check_import_size(MAX_IMPORT_TAGS + 1, path)
                 if row.get(None):  # type: ignore[call-overload]
                     raise ProjectError(f"{path}, line {line}: more cells than columns.")
                 row = {k.strip().lower(): unescape(v or "") for k, v in row.items()

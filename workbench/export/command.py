@@ -10,7 +10,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from workbench.export.pages import export_pages
+from workbench.core.terminal_text import terminal_safe
+from workbench.export.pages import damage_report, export_pages
 from workbench.store import Project, ProjectError
 from workbench.store.whole_files import OutputRefused
 
@@ -30,7 +31,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument("--out", "-o", type=Path, required=True, help="CSV file to write")
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--coded", dest="coded_only", action="store_true", default=True,
-                       help="only pages with at least one tag (default)")
+                       help="only pages a coder has judged: tagged, marked 'not this story' "
+                            "or with a memo (theirs or their cluster's) (default)")
     which.add_argument("--all", dest="coded_only", action="store_false",
                        help="every page, including untagged and skipped ones")
     parser.add_argument("--wide", action="store_true",
@@ -49,10 +51,15 @@ def run(args: argparse.Namespace) -> int:
             result = export_pages(project, args.out, coded_only=args.coded_only,
                                   wide=args.wide, excel=args.excel)
     except OutputRefused as exc:  # --out names a file that must not be written
-        print(f"workbench export: {exc}", file=sys.stderr)
+        print(f"workbench export: {terminal_safe(exc)}", file=sys.stderr)
         return EXIT_USAGE
     except ProjectError as exc:  # a project that is missing, damaged or has no run
-        print(f"workbench export: {exc}", file=sys.stderr)
+        print(f"workbench export: {terminal_safe(exc)}", file=sys.stderr)
         return EXIT_INPUT
-    print(f"Wrote {result.rows} rows to {result.csv_path} (and {result.sidecar_path.name})")
+    print(f"Wrote {result.rows} rows to {terminal_safe(result.csv_path)} "
+          f"(and {terminal_safe(result.sidecar_path.name)})")
+    if result.damaged:
+        # Done (exit 0): every row is in the file. The sidecar lists the cells too.
+        print(f"workbench export: warning: {terminal_safe(damage_report(result.damaged))}",
+              file=sys.stderr)
     return 0

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from workbench.export.cells import csv_writer
 from workbench.export.sidecar import sidecar_path, write_sidecar
 from workbench.store import PageRecord, Project, ProjectError
+from workbench.store.damaged_text import DamagedCell, is_decode_error
 from workbench.store.outputs import check_project_output
 from workbench.store.whole_files import whole_file
 
@@ -23,6 +25,8 @@ class ExportResult:
     csv_path: Path
     sidecar_path: Path
     rows: int
+    # Text cells that are not valid UTF-8: exported with U+FFFD in place of the bad bytes.
+    damaged: tuple[DamagedCell, ...] = ()
 
 
 def _cell(value: object) -> str:
@@ -56,20 +60,53 @@ def _row(rec: PageRecord, tag_names: list[str], wide: bool) -> list[str]:
     return cells
 
 
+def damage_report(damaged: tuple[DamagedCell, ...], shown: int = 20) -> str:
+    """What the coder is told when an export met text that is not UTF-8 ('' for none)."""
+    if not damaged:
+        return ""
+    cells = "; ".join(str(d) for d in damaged[:shown])
+    more = f"; and {len(damaged) - shown:,} more" if len(damaged) > shown else ""
+    noun, verb = ("cell", "is") if len(damaged) == 1 else ("cells", "are")
+    return (f"{len(damaged):,} text {noun} of the project {verb} damaged (not valid UTF-8), "
+            f"exported with \ufffd in place of the unreadable bytes: {cells}{more}. "
+            f"Every row was exported; check these against the archive or a backup.")
+
+
 def export_pages(project: Project, out_path: Path | str, *, coded_only: bool = True,
                  wide: bool = False, excel: bool = False) -> ExportResult:
     """Write the current run's pages as CSV plus ``<out>.run.json``.
 
-    ``coded_only``: only pages carrying at least one tag. ``wide``: one 0/1
+    ``coded_only``: only the pages a coder has judged (a tag, "not this story", a
+    memo; see :func:`workbench.store.page_table.page_records`). ``wide``: one 0/1
     column per codebook tag after the others. ``excel``: UTF-8 with BOM so
     Excel detects the encoding. Quoting follows RFC 4180 (CRLF line ends).
     The file is written to a temporary name and renamed, so a failed export
     never leaves a half CSV that looks complete. An ``out_path`` that is the project,
     one of its files or a file of its crawl is refused (``outputs.OutputRefused``).
+
+    A text cell whose bytes are not UTF-8 (damage SQLite's own check does not see) does
+    not stop the export: every row is written, the bad bytes as U+FFFD, and the damaged
+    cells are named in the result and the sidecar (``damaged_text``).
     """
     out_path = Path(out_path)
+    options = {"coded_only": coded_only, "wide": wide, "excel": excel}
+    try:
+        return _export(project, out_path, options, ())
+    except Exception as exc:
+        if not is_decode_error(exc):
+            raise
+    # Met damage: read it all again, tolerantly (slower, so not the first time), and say
+    # where it is.
+    damaged = tuple(project.damaged_text_cells())
+    with project.tolerating_damaged_text():
+        return _export(project, out_path, options, damaged)
+
+
+def _export(project: Project, out_path: Path, options: dict[str, Any],
+            damaged: tuple[DamagedCell, ...]) -> ExportResult:
     if project.current_run() is None:
         raise ProjectError(f"{project.path} has no detection run to export yet.")
+    coded_only, wide, excel = options["coded_only"], options["wide"], options["excel"]
     tag_names = [t.name for t in project.codebook()]
     header = COLUMNS + ([WIDE_PREFIX + n for n in tag_names] if wide else [])
     side_path = check_project_output(project, sidecar_path(out_path))
@@ -82,8 +119,8 @@ def export_pages(project: Project, out_path: Path | str, *, coded_only: bool = T
             writer.writerow(_row(rec, tag_names, wide))
             rows += 1
     side = write_sidecar(project, side_path, {
-        "csv": out_path.name, "rows": rows, "coded_only": coded_only, "wide": wide,
-        "excel": excel, "columns": header,
+        "csv": out_path.name, "rows": rows, **options, "columns": header,
+        "damaged_text": [{"table": d.table, "row": d.row, "column": d.column} for d in damaged],
     })
-    return ExportResult(out_path, side, rows)
+    return ExportResult(out_path, side, rows, damaged)
 

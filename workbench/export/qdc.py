@@ -21,14 +21,19 @@ from lxml import etree
 
 from workbench import __version__
 from workbench.store import ProjectError, Tag, TagSpec
-from workbench.store.codebook import clean_colour, clean_guid, clean_name
+from workbench.store.codebook import (
+    check_file_size,
+    check_import_size,
+    clean_colour,
+    clean_guid,
+    clean_name,
+)
 from workbench.store.whole_files import whole_file
 
 NAMESPACE = "urn:QDA-XML:codebook:1.0"
 _Q = f"{{{NAMESPACE}}}"
 _RGB = re.compile(r"^#([0-9a-fA-F]{6}|[0-9a-fA-F]{3})$")
 _BOOLEAN = {"true", "false", "1", "0"}
-_MAX_BYTES = 20 * 1024 * 1024  # a codebook is a few KB; refuse to parse a huge file
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,9 +95,7 @@ def read_qdc(path: Path | str) -> QdcImport:
     (the checks of Codebook.xsd that matter here); nothing is imported then."""
     path = Path(path)
     try:
-        if path.stat().st_size > _MAX_BYTES:
-            raise ProjectError(f"{path} is too large for a codebook "
-                               f"({path.stat().st_size:,} bytes).")
+        check_file_size(path)  # a codebook is a few KB; a huge file is refused unread
         # No entities, no network, no DTD: a codebook needs none of them.
         parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False,
                                  remove_comments=True, remove_pis=True)
@@ -108,6 +111,8 @@ def read_qdc(path: Path | str) -> QdcImport:
             f"{etree.QName(root).localname!r}" + _namespace_hint(root) +
             f", not 'CodeBook' in the namespace {NAMESPACE}. (A .qdpx project is a zip "
             "file: export the codebook alone as .qdc.)")
+    # Counted before a code is checked or kept: a file of 231,000 codes is refused at once.
+    check_import_size(sum(1 for _ in root.iter(_Q + "Code")), path)
     reader = _Reader(path)
     reader.read(root)
     return QdcImport(reader.specs, reader.notes)

@@ -11,7 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from workbench.export import read_codebook, read_qdc, write_codebook, write_qdc
+from workbench.export import QdcImport, write_codebook, write_qdc
+from workbench.gui.codebook_reader import CodebookReader
 from workbench.gui.locations import PROJECT_SUFFIX, projects_dir
 from workbench.gui.tagform import changes, form_of, new_tag_form
 from workbench.store import ProjectError, Tag, TagSpec, codebook_of
@@ -26,6 +27,9 @@ CODEBOOK_FILES = "Codebooks (*.qdc *.csv);;REFI-QDA codebook (*.qdc);;CSV (*.csv
 class CodebookActions:
     def __init__(self, window: MainWindow) -> None:
         self.window = window
+        # Codebook files are read on a worker thread (a big one froze the window).
+        self.reader = CodebookReader(window, self._codebook_read, self._codebook_unreadable)
+        self._importing_into: object = None  # the project a codebook file is read for
 
     # ----------------------------------------------------------------- helpers
     def _tags(self) -> list[Tag]:
@@ -146,18 +150,24 @@ class CodebookActions:
         if not source:
             return
         path = Path(source)
-        notes: list[str] = []
-        try:
-            if path.suffix.lower() == ".qdc":
-                found = read_qdc(path)
-                specs, notes = found.specs, list(found.notes)
-            else:
-                specs = read_codebook(path)
-        except (ProjectError, OSError) as exc:
-            self.window.prompter.error("Cannot import the codebook", str(exc))
+        if self.reader.busy:
+            self.window.statusBar().showMessage("A codebook is being read already.", 6000)
+            return
+        self._importing_into = self.window.project
+        self.window.statusBar().showMessage(f"Reading the codebook {path.name}…")
+        self.reader.start(path)
+
+    def _codebook_read(self, path: Path, found: QdcImport) -> None:
+        self.window.statusBar().clearMessage()
+        # The project may have been closed or another opened while the file was read.
+        if self.window.project is not self._importing_into or not self.window.may_code():
             return
         self.window.settings.setValue("lastCodebookFolder", str(path.parent))
-        self._import(specs, notes, path.name)
+        self._import(found.specs, list(found.notes), path.name)
+
+    def _codebook_unreadable(self, path: Path, message: str) -> None:
+        self.window.statusBar().clearMessage()
+        self.window.prompter.error("Cannot import the codebook", message)
 
     def import_from_project(self) -> None:
         """Codebook ▸ Import From Project: start from another project's codebook."""

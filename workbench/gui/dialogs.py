@@ -243,7 +243,7 @@ class ExportDialog(QDialog):
         self.path = QLineEdit(str(default_path))
         browse = QPushButton("Browse…")
         browse.clicked.connect(self._browse)
-        self.coded = QRadioButton("Only pages with at least one tag")
+        self.coded = QRadioButton("Only coded pages (tagged, marked not this story, or with a memo)")
         self.every = QRadioButton("Every page (untagged and skipped ones too)")
         self.coded.setChecked(True)
         self.wide = QCheckBox("One 0/1 column per tag (wide)")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from workbench.export import export_pages
+from workbench.export import damage_report, export_pages
 from workbench.gui.dialogs import ExportOptions
 from workbench.store import ProjectError
 
@@ -39,4 +39,7 @@ def export_csv(window: MainWindow, options: ExportOptions) -> int | None:
         return None
     window.settings.setValue("lastExportFolder", str(Path(options.path).parent))
     window.statusBar().showMessage(f"Exported {result.rows:,} rows to {result.csv_path}", 10000)
+    if result.damaged:
+        window.prompter.error("Exported, with damaged text", damage_report(result.damaged),
+                              "\n".join(str(d) for d in result.damaged))
     return result.rows

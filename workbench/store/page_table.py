@@ -34,7 +34,9 @@ class PageRecord:
 def page_records(conn: sqlite3.Connection, *, coded_only: bool = False) -> Iterator[PageRecord]:
     """Pages ordered by cluster (largest first, reference first), skipped pages last.
 
-    ``coded_only`` keeps pages that carry at least one tag.
+    ``coded_only`` keeps the pages a coder has judged: those carrying a tag, marked "not
+    this story", or with a memo of their own or on their cluster. An exception or a memo
+    is a decision as much as a tag, so the default export must not leave it out.
     """
     run_id = summary.current_run(conn)
     if run_id is None:
@@ -64,7 +66,8 @@ def page_records(conn: sqlite3.Connection, *, coded_only: bool = False) -> Itera
     for (pid, cid, size, is_ref, sim, source, offset, url, capture, title, skip,
          excluded) in rows:
         page_tags = tags.get(pid, [])
-        if coded_only and not page_tags:
+        if coded_only and not (page_tags or excluded or page_memos.get(pid)
+                               or (cid is not None and cluster_memos.get(cid))):
             continue
         yield PageRecord(
             pid, cid, size, bool(is_ref), sim,

@@ -26,6 +26,7 @@ from workbench.store import (
     access,
     backup,
     codebook,
+    damaged_text,
     integrity,
     memos,
     pairs,
@@ -818,6 +819,17 @@ class Project:
     def page_records(self, *, coded_only: bool = False) -> Iterator[PageRecord]:
         """Rows for the export; see :mod:`workbench.store.page_table`."""
         return page_records(self._read(), coded_only=coded_only)
+
+    @contextmanager
+    def tolerating_damaged_text(self) -> Iterator[None]:
+        """Reads on this thread give text that is not UTF-8 with U+FFFD in place of the bad
+        bytes instead of failing (see :mod:`workbench.store.damaged_text`)."""
+        with damaged_text.tolerating(self._read()):
+            yield
+
+    def damaged_text_cells(self) -> list[damaged_text.DamagedCell]:
+        """Every text cell that is not valid UTF-8 (a full read: only once damage was met)."""
+        return damaged_text.damaged_cells(self._read())
 
 
 def _n(items: Sequence[Any], noun: str) -> str:

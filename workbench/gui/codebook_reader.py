@@ -1,0 +1,100 @@
+"""Codebook ▸ Import reads the file on a worker thread, so a big file cannot freeze the window.
+
+A 19 MB ``.qdc`` of 231,000 codes froze the window for 40 s when it was read and imported
+on the GUI thread. The file is now read (and refused, when over the bounds of
+:mod:`workbench.store.codebook`) by a :class:`CodebookReadJob` on the thread pool; what it
+found comes back to the GUI thread through queued signals, where the coder is asked and
+the tags are imported.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+
+from workbench.export.codebook_file import read_codebook_file
+from workbench.export.qdc import QdcImport
+from workbench.gui.failures import explain
+from workbench.store import ProjectError
+
+
+class _ReadSignals(QObject):
+    read = Signal(object)  # QdcImport
+    failed = Signal(str)  # the message for the coder
+
+
+class CodebookReadJob(QRunnable):
+    """Read one codebook file (never touches a widget or the project)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        self.setAutoDelete(False)
+        self.path = path
+        self.signals = _ReadSignals()
+        self.done = threading.Event()
+        self.thread_id: int | None = None  # the thread it ran on (tests check it is not the GUI's)
+
+    def run(self) -> None:  # noqa: D401 - QRunnable API
+        self.thread_id = threading.get_ident()
+        try:
+            found = read_codebook_file(self.path)
+        except (ProjectError, OSError) as exc:
+            self.signals.failed.emit(str(exc))
+        except Exception as exc:  # noqa: BLE001 - every failure must reach the window
+            self.signals.failed.emit(explain(exc).text)
+        else:
+            self.signals.read.emit(found)
+        finally:
+            self.done.set()
+
+
+class CodebookReader(QObject):
+    """Starts one read at a time and hands its result to the callbacks on the GUI thread."""
+
+    # Emitted on the GUI thread once a read's result was handed on (tests wait on this one).
+    settled = Signal()
+
+    def __init__(self, parent: QObject, on_read: Callable[[Path, QdcImport], None],
+                 on_failed: Callable[[Path, str], None], pool: QThreadPool | None = None) -> None:
+        super().__init__(parent)
+        self._on_read, self._on_failed = on_read, on_failed
+        self.pool = pool or QThreadPool.globalInstance()
+        # True: read on the calling thread (the GUI tests, which cannot wait on a worker).
+        self.run_here = False
+        self.job: CodebookReadJob | None = None
+        self._ended: list[CodebookReadJob] = []  # kept until their thread has left run()
+
+    @property
+    def busy(self) -> bool:
+        return self.job is not None
+
+    def start(self, path: Path) -> bool:
+        """Read ``path``; False when a read is already going on."""
+        if self.job is not None:
+            return False
+        self._ended = [j for j in self._ended if not j.done.is_set()]
+        job = self.job = CodebookReadJob(path)
+        job.signals.read.connect(self._read)
+        job.signals.failed.connect(self._failed)
+        if self.run_here:
+            job.run()
+        else:
+            self.pool.start(job)
+        return True
+
+    def _finish(self) -> Path:
+        job, self.job = self.job, None
+        assert job is not None
+        self._ended.append(job)
+        return job.path
+
+    def _read(self, found: QdcImport) -> None:
+        self._on_read(self._finish(), found)
+        self.settled.emit()
+
+    def _failed(self, message: str) -> None:
+        self._on_failed(self._finish(), message)
+        self.settled.emit()
