@@ -3,10 +3,13 @@ does, progress and Cancel across, failures back with their type."""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -71,3 +74,80 @@ def test_cancel_from_progress_stops_the_child(gold):
     with pytest.raises(Cancelled):
         compare_in_child(gold, Truth.from_gold_folder, ["spotsigs"], workers=1, progress=progress)
     assert seen
+
+
+def _sleep_long(pages):
+    time.sleep(120)
+    raise AssertionError("the comparison's process outlived the process that started it")
+
+
+_STARTER = """
+import sys
+from pathlib import Path
+from tests.test_comparison_process import _sleep_long
+from workbench.comparison_process import compare_in_child
+compare_in_child(Path(sys.argv[1]), _sleep_long, ["spotsigs"], workers=1)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc (Linux)")
+def test_the_comparisons_process_ends_when_the_process_that_started_it_is_killed(gold):
+    """A window killed mid-comparison (SIGKILL, a crash) must not leave the comparison
+    running: its process ends within seconds, as extraction workers do."""
+    starter = subprocess.Popen([sys.executable, "-c", _STARTER, str(gold)], cwd=REPO,
+                               start_new_session=True)
+    try:
+        child = None
+        deadline = time.monotonic() + 90
+        while child is None and time.monotonic() < deadline and starter.poll() is None:
+            child = next((pid for pid in _children(starter.pid)), None)
+            time.sleep(0.05)
+        assert child is not None, "the comparison's process never started"
+        time.sleep(3)  # let the child reach the long wait (past its imports and reading)
+        assert _alive(child), "the comparison's process ended on its own"
+        os.kill(starter.pid, signal.SIGKILL)
+        starter.wait()
+        deadline = time.monotonic() + 5
+        while _alive(child) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _alive(child), "the comparison's process outlived its killed parent by 5 s"
+    finally:
+        if starter.poll() is None:
+            starter.kill()
+        for pid in _session_pids(starter.pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+def _stat(pid: int) -> list[bytes] | None:
+    try:
+        raw = Path(f"/proc/{pid}/stat").read_bytes()
+    except OSError:
+        return None
+    return raw.rpartition(b")")[2].split()
+
+
+def _alive(pid: int) -> bool:
+    fields = _stat(pid)
+    return fields is not None and fields[0] != b"Z"
+
+
+def _children(parent: int) -> list[int]:
+    found = []
+    for name in os.listdir("/proc"):
+        fields = _stat(int(name)) if name.isdigit() else None
+        # multiprocessing's resource tracker is a child too; the comparison is "spawn"'s
+        # main, whose command line names multiprocessing.spawn.
+        if fields is not None and int(fields[1]) == parent and fields[0] != b"Z":
+            cmd = Path(f"/proc/{name}/cmdline").read_bytes()
+            if b"spawn_main" in cmd:
+                found.append(int(name))
+    return found
+
+
+def _session_pids(sid: int) -> list[int]:
+    found = []
+    for name in os.listdir("/proc"):
+        fields = _stat(int(name)) if name.isdigit() else None
+        if fields is not None and int(fields[3]) == sid and fields[0] != b"Z":
+            found.append(int(name))
+    return found

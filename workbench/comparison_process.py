@@ -28,6 +28,7 @@ from workbench.comparison import Comparison, Truth, compare
 from workbench.core.progress import Cancelled, ProgressFn, no_progress
 from workbench.core.records import PageInfo
 from workbench.detect.params import SpotSigsParams
+from workbench.detect.pool import end_with_app
 
 # At most one progress report per this many seconds from the child, unless the stage changes.
 REPORT_INTERVAL = 0.05
@@ -98,6 +99,11 @@ def _child(root: str, truth: Truth | Callable, methods: list[str], params: SpotS
            options: dict[str, dict] | None, workers: int | None, source: str | None,
            messages: Any, cancel: Any) -> None:
     """The child's side: compare, sending progress, then the result or the failure."""
+    # Killed, the window must not leave a comparison running for minutes: the child ends
+    # with its parent as extraction workers do (on Linux the kernel kills it when the
+    # thread that started it ends; that thread waits in compare_in_child until the child
+    # is done, so only the window's death ends it early).
+    end_with_app()
     last = [0.0, ""]
 
     def progress(stage: str, done: int, total: int | None) -> None:
