@@ -55,7 +55,16 @@ def warm() -> bool:
             del sys.modules[_BLAS_PROBE]
 
 
+def _stop_guard() -> None:
+    """Stop the fork server's guard thread (the fork server watches the app itself now), so
+    that workers are forked from a process with one thread."""
+    guard = sys.modules.get("workbench.detect.fork_server_guard")
+    if guard is not None:
+        guard.stop()
+
+
 warm()
+_stop_guard()
 # Everything the fork server holds now (numba's registries, the modules, the lexicon) is
 # inherited by every worker and never freed: frozen, the workers' garbage collections never
 # walk it, so they neither spend time on it nor touch (and so copy) its shared pages.
