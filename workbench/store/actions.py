@@ -89,21 +89,23 @@ class ActionLog:
                 if not groups:
                     raise _NothingChanged
                 changelog.store(conn, action_id, groups)
-                summary.refresh(conn, *touched_clusters(conn, groups))
+                if changes_run(groups):
+                    summary.rebuild(conn)
+                else:
+                    summary.refresh(conn, *touched_clusters(conn, groups))
                 return action_id, result
         except _NothingChanged:
             return None, None
 
     def undo(self) -> int | None:
-        """Undo the newest done action; return its id, or None if there is none."""
+        """Undo the newest done action the coder can see (:func:`undoable`); return its
+        id, or None if there is none."""
         with self._lane.transaction() as conn:
-            row = conn.execute(
-                "SELECT id FROM actions WHERE state = 'done' ORDER BY id DESC LIMIT 1"
-            ).fetchone()
-            if row is None:
+            action_id = undoable(conn)
+            if action_id is None:
                 return None
-            self._flip(conn, row[0], backwards=True)
-            return int(row[0])
+            self._flip(conn, action_id, backwards=True)
+            return action_id
 
     def redo(self) -> int | None:
         """Redo the oldest undone action; return its id, or None if there is none."""
@@ -121,6 +123,12 @@ class ActionLog:
         # Summaries of clusters touched before *and* after replay: an undone
         # split's new cluster must lose its row, the old one regain members.
         groups = changelog.load(conn, action_id)
+        if changes_run(groups):  # a re-clustering: another run's clusters are shown
+            replay.replay(conn, action_id, groups, backwards=backwards)
+            conn.execute("UPDATE actions SET state = ?, state_changed_at = ? WHERE id = ?",
+                         ("undone" if backwards else "done", utc_now(), action_id))
+            summary.rebuild(conn)
+            return
         structure, tagged = touched_clusters(conn, groups)
         replay.replay(conn, action_id, groups, backwards=backwards)
         conn.execute(
@@ -133,6 +141,58 @@ class ActionLog:
             structure |= structure2
             tagged |= tagged2
         summary.refresh(conn, structure, tagged)
+
+
+def changes_run(groups: Sequence[ChangeGroup]) -> bool:
+    """Whether an action changed which run is current (a re-clustering)."""
+    return any(g.table == "meta" for g in groups)
+
+
+# Tables whose rows name the cluster they belong to, and the column that does.
+_CLUSTER_COLUMN = {"clusters": "id", "cluster_members": "cluster_id", "memos": "cluster_id",
+                   "carried": "cluster_id"}
+
+
+def shows(conn: sqlite3.Connection, groups: Sequence[ChangeGroup], run: int | None) -> bool:
+    """Whether undoing these changes would act only on what the coder can see: clusters
+    of the current run ``run`` (pages, tags and the codebook are always seen). A
+    re-clustering counts as seen: undoing it shows the run it replaced."""
+    if changes_run(groups):
+        return True
+    clusters: set[int] = set()
+    for group in groups:
+        column = _CLUSTER_COLUMN.get(group.table)
+        if column is not None:
+            clusters.update(img[column] for img in group.images()
+                            if img.get(column) is not None)
+    if not clusters:
+        return True
+    if run is None:
+        return False
+    wanted = sorted(clusters)
+    found = 0
+    for start in range(0, len(wanted), 30_000):  # under SQLite's limit of parameters
+        chunk = wanted[start:start + 30_000]
+        found += conn.execute(
+            f"SELECT count(*) FROM clusters WHERE run_id = ? AND id IN ({','.join('?' * len(chunk))})",
+            (run, *chunk)).fetchone()[0]
+    return found == len(wanted)
+
+
+def undoable(conn: sqlite3.Connection) -> int | None:
+    """The newest done action whose undo acts only on what the coder can see.
+
+    Every re-clustering is an action, so undoing goes back through it before it reaches
+    anything done on the run before. A run saved by an older version was no action: the
+    coding done on the run it replaced is skipped (left done, never applied to clusters
+    no longer shown), and undo goes on to the newest step the coder can see.
+    """
+    run = summary.current_run(conn)
+    done = conn.execute("SELECT id FROM actions WHERE state = 'done' ORDER BY id DESC")
+    for (action_id,) in done:
+        if shows(conn, changelog.load(conn, action_id), run):
+            return int(action_id)
+    return None
 
 
 def clusters_of_action(conn: sqlite3.Connection, action_id: int) -> list[int]:
@@ -150,7 +210,9 @@ def clusters_of_action(conn: sqlite3.Connection, action_id: int) -> list[int]:
 
 
 def next_undo(conn: sqlite3.Connection) -> ActionInfo | None:
-    return _one(conn, "state = 'done' ORDER BY a.id DESC")
+    """The action :meth:`ActionLog.undo` would revert (see :func:`undoable`)."""
+    action_id = undoable(conn)
+    return None if action_id is None else _one(conn, f"a.id = {int(action_id)}")
 
 
 def next_redo(conn: sqlite3.Connection) -> ActionInfo | None:
