@@ -148,35 +148,54 @@ def changes_run(groups: Sequence[ChangeGroup]) -> bool:
     return any(g.table == "meta" for g in groups)
 
 
-# Tables whose rows name the cluster they belong to, and the column that does.
-_CLUSTER_COLUMN = {"clusters": "id", "cluster_members": "cluster_id", "memos": "cluster_id",
-                   "carried": "cluster_id"}
+def _ids_in(conn: sqlite3.Connection, sql: str, ids: set[int],
+            params: Sequence[object] = ()) -> set[int]:
+    """What ``sql`` (``@IDS@``: the list of ``ids``) selects, asked in chunks under
+    SQLite's limit of parameters."""
+    wanted, found = sorted(ids), set()
+    for start in range(0, len(wanted), 30_000):
+        chunk = wanted[start:start + 30_000]
+        found.update(r[0] for r in conn.execute(
+            sql.replace("@IDS@", ",".join("?" * len(chunk))), (*params, *chunk)))
+    return found
 
 
 def shows(conn: sqlite3.Connection, groups: Sequence[ChangeGroup], run: int | None) -> bool:
     """Whether undoing these changes would act only on what the coder can see: clusters
-    of the current run ``run`` (pages, tags and the codebook are always seen). A
-    re-clustering counts as seen: undoing it shows the run it replaced."""
+    of the current run ``run`` and what lies on them (pages, tags and the codebook are
+    always seen). A re-clustering counts as seen: undoing it shows the run it replaced."""
     if changes_run(groups):
         return True
     clusters: set[int] = set()
+    memos: set[int] = set()
+    carried: set[int] = set()
     for group in groups:
-        column = _CLUSTER_COLUMN.get(group.table)
-        if column is not None:
-            clusters.update(img[column] for img in group.images()
-                            if img.get(column) is not None)
-    if not clusters:
+        for img in group.images() if group.table in ("clusters", "cluster_members", "memos",
+                                                     "carried") else ():
+            if group.table == "clusters":
+                clusters.add(img["id"])
+            elif group.table == "cluster_members":
+                clusters.add(img["cluster_id"])
+            elif group.table == "carried":
+                carried.add(img["id"])
+            elif img.get("cluster_id") is not None:
+                clusters.add(img["cluster_id"])
+            elif "cluster_id" not in img:  # an edit's image names the memo only
+                memos.add(img["id"])
+    if memos:
+        if memos != _ids_in(conn, "SELECT id FROM memos WHERE id IN (@IDS@)", memos):
+            return False  # gone, though the action that changed it is done
+        clusters |= _ids_in(conn, "SELECT cluster_id FROM memos WHERE cluster_id IS NOT NULL "
+                            "AND id IN (@IDS@)", memos)
+    if not clusters and not carried:
         return True
     if run is None:
         return False
-    wanted = sorted(clusters)
-    found = 0
-    for start in range(0, len(wanted), 30_000):  # under SQLite's limit of parameters
-        chunk = wanted[start:start + 30_000]
-        found += conn.execute(
-            f"SELECT count(*) FROM clusters WHERE run_id = ? AND id IN ({','.join('?' * len(chunk))})",
-            (run, *chunk)).fetchone()[0]
-    return found == len(wanted)
+    if carried != _ids_in(conn, "SELECT id FROM carried WHERE run_id = ? AND id IN (@IDS@)",
+                          carried, (run,)):
+        return False
+    return clusters == _ids_in(conn, "SELECT id FROM clusters WHERE run_id = ? AND id IN (@IDS@)",
+                               clusters, (run,))
 
 
 def undoable(conn: sqlite3.Connection) -> int | None:
