@@ -530,6 +530,7 @@ class Project:
         current one. When it replaces a run, that is one undoable action that carries
         every decision of the coder over to it by page (:mod:`workbench.store.carry`);
         the project's first run is no action (there is nothing before it to go back to)."""
+        self.last_carry = None
         if self.current_run() is None:
             with self._write() as conn:
                 run_id = save(conn)
