@@ -554,7 +554,9 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(
             f"Detection done in {spent:.1f} s: {summary.pages:,} pages, {summary.pairs:,} pairs, "
             f"{summary.clusters:,} clusters and {self._singles:,} single pages; "
-            f"{len(self.skipped):,} inputs skipped.{summary.note}", 15000)
+            f"{len(self.skipped):,} inputs skipped.{summary.note}"
+            + (f" Your {carried_message(self)}." if self.project and self.project.last_carry else ""),
+            15000)
         if self.model.rowCount():
             self.select_row(0)
         show_carried(self)  # what the re-run carried to clusters that changed, if anything
