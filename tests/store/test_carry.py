@@ -298,3 +298,27 @@ def test_applying_learned_weights_carries_every_decision(demo: Project) -> None:
                       rerun.clusters, filters=RunFilters(), skipped=rerun.skipped)
 
     rerun_and_check(demo, apply_learned)
+
+
+def test_the_upgrade_discards_undo_steps_left_on_a_run_no_longer_shown(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from workbench.store import CURRENT_VERSION, schema
+
+    with monkeypatch.context() as m:
+        m.setattr(schema, "CURRENT_VERSION", 10)  # a file of the version before
+        project = floor_project(tmp_path)
+        a = cluster_with(project, "site0/page0.html")
+        memo = project.add_memo(a, "strike story").id
+        tagged = project.tag_pages([pid(project, "site0/page6.html")], [1]).action_id
+        project.edit_memo(memo, "edited")  # type: ignore[arg-type]
+        with project._write() as conn:  # how that version saved a re-run
+            runs.save_run(conn, {"tau": 0.5}, "spotsigs", {}, *_same_run(project))
+        path = project.path
+        project.close()
+    with Project.open(path, backups=0) as project:
+        assert project.schema_version == CURRENT_VERSION
+        states = {a.id: a.state for a in project.history()}
+        assert [states[i] for i in sorted(states)][-3:] == ["discarded", "done", "discarded"]
+        assert states[tagged] == "done"
+        assert project.undo() == tagged and project.next_undo() is not None  # add_tag
+        assert project.redo() == tagged

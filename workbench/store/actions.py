@@ -108,15 +108,14 @@ class ActionLog:
             return action_id
 
     def redo(self) -> int | None:
-        """Redo the oldest undone action; return its id, or None if there is none."""
+        """Redo the oldest undone action the coder can see (:func:`redoable`); return its
+        id, or None if there is none."""
         with self._lane.transaction() as conn:
-            row = conn.execute(
-                "SELECT id FROM actions WHERE state = 'undone' ORDER BY id ASC LIMIT 1"
-            ).fetchone()
-            if row is None:
+            action_id = redoable(conn)
+            if action_id is None:
                 return None
-            self._flip(conn, row[0], backwards=False)
-            return int(row[0])
+            self._flip(conn, action_id, backwards=False)
+            return action_id
 
     @staticmethod
     def _flip(conn: sqlite3.Connection, action_id: int, *, backwards: bool) -> None:
@@ -206,12 +205,36 @@ def undoable(conn: sqlite3.Connection) -> int | None:
     coding done on the run it replaced is skipped (left done, never applied to clusters
     no longer shown), and undo goes on to the newest step the coder can see.
     """
+    return _first_shown(conn, "state = 'done' ORDER BY id DESC")
+
+
+def redoable(conn: sqlite3.Connection) -> int | None:
+    """The oldest undone action whose redo acts only on what the coder can see (see
+    :func:`undoable`)."""
+    return _first_shown(conn, "state = 'undone' ORDER BY id ASC")
+
+
+def _first_shown(conn: sqlite3.Connection, where_order: str) -> int | None:
     run = summary.current_run(conn)
-    done = conn.execute("SELECT id FROM actions WHERE state = 'done' ORDER BY id DESC")
-    for (action_id,) in done:
+    for (action_id,) in conn.execute(f"SELECT id FROM actions WHERE {where_order}"):
         if shows(conn, changelog.load(conn, action_id), run):
             return int(action_id)
     return None
+
+
+def settle_unreachable(conn: sqlite3.Connection) -> int:
+    """Discard the done and undone actions on clusters of runs no longer current, which
+    runs saved outside an action (before schema 11) left behind: nothing can bring their
+    clusters back, so undo and redo would only pass them by, each time. Returns how many."""
+    run = summary.current_run(conn)
+    stale = [action_id for (action_id,) in conn.execute(
+        "SELECT id FROM actions WHERE state IN ('done', 'undone') ORDER BY id").fetchall()
+        if not shows(conn, changelog.load(conn, action_id), run)]
+    for action_id in stale:
+        conn.execute("UPDATE actions SET state = 'discarded', state_changed_at = ? WHERE id = ?",
+                     (utc_now(), action_id))
+        conn.execute("DELETE FROM action_changes WHERE action_id = ?", (action_id,))
+    return len(stale)
 
 
 def clusters_of_action(conn: sqlite3.Connection, action_id: int) -> list[int]:
@@ -235,7 +258,9 @@ def next_undo(conn: sqlite3.Connection) -> ActionInfo | None:
 
 
 def next_redo(conn: sqlite3.Connection) -> ActionInfo | None:
-    return _one(conn, "state = 'undone' ORDER BY a.id ASC")
+    """The action :meth:`ActionLog.redo` would repeat (see :func:`redoable`)."""
+    action_id = redoable(conn)
+    return None if action_id is None else _one(conn, f"a.id = {int(action_id)}")
 
 
 def history(conn: sqlite3.Connection, limit: int = 100) -> list[ActionInfo]:

@@ -916,8 +916,11 @@ def _not_a_database(exc: BaseException, path: Path, backup_dir: Path | None) -> 
 
 def _opening_error(exc: sqlite3.Error, path: Path, backup_dir: Path | None) -> ProjectError:
     """What to say when SQLite cannot even connect (it reads the header at once)."""
-    if (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF == sqlite3.SQLITE_NOTADB:
+    code = (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF
+    if code == sqlite3.SQLITE_NOTADB:
         return _not_a_database(exc, path, backup_dir)
+    if code == sqlite3.SQLITE_CORRUPT:  # a damaged schema page: read as the file opens
+        return ProjectDamaged(path, [str(exc)], backup.good_backups(path, backup_dir))
     return _project_error(exc, path, "Cannot open")
 
 

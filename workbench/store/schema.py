@@ -409,6 +409,14 @@ CREATE INDEX cluster_members_excluded ON cluster_members(cluster_id) WHERE exclu
 """
 
 
+def _v11_settle_undo(conn: sqlite3.Connection) -> None:
+    # Runs were saved outside the action log until now: coding done on the run a re-run
+    # replaced stayed on the undo stack, and Ctrl+Z changed clusters no longer shown.
+    from workbench.store import actions
+
+    actions.settle_unreachable(conn)
+
+
 # Each step: (DDL script, optional data step run after it in the same transaction).
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None] | None]] = [
     (_V1, None),
@@ -421,7 +429,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None] | None]] = [
     (_V8, _v8_backfill),
     (_V9, None),
     (_V10, None),
-    (_V11, None),
+    (_V11, _v11_settle_undo),
 ]
 CURRENT_VERSION = len(MIGRATIONS)
 
