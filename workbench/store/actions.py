@@ -160,7 +160,7 @@ def _ids_in(conn: sqlite3.Connection, sql: str, ids: set[int],
 
 
 def shows(conn: sqlite3.Connection, groups: Sequence[ChangeGroup], run: int | None) -> bool:
-    """Whether undoing these changes would act only on what the coder can see: clusters
+    """Whether undoing (or redoing) these changes acts only on what the coder can see: clusters
     of the current run ``run`` and what lies on them (pages, tags and the codebook are
     always seen). A re-clustering counts as seen: undoing it shows the run it replaced."""
     if changes_run(groups):
@@ -186,15 +186,12 @@ def shows(conn: sqlite3.Connection, groups: Sequence[ChangeGroup], run: int | No
             return False  # gone, though the action that changed it is done
         clusters |= _ids_in(conn, "SELECT cluster_id FROM memos WHERE cluster_id IS NOT NULL "
                             "AND id IN (@IDS@)", memos)
-    if not clusters and not carried:
-        return True
-    if run is None:
-        return False
-    if carried != _ids_in(conn, "SELECT id FROM carried WHERE run_id = ? AND id IN (@IDS@)",
-                          carried, (run,)):
-        return False
-    return clusters == _ids_in(conn, "SELECT id FROM clusters WHERE run_id = ? AND id IN (@IDS@)",
-                               clusters, (run,))
+    # Only rows that exist can be elsewhere: a cluster the action makes (a split's, on
+    # redo) exists only once it is replayed, in the run of the cluster it came from.
+    return not (_ids_in(conn, "SELECT id FROM carried WHERE run_id IS NOT ? AND id IN (@IDS@)",
+                        carried, (run,))
+                or _ids_in(conn, "SELECT id FROM clusters WHERE run_id IS NOT ? "
+                           "AND id IN (@IDS@)", clusters, (run,)))
 
 
 def undoable(conn: sqlite3.Connection) -> int | None:

@@ -55,7 +55,6 @@ class CarryReport:
     memos: int = 0
     exceptions: int = 0
     hand_clusters: int = 0
-    to_review: int = 0
 
 
 def replace_run(conn: sqlite3.Connection, action_id: int, old_run: int | None,
@@ -153,7 +152,6 @@ def _keep_hand_clusters(conn: sqlite3.Connection, action_id: int, old_run: int, 
             _note(conn, new_run, "hand", f"None of the {_pages(len(pages))} of cluster {hand}, "
                   "which you split or merged by hand, is in a cluster of this run.",
                   from_cluster=hand)
-            report.to_review += 1
             continue
         pieces = []
         for container in dict.fromkeys(where[p] for p in present):
@@ -169,7 +167,6 @@ def _keep_hand_clusters(conn: sqlite3.Connection, action_id: int, old_run: int, 
                 f"but {_pages(len(pages) - len(present))} of it are in no cluster of this run.")
         _note(conn, new_run, "hand", note, cluster_id=kept, from_cluster=hand, reviewed=whole)
         report.hand_clusters += 1
-        report.to_review += not whole
 
 
 # ------------------------------------------------------------- exceptions
@@ -194,7 +191,6 @@ def _carry_exceptions(conn: sqlite3.Connection, old_run: int, new_run: int,
                       f"it is the reference of cluster {cluster} now, which holds pages of "
                       "that story: split it out or mark the other pages.",
                       cluster_id=cluster, from_cluster=old_cluster, page_id=page)
-                report.to_review += 1
                 continue
             conn.execute("UPDATE cluster_members SET excluded = 1 WHERE cluster_id = ? "
                          "AND page_id = ?", (cluster, page))
@@ -222,7 +218,6 @@ def _carry_memos(conn: sqlite3.Connection, old_run: int, new_run: int,
             _note(conn, new_run, "memo", f"The pages of cluster {old_cluster} are in no cluster "
                   "of this run, so its memo stays with the run before.",
                   from_cluster=old_cluster, memo_id=memo_id)
-            report.to_review += 1
             continue
         old_pages = {p for p, _ in members}
         for target in targets:
@@ -237,7 +232,6 @@ def _carry_memos(conn: sqlite3.Connection, old_run: int, new_run: int,
             if why is not None:
                 _note(conn, new_run, "memo", why, cluster_id=target, from_cluster=old_cluster,
                       memo_id=copy)
-                report.to_review += 1
 
 
 def _why_not_one_to_one(conn: sqlite3.Connection, old_cluster: int, old_pages: set[int],
