@@ -80,11 +80,14 @@ def _clusters_of(conn: sqlite3.Connection, run_id: int, pages: Iterable[int]) ->
     conn.execute("CREATE TEMP TABLE IF NOT EXISTS carry_pages (id INTEGER PRIMARY KEY)")
     conn.execute("DELETE FROM temp.carry_pages")
     conn.executemany("INSERT OR IGNORE INTO temp.carry_pages VALUES (?)", [(p,) for p in pages])
+    # CROSS JOIN keeps SQLite to this order (the pages, their memberships, each one's
+    # cluster): left to itself it read every cluster of the run first, 7 ms a call on
+    # 20,000 pages and 60 s for Apply with 500 memos on 100,000.
     return dict(conn.execute(
         "SELECT m.page_id, m.cluster_id FROM temp.carry_pages p "
         "CROSS JOIN cluster_members m ON m.page_id = p.id "
-        "JOIN clusters c ON c.id = m.cluster_id WHERE c.run_id = ? AND c.merged_into IS NULL",
-        (run_id,)))
+        "CROSS JOIN clusters c ON c.id = m.cluster_id "
+        "WHERE c.run_id = ? AND c.merged_into IS NULL", (run_id,)))
 
 
 def _members(conn: sqlite3.Connection, cluster_id: int) -> list[tuple[int, bool]]:
@@ -174,7 +177,7 @@ def _carry_exceptions(conn: sqlite3.Connection, old_run: int, new_run: int,
                       report: CarryReport) -> None:
     marked: dict[int, list[int]] = {}
     for cluster_id, page in conn.execute(
-            "SELECT m.cluster_id, m.page_id FROM cluster_members m JOIN clusters c "
+            "SELECT m.cluster_id, m.page_id FROM cluster_members m CROSS JOIN clusters c "
             "ON c.id = m.cluster_id WHERE m.excluded AND c.run_id = ? ORDER BY 1, 2", (old_run,)):
         marked.setdefault(cluster_id, []).append(page)
     for old_cluster, excluded in marked.items():
@@ -205,7 +208,7 @@ def _carry_memos(conn: sqlite3.Connection, old_run: int, new_run: int,
         "AND memo_id IS NOT NULL", (old_run,))}
     memo_rows = conn.execute(
         "SELECT m.id, m.cluster_id, m.coder_id, m.created_at, m.updated_at, m.text FROM memos m "
-        "JOIN clusters c ON c.id = m.cluster_id WHERE c.run_id = ? ORDER BY m.id",
+        "CROSS JOIN clusters c ON c.id = m.cluster_id WHERE c.run_id = ? ORDER BY m.id",
         (old_run,)).fetchall()
     for memo_id, written_on, coder_id, created_at, updated_at, text in memo_rows:
         # A merged-away cluster's memo is the surviving cluster's (as in the export).
