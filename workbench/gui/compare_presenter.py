@@ -324,7 +324,7 @@ class ComparePresenter:
         f1 = self.comparison.methods[self.selected].best.pairs.f1
         return (f"Selected: {display_name(choice.name)} at threshold {choice.threshold:.2f} "
                 f"(Max F1 {f1:.3f}). Use This Method runs detection on the project again with it; "
-                "your tags, marks, memos and hand-made clusters go with their pages.")
+                "your tags stay on their pages.")
 
     def summary(self) -> str:
         """What was compared, and how the times are to be read."""
