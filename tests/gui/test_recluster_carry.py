@@ -78,3 +78,29 @@ def test_apply_carries_the_memo_and_mark_lists_them_and_ctrl_z_undoes_it(qtbot, 
     # The next Ctrl+Z is the memo edit, on the cluster shown again.
     qtbot.keyClick(w.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert [m.text for m in w.project.memos(story)] == ["the harbour strike"]
+
+
+def test_mark_reviewed_empties_the_list_and_review_carried_shows_it_again(qtbot, window, prompter,
+                                                                          story_project):
+    w = window
+    assert w.open_project(story_project)
+    story = w.project.cluster_of_page(w.project.page_id(page(0).key))
+    w.project.set_memo(story, text="the harbour strike")
+    w.refresh()
+    dialog = open_calibration(qtbot, w)
+    dialog.set_tau(0.3)
+    prompter.confirms.append(True)
+    qtbot.mouseClick(dialog.apply_button, Qt.MouseButton.LeftButton)
+    assert "1 memo(s) carried over; 1 to review" in w.statusBar().currentMessage()
+    carried = w.carried_dialog
+    assert carried is not None
+    qtbot.mouseClick(carried.later_button, Qt.MouseButton.LeftButton)
+    # Detection ▸ Review Carried Decisions… brings the list back; Mark Reviewed empties it.
+    w.actions_by_name["review_carried"].trigger()
+    carried = w.carried_dialog
+    assert carried is not None and carried.list.count() == 1
+    qtbot.mouseClick(carried.reviewed_button, Qt.MouseButton.LeftButton)
+    assert w.carried_dialog is None and w.project.carried_to_review() == []
+    w.actions_by_name["review_carried"].trigger()
+    assert w.carried_dialog is None and "Review carried decisions" in prompter.asked
+    assert w.actions_by_name["undo"].text() == "&Undo Mark 1 carried item as reviewed"
