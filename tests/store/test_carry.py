@@ -322,3 +322,22 @@ def test_the_upgrade_discards_undo_steps_left_on_a_run_no_longer_shown(
         assert states[tagged] == "done"
         assert project.undo() == tagged and project.next_undo() is not None  # add_tag
         assert project.redo() == tagged
+
+
+def test_not_this_story_after_apply_takes_off_the_tag_the_story_gave_before(tmp_path: Path) -> None:
+    project = floor_project(tmp_path)
+    unions = project.tag_by_name("unions")
+    assert unions is not None
+    a = cluster_with(project, "site0/page0.html")
+    project.tag_clusters([a], [unions.id])  # pages 0-2, through cluster a
+    project.tag_pages([pid(project, "site1/page1.html")], [2])  # page 1's own tag
+    project.recluster(0.3)
+    joined = cluster_with(project, "site0/page0.html")
+    one = pid(project, "site1/page1.html")
+
+    project.set_excluded(joined, [one], True)
+    page = project.page(one)
+    assert page is not None and [t.name for t in page.tags] == ["feminism"]
+    assert {t.name for t in project.page(pid(project, "site0/page0.html")).tags} == {"unions"}  # type: ignore[union-attr]
+    project.undo()
+    assert {t.name for t in project.page(one).tags} == {"unions", "feminism"}  # type: ignore[union-attr]

@@ -104,18 +104,6 @@ def _reference(conn: sqlite3.Connection, cluster_id: int) -> int:
                         (cluster_id,)).fetchone()[0]
 
 
-def _surviving(conn: sqlite3.Connection, cluster_id: int) -> int:
-    """The cluster a merged-away cluster ended in (itself when not merged away)."""
-    seen: set[int] = set()
-    while cluster_id not in seen:
-        seen.add(cluster_id)
-        row = conn.execute("SELECT merged_into FROM clusters WHERE id = ?", (cluster_id,)).fetchone()
-        if row is None or row[0] is None:
-            break
-        cluster_id = row[0]
-    return cluster_id
-
-
 def _note(conn: sqlite3.Connection, run_id: int, kind: str, note: str, *,
           cluster_id: int | None = None, from_cluster: int | None = None,
           memo_id: int | None = None, page_id: int | None = None,
@@ -212,7 +200,7 @@ def _carry_memos(conn: sqlite3.Connection, old_run: int, new_run: int,
         (old_run,)).fetchall()
     for memo_id, written_on, coder_id, created_at, updated_at, text in memo_rows:
         # A merged-away cluster's memo is the surviving cluster's (as in the export).
-        old_cluster = _surviving(conn, written_on)
+        old_cluster = tagging.surviving(conn, written_on)
         members = _members(conn, old_cluster)
         story = [p for p, out in members if not out] or [p for p, _ in members]
         where = _clusters_of(conn, new_run, [p for p, _ in members])
