@@ -6,7 +6,9 @@ Builds a crawl-like near-duplicate graph (groups of 1-11 copies with similaritie
 0.1-1.0, plus weak links between groups), stores it as a run in a throw-away project,
 then times what the view does: loading the pairs and the current clusters, the
 histogram, the estimate shown while the line moves, the exact counts of every τ on the
-grid (the work done when the line rests, or in idle time), and Apply (a new run).
+grid (the work done when the line rests, or in idle time), Apply (a new run) and undoing
+it. ``--memos N`` first puts N memos, N/2 "not this story" marks and N/10 hand splits on
+the largest clusters, which Apply carries over (workbench.store.carry).
 """
 
 from __future__ import annotations
@@ -52,6 +54,18 @@ def graph(pages: int, pairs: int, seed: int = 1) -> tuple[list[int], list[int], 
     return a, b, s
 
 
+def decide(project: Project, memos: int) -> None:
+    """Memos on the ``memos`` largest clusters; on every second one a member marked "not this
+    story", on every tenth one a member split out by hand."""
+    for n, row in enumerate(project.list_clusters(0, memos)):
+        project.add_memo(row.id, f"memo {n}")
+        members = project.members(row.id)
+        if n % 2 == 0 and len(members) > 2:
+            project.set_excluded(row.id, [members[-1].page_id], True)
+        if n % 10 == 0 and len(members) > 2:
+            project.split(row.id, [members[1].page_id])
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pages", type=int, default=10_000)
@@ -59,6 +73,8 @@ def main() -> int:
     parser.add_argument("--method", default="star")
     parser.add_argument("--tau", type=float, default=0.3)
     parser.add_argument("--floor", type=float, default=0.1)
+    parser.add_argument("--memos", type=int, default=0,
+                        help="memos to carry (and half as many marks, a tenth as many splits)")
     defaults = SpotSigsParams()
     parser.add_argument("--corroborate-below", type=float, default=defaults.corroborate_below)
     parser.add_argument("--weak-join", type=float, default=defaults.weak_join)
@@ -98,9 +114,14 @@ def main() -> int:
             t = time.perf_counter()
             cal.counts(tau)
             times.append(time.perf_counter() - t)
+        decide(project, args.memos)
         t = time.perf_counter()
         project.recluster(round(args.tau + 0.1, 2))
         t_apply = time.perf_counter() - t
+        carried = project.last_carry
+        t = time.perf_counter()
+        project.undo()
+        t_undo = time.perf_counter() - t
         project.close()
 
     print(f"{args.pages:,} pages, {len(s):,} pairs ≥ {args.floor}, {args.method} clustering at τ {args.tau} "
@@ -111,7 +132,10 @@ def main() -> int:
     print(f"exact counts per τ: median {statistics.median(times) * 1000:.1f} ms, "
           f"max {max(times) * 1000:.1f} ms over {len(times)} grid values "
           f"(all: {sum(times):.2f} s)")
-    print(f"Apply (cluster again + store a new run)            {t_apply * 1000:8.1f} ms")
+    print(f"Apply (cluster again + store a new run)            {t_apply * 1000:8.1f} ms"
+          + (f"  carrying {carried.memos} memo copies, {carried.exceptions} marks, "
+             f"{carried.hand_clusters} hand-made clusters" if carried else ""))
+    print(f"Undo Apply (the run before current again)          {t_undo * 1000:8.1f} ms")
     return 0
 
 

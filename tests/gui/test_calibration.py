@@ -230,7 +230,7 @@ def test_while_the_line_moves_uncounted_tau_says_counting_then_the_exact_text(qt
     dialog = CalibrationDialog(presenter, hand_edits=2, prefetch=False)
     qtbot.addWidget(dialog)
     dialog.show()
-    assert "2 hand split(s) and merge(s)" in dialog.note.text() and dialog.note.isVisibleTo(dialog)
+    assert "keeps your 2 hand-made cluster(s)" in dialog.note.text() and dialog.note.isVisibleTo(dialog)
     qtbot.keyClick(dialog.view, Qt.Key.Key_Down)
     assert dialog.tau == 0.49
     assert dialog.text.text() == "τ 0.49: counting clusters… (4 pairs ≥ τ)"

@@ -36,6 +36,7 @@ from workbench.detect.andd_train import NOTHING_CHECKED
 from workbench.detect.params import SpotSigsParams
 from workbench.detect.texts import read_texts
 from workbench.gui.andd_dialog import AnddDialog
+from workbench.gui.carried import carried_message, show_carried
 from workbench.gui.failures import explain
 from workbench.store import Project, ProjectError
 
@@ -337,15 +338,16 @@ class AnddLearner(QObject):
             self.failed.emit(failure.text)
             return
         w.refresh(select_ids=[])
-        w.statusBar().showMessage(_applied_message(rerun), 20000)
+        w.statusBar().showMessage(_applied_message(rerun, carried_message(w)), 20000)
+        show_carried(w)
         self.applied.emit(run_id)
 
 
-def _applied_message(rerun: Rerun) -> str:
+def _applied_message(rerun: Rerun, carried: str) -> str:
     merges, splits = len(rerun.changes.merges), len(rerun.changes.splits)
     what = " and ".join(part for part in (
         f"{merges} {'merge' if merges == 1 else 'merges'}" if merges else "",
         f"{splits} {'split' if splits == 1 else 'splits'}" if splits else "") if part)
     return (f"ANDD with weights learned from your coding is the current run now "
             f"(threshold {rerun.threshold:.2f}; {what or 'no change to the clusters'}); "
-            "your tags stayed on their pages, and the earlier run is kept in the project.")
+            f"your {carried}; the earlier run is kept in the project.")

@@ -69,8 +69,9 @@ class AnddDialog(QDialog):
                 layout.addWidget(tree)
         buttons = QDialogButtonBox()
         self.apply_button = QPushButton("&Apply")
-        self.apply_button.setToolTip("Make this clustering the project's current run; the "
-                                     "current run stays in the project.")
+        self.apply_button.setToolTip("Make this clustering the project's current run: your "
+                                     "tags, marks, memos and hand-made clusters go with their "
+                                     "pages, and Ctrl+Z takes it back.")
         self.apply_button.setEnabled(not changes.empty)
         buttons.addButton(self.apply_button, QDialogButtonBox.ButtonRole.AcceptRole)
         self.cancel_button = buttons.addButton(QDialogButtonBox.StandardButton.Cancel)

@@ -47,6 +47,7 @@ from workbench.core.calibration import (
     run_vouch,
     weak_joins_note,
 )
+from workbench.gui.carried import carried_message, show_carried
 from workbench.store import ProjectError
 
 if TYPE_CHECKING:
@@ -301,8 +302,9 @@ class CalibrationDialog(QDialog):
         if clustering_note:
             notes.append(clustering_note)
         if hand_edits:
-            notes.append(f"Apply makes a new run: your {hand_edits:,} hand split(s) and merge(s) are "
-                         "not repeated in it (tags stay on their pages).")
+            notes.append(f"Apply keeps your {hand_edits:,} hand-made cluster(s) (from hand "
+                         "split(s) and merge(s)) as you made them; tags, marks and memos go with "
+                         "their pages.")
         self.note = QLabel(" ".join(notes))
         self.note.setWordWrap(True)
         self.note.setStyleSheet("color: #8a5300")
@@ -426,7 +428,7 @@ def open_calibration(window: MainWindow) -> CalibrationDialog | None:
         presenter = Calibration(graph, labels_of(graph.n, project.run_groups(run.id)), method=method,
                                 run_tau=float(run.params.get("tau", 0.2)), floor=run_floor(run.params),
                                 options=clustering_options(run.params, vouch is not None), vouch=vouch)
-        edits = project.hand_edits(run.id)
+        edits = project.hand_clusters(run.id)
     except (ProjectError, ValueError) as exc:
         window.prompter.error("Cannot calibrate", str(exc))
         return None
@@ -447,13 +449,18 @@ def apply_tau(window: MainWindow, dialog: CalibrationDialog, tau: float) -> int 
     if project is None or window.job is not None:
         return None
     counts = dialog.presenter.counts(tau)
-    edits = project.hand_edits()
+    hand = project.hand_clusters()
     question = (
         f"Cluster the run again at τ {tau:.2f}?\n\n{dialog.presenter.describe(counts)}.\n\n"
         "This makes a new run from the pairs the project already holds (no page is read again). "
-        "Tags stay on their pages; a cluster whose pages carry different tags is flagged for review."
-        + (f" Your {edits:,} hand split(s) and merge(s) are not repeated." if edits else "")
-        + " The current run stays in the project file.")
+        "Everything you decided goes with its pages to the new clusters: tags, \u201cnot this "
+        "story\u201d marks, cluster and page memos"
+        + (f", and your {hand:,} hand-made cluster(s), kept as you split or merged them"
+           if hand else ", and any cluster you split or merged by hand, kept as you made it")
+        + ". A memo whose pages end up in other clusters goes to each of them, and you are "
+        "shown a list of those to review. A cluster whose pages carry different tags is flagged "
+        "for review. Edit \u25b8 Undo (Ctrl+Z) takes the whole step back; the current run "
+        "stays in the project file.")
     if not window.prompter.confirm("Apply τ", question):
         return None
     try:
@@ -468,5 +475,6 @@ def apply_tau(window: MainWindow, dialog: CalibrationDialog, tau: float) -> int 
     change = counts.change
     window.statusBar().showMessage(
         f"Clustered again at τ {tau:.2f}: {change.clusters:,} clusters of 2 or more pages, "
-        f"{change.pages:,} pages; tags stayed on their pages.", 15000)
+        f"{change.pages:,} pages; {carried_message(window)}.", 15000)
+    show_carried(window)
     return run_id

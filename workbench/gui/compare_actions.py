@@ -73,6 +73,6 @@ def use_method(window: Any, dialog: CompareDialog, choice: MethodChoice) -> bool
         return False
     dialog.accept()
     window.statusBar().showMessage(
-        f"Running detection with {name} at threshold {choice.threshold:.2f}; your tags stay on "
-        "their pages.", 15000)
+        f"Running detection with {name} at threshold {choice.threshold:.2f}; your tags, marks, "
+        "memos and hand-made clusters go with their pages, and Ctrl+Z takes the run back.", 15000)
     return True

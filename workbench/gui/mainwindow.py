@@ -36,6 +36,7 @@ from workbench.detector_run import MethodChoice
 from workbench.gui.andd_actions import install_andd_action
 from workbench.gui.backupwatch import BackupWatcher
 from workbench.gui.calibration import CalibrationDialog, open_calibration
+from workbench.gui.carried import CarriedDialog, carried_message, review_carried, show_carried
 from workbench.gui.codebook import CodebookPanel
 from workbench.gui.codebook_actions import CodebookActions
 from workbench.gui.coding_actions import CodingActions
@@ -90,6 +91,8 @@ class MainWindow(QMainWindow):
         self._singles = 0
         self.skipped: list[tuple[str, str]] = []
         self.calibration: CalibrationDialog | None = None
+        # What the last re-clustering carried over, to review (workbench.gui.carried).
+        self.carried_dialog: CarriedDialog | None = None
         self.setWindowTitle(APP_NAME)
         self.setWindowIcon(icon("app"))
         self.setAcceptDrops(True)
@@ -225,6 +228,8 @@ class MainWindow(QMainWindow):
         a("rerun", "&Run Detection Again", lambda: self.start_run())
         a("calibrate", "&Calibrate τ…", lambda: open_calibration(self), "Ctrl+K",
           "See what another similarity threshold would do to the clusters, and apply it")
+        a("review_carried", "Re&view Carried Decisions…", lambda: review_carried(self),
+          tip="Memos and marks a re-clustering carried to clusters that changed, to look at")
         a("focus_list", "Cluster &List", self.focus_list, "Escape",
           "Put the keyboard in the cluster list (from the filter box, the codebook, a page)")
         a("focus_codebook", "Code&book", self.focus_codebook, "Ctrl+B")
@@ -296,6 +301,7 @@ class MainWindow(QMainWindow):
         detect.addAction(act["calibrate"])
         install_compare_action(self, detect)
         install_andd_action(self, detect)
+        detect.addAction(act["review_carried"])
         help_ = m.addMenu("&Help")
         help_.addAction(act["shortcuts"])
         help_.addAction(act["about"])
@@ -423,6 +429,8 @@ class MainWindow(QMainWindow):
             self.cancel_run(wait=True)
         self.backup_watcher.stop()
         self.memo_pane.flush()  # a memo typed just now is saved before the file closes
+        if self.carried_dialog is not None:  # its items belong to the project closing
+            self.carried_dialog.close()
         project, self.project = self.project, None
         if project is not None:
             # Nothing may read the closed file later (a debounced filter change did).
@@ -543,10 +551,13 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(
             f"Detection done in {spent:.1f} s: {summary.pages:,} pages, {summary.pairs:,} pairs, "
             f"{summary.clusters:,} clusters and {self._singles:,} single pages; "
-            f"{len(self.skipped):,} inputs skipped.{summary.note}", 15000)
-        self.run_finished.emit(summary)
+            f"{len(self.skipped):,} inputs skipped.{summary.note}"
+            + (f" Your {carried_message(self)}." if self.project and self.project.last_carry else ""),
+            15000)
         if self.model.rowCount():
             self.select_row(0)
+        show_carried(self)  # what the re-run carried to clusters that changed, if anything
+        self.run_finished.emit(summary)
 
     def _run_cancelled(self) -> None:
         if not self._from_current_job():
@@ -587,7 +598,7 @@ class MainWindow(QMainWindow):
         for name in ("export", "save_as", "skipped", "calibrate", "next_uncoded", "next_member",
                      "prev_member"):
             act[name].setEnabled(have and idle)
-        for name in ("settings", "rerun", "split", "merge", "exclude"):
+        for name in ("settings", "rerun", "split", "merge", "exclude", "review_carried"):
             act[name].setEnabled(writable)
         can_undo = writable and self.project.next_undo() is not None
         can_redo = writable and self.project.next_redo() is not None

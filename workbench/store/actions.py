@@ -89,38 +89,45 @@ class ActionLog:
                 if not groups:
                     raise _NothingChanged
                 changelog.store(conn, action_id, groups)
-                summary.refresh(conn, *touched_clusters(conn, groups))
+                if changes_run(groups):
+                    summary.rebuild(conn)
+                else:
+                    summary.refresh(conn, *touched_clusters(conn, groups))
                 return action_id, result
         except _NothingChanged:
             return None, None
 
     def undo(self) -> int | None:
-        """Undo the newest done action; return its id, or None if there is none."""
+        """Undo the newest done action the coder can see (:func:`undoable`); return its
+        id, or None if there is none."""
         with self._lane.transaction() as conn:
-            row = conn.execute(
-                "SELECT id FROM actions WHERE state = 'done' ORDER BY id DESC LIMIT 1"
-            ).fetchone()
-            if row is None:
+            action_id = undoable(conn)
+            if action_id is None:
                 return None
-            self._flip(conn, row[0], backwards=True)
-            return int(row[0])
+            self._flip(conn, action_id, backwards=True)
+            return action_id
 
     def redo(self) -> int | None:
-        """Redo the oldest undone action; return its id, or None if there is none."""
+        """Redo the oldest undone action the coder can see (:func:`redoable`); return its
+        id, or None if there is none."""
         with self._lane.transaction() as conn:
-            row = conn.execute(
-                "SELECT id FROM actions WHERE state = 'undone' ORDER BY id ASC LIMIT 1"
-            ).fetchone()
-            if row is None:
+            action_id = redoable(conn)
+            if action_id is None:
                 return None
-            self._flip(conn, row[0], backwards=False)
-            return int(row[0])
+            self._flip(conn, action_id, backwards=False)
+            return action_id
 
     @staticmethod
     def _flip(conn: sqlite3.Connection, action_id: int, *, backwards: bool) -> None:
         # Summaries of clusters touched before *and* after replay: an undone
         # split's new cluster must lose its row, the old one regain members.
         groups = changelog.load(conn, action_id)
+        if changes_run(groups):  # a re-clustering: another run's clusters are shown
+            replay.replay(conn, action_id, groups, backwards=backwards)
+            conn.execute("UPDATE actions SET state = ?, state_changed_at = ? WHERE id = ?",
+                         ("undone" if backwards else "done", utc_now(), action_id))
+            summary.rebuild(conn)
+            return
         structure, tagged = touched_clusters(conn, groups)
         replay.replay(conn, action_id, groups, backwards=backwards)
         conn.execute(
@@ -133,6 +140,98 @@ class ActionLog:
             structure |= structure2
             tagged |= tagged2
         summary.refresh(conn, structure, tagged)
+
+
+def changes_run(groups: Sequence[ChangeGroup]) -> bool:
+    """Whether an action changed which run is current (a re-clustering)."""
+    return any(g.table == "meta" for g in groups)
+
+
+def _ids_in(conn: sqlite3.Connection, sql: str, ids: set[int],
+            params: Sequence[object] = ()) -> set[int]:
+    """What ``sql`` (``@IDS@``: the list of ``ids``) selects, asked in chunks under
+    SQLite's limit of parameters."""
+    wanted, found = sorted(ids), set()
+    for start in range(0, len(wanted), 30_000):
+        chunk = wanted[start:start + 30_000]
+        found.update(r[0] for r in conn.execute(
+            sql.replace("@IDS@", ",".join("?" * len(chunk))), (*params, *chunk)))
+    return found
+
+
+def shows(conn: sqlite3.Connection, groups: Sequence[ChangeGroup], run: int | None) -> bool:
+    """Whether undoing (or redoing) these changes acts only on what the coder can see: clusters
+    of the current run ``run`` and what lies on them (pages, tags and the codebook are
+    always seen). A re-clustering counts as seen: undoing it shows the run it replaced."""
+    if changes_run(groups):
+        return True
+    clusters: set[int] = set()
+    memos: set[int] = set()
+    carried: set[int] = set()
+    for group in groups:
+        for img in group.images() if group.table in ("clusters", "cluster_members", "memos",
+                                                     "carried") else ():
+            if group.table == "clusters":
+                clusters.add(img["id"])
+            elif group.table == "cluster_members":
+                clusters.add(img["cluster_id"])
+            elif group.table == "carried":
+                carried.add(img["id"])
+            elif img.get("cluster_id") is not None:
+                clusters.add(img["cluster_id"])
+            elif "cluster_id" not in img:  # an edit's image names the memo only
+                memos.add(img["id"])
+    if memos:
+        if memos != _ids_in(conn, "SELECT id FROM memos WHERE id IN (@IDS@)", memos):
+            return False  # gone, though the action that changed it is done
+        clusters |= _ids_in(conn, "SELECT cluster_id FROM memos WHERE cluster_id IS NOT NULL "
+                            "AND id IN (@IDS@)", memos)
+    # Only rows that exist can be elsewhere: a cluster the action makes (a split's, on
+    # redo) exists only once it is replayed, in the run of the cluster it came from.
+    return not (_ids_in(conn, "SELECT id FROM carried WHERE run_id IS NOT ? AND id IN (@IDS@)",
+                        carried, (run,))
+                or _ids_in(conn, "SELECT id FROM clusters WHERE run_id IS NOT ? "
+                           "AND id IN (@IDS@)", clusters, (run,)))
+
+
+def undoable(conn: sqlite3.Connection) -> int | None:
+    """The newest done action whose undo acts only on what the coder can see.
+
+    Every re-clustering is an action, so undoing goes back through it before it reaches
+    anything done on the run before. A run saved by an older version was no action: the
+    coding done on the run it replaced is skipped (left done, never applied to clusters
+    no longer shown), and undo goes on to the newest step the coder can see.
+    """
+    return _first_shown(conn, "state = 'done' ORDER BY id DESC")
+
+
+def redoable(conn: sqlite3.Connection) -> int | None:
+    """The oldest undone action whose redo acts only on what the coder can see (see
+    :func:`undoable`)."""
+    return _first_shown(conn, "state = 'undone' ORDER BY id ASC")
+
+
+def _first_shown(conn: sqlite3.Connection, where_order: str) -> int | None:
+    run = summary.current_run(conn)
+    for (action_id,) in conn.execute(f"SELECT id FROM actions WHERE {where_order}"):
+        if shows(conn, changelog.load(conn, action_id), run):
+            return int(action_id)
+    return None
+
+
+def settle_unreachable(conn: sqlite3.Connection) -> int:
+    """Discard the done and undone actions on clusters of runs no longer current, which
+    runs saved outside an action (before schema 11) left behind: nothing can bring their
+    clusters back, so undo and redo would only pass them by, each time. Returns how many."""
+    run = summary.current_run(conn)
+    stale = [action_id for (action_id,) in conn.execute(
+        "SELECT id FROM actions WHERE state IN ('done', 'undone') ORDER BY id").fetchall()
+        if not shows(conn, changelog.load(conn, action_id), run)]
+    for action_id in stale:
+        conn.execute("UPDATE actions SET state = 'discarded', state_changed_at = ? WHERE id = ?",
+                     (utc_now(), action_id))
+        conn.execute("DELETE FROM action_changes WHERE action_id = ?", (action_id,))
+    return len(stale)
 
 
 def clusters_of_action(conn: sqlite3.Connection, action_id: int) -> list[int]:
@@ -150,11 +249,15 @@ def clusters_of_action(conn: sqlite3.Connection, action_id: int) -> list[int]:
 
 
 def next_undo(conn: sqlite3.Connection) -> ActionInfo | None:
-    return _one(conn, "state = 'done' ORDER BY a.id DESC")
+    """The action :meth:`ActionLog.undo` would revert (see :func:`undoable`)."""
+    action_id = undoable(conn)
+    return None if action_id is None else _one(conn, f"a.id = {int(action_id)}")
 
 
 def next_redo(conn: sqlite3.Connection) -> ActionInfo | None:
-    return _one(conn, "state = 'undone' ORDER BY a.id ASC")
+    """The action :meth:`ActionLog.redo` would repeat (see :func:`redoable`)."""
+    action_id = redoable(conn)
+    return None if action_id is None else _one(conn, f"a.id = {int(action_id)}")
 
 
 def history(conn: sqlite3.Connection, limit: int = 100) -> list[ActionInfo]:

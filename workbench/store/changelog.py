@@ -37,6 +37,10 @@ KEYS: dict[str, tuple[str, ...]] = {
     "memos": ("id",),
     "splits": ("id",),
     "merges": ("id",),
+    # A re-clustering is an action: it changes which run is current (the ``current_run``
+    # row), and what it carried over for review (workbench.store.carry).
+    "meta": ("key",),
+    "carried": ("id",),
 }
 
 FORMAT = 1

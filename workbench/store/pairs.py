@@ -54,7 +54,8 @@ def run_groups(conn: sqlite3.Connection, run_id: int) -> list[list[int]]:
 
 
 def hand_edits(conn: sqlite3.Connection, run_id: int) -> int:
-    """Splits and merges the coder made in the run (a new run does not repeat them)."""
+    """Split and merge actions the coder took in the run (a re-clustering keeps the
+    clusters they made: workbench.store.carry.hand_clusters)."""
     return conn.execute(
         """SELECT (SELECT count(DISTINCT s.action_id) FROM splits s
                    JOIN clusters c ON c.id = s.from_cluster WHERE c.run_id = :r)

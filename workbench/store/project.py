@@ -25,6 +25,7 @@ from workbench.core.records import Cluster, PageInfo, RunFilters, SkipRecord
 from workbench.store import (
     access,
     backup,
+    carry,
     codebook,
     damaged_text,
     integrity,
@@ -35,6 +36,7 @@ from workbench.store import (
     runs,
     save_as,
     schema,
+    summary,
     tagging,
 )
 from workbench.store.actions import (
@@ -92,6 +94,8 @@ class Project:
         self._backup_failure: ProjectError | None = None
         self._lock = lock
         self._held_file: str | None = None  # see _hold_file
+        # What the last re-clustering carried over (None: none yet in this session).
+        self.last_carry: carry.CarryReport | None = None
         # Why the project is open read-only (None: open for writing).
         self.readonly_reason = readonly_reason
 
@@ -507,20 +511,46 @@ class Project:
                  *, singletons: bool = True, progress: ProgressFn = no_progress,
                  filters: RunFilters | None = None, skipped: Sequence[SkipRecord] = (),
                  signatures: RunSignatures | None = None) -> int:
-        """Store a detection run in one transaction and make it the current run.
+        """Store a detection run in one transaction and make it the current run. When it
+        replaces a run, that is one undoable action carrying the coder's decisions over
+        (see ``recluster``).
 
         ``pairs``: Pair objects, or the matcher's arrays as they are (``runs.PairArrays``),
         which saves a Python object per pair. ``skipped``: inputs that gave no page (kept
         so the list survives reopening). ``signatures``: the run's signature matrix, for a
         run whose clusters need more than its pairs to repeat (workbench.store.signatures).
         """
-        with self._write() as conn:
+        def save(conn: sqlite3.Connection) -> int:
             run_id = runs.save_run(conn, params, method, timings, pages, pairs, clusters,
                                    singletons=singletons, progress=progress, filters=filters,
-                                   skipped=skipped)
+                                   skipped=skipped, current=False)
             if signatures is not None:
                 save_signatures(conn, run_id, signatures)
             return run_id
+
+        return self._replace_run(f"Run detection ({method})", save)
+
+    def _replace_run(self, description: str, save: Callable[[sqlite3.Connection], int]) -> int:
+        """Save a new run (``save`` writes it without making it current) and make it the
+        current one. When it replaces a run, that is one undoable action that carries
+        every decision of the coder over to it by page (:mod:`workbench.store.carry`);
+        the project's first run is no action (there is nothing before it to go back to)."""
+        self.last_carry = None
+        if self.current_run() is None:
+            with self._write() as conn:
+                run_id = save(conn)
+                runs.make_current(conn, run_id)
+                return run_id
+
+        def body(conn: sqlite3.Connection, action_id: int) -> int:
+            old_run = summary.current_run(conn)
+            run_id = save(conn)
+            self.last_carry = carry.replace_run(conn, action_id, old_run, run_id)
+            return run_id
+
+        result = self._act("rerun", description, body)
+        assert result.id is not None  # the current run changed: never an empty action
+        return result.id
 
     def run_signatures(self, run_id: int | None = None) -> RunSignatures | None:
         """The signature matrix a run (default: the current one) kept, or None."""
@@ -579,10 +609,12 @@ class Project:
         """Cluster the current run's stored pairs again at ``tau`` as a new current run.
 
         Nothing is read or extracted again; the pages, pairs and filters are the
-        current run's, and tags stay on their pages as after a detection re-run (the
-        new clusters whose pages carry differing tags are flagged for review). Hand
-        splits and merges of the current run are not repeated. Not undoable, like a
-        detection run; the earlier run stays in the file.
+        current run's. Every decision of the coder is carried over by page
+        (:mod:`workbench.store.carry`): tags stay on their pages (new clusters whose
+        pages carry differing tags are flagged for review), hand splits and merges are
+        kept, "not this story" marks and memos follow their pages; what cannot map one
+        to one is listed by ``carried_to_review``. One undoable action: undo makes the
+        earlier run, which stays in the file unchanged, current again.
         """
         run = self.current_run()
         if run is None:
@@ -597,10 +629,29 @@ class Project:
             raise ProjectError(f"Cannot cluster the run again: {exc}") from exc
         timings = {"cluster": time.perf_counter() - started}
         try:
-            with self._write() as conn:
-                return runs.save_recluster(conn, run.id, tau, clusters, timings)
+            return self._replace_run(
+                f"Cluster again at τ {tau:.2f}",
+                lambda conn: runs.save_recluster(conn, run.id, tau, clusters, timings,
+                                                 current=False))
         except ValueError as exc:
             raise ProjectError(str(exc)) from exc
+
+    def hand_clusters(self, run_id: int | None = None) -> int:
+        """How many clusters of a run (default: the current one) the coder split or
+        merged by hand; a re-clustering keeps them as they are."""
+        return len(carry.hand_clusters(self._read(), self._run_id(run_id)))
+
+    def carried_to_review(self) -> list[carry.CarriedItem]:
+        """What the re-clusterings that made the current run carried over and the coder
+        has not reviewed yet (memos on clusters that split or changed, marks that could
+        not be carried), oldest first."""
+        return carry.review_list(self._read())
+
+    def mark_carried_reviewed(self, item_ids: Sequence[int]) -> ActionResult:
+        """Take carried items off the review list (one undoable action)."""
+        ids = list(item_ids)
+        return self._act("carried_reviewed", f"Mark {_n(ids, 'carried item')} as reviewed",
+                         lambda c, _a: carry.mark_reviewed(c, ids))
 
     # ------------------------------------------------------- tag actions
     def tag_clusters(self, cluster_ids: Sequence[int], tag_ids: Sequence[int]) -> ActionResult:
@@ -892,8 +943,11 @@ def _not_a_database(exc: BaseException, path: Path, backup_dir: Path | None) -> 
 
 def _opening_error(exc: sqlite3.Error, path: Path, backup_dir: Path | None) -> ProjectError:
     """What to say when SQLite cannot even connect (it reads the header at once)."""
-    if (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF == sqlite3.SQLITE_NOTADB:
+    code = (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF
+    if code == sqlite3.SQLITE_NOTADB:
         return _not_a_database(exc, path, backup_dir)
+    if code == sqlite3.SQLITE_CORRUPT:  # a damaged schema page: read as the file opens
+        return ProjectDamaged(path, [str(exc)], backup.good_backups(path, backup_dir))
     return _project_error(exc, path, "Cannot open")
 
 

@@ -1,7 +1,9 @@
 """Saving what the pipeline produced: scanned files and detection runs.
 
-These writes are not user actions (they are not undoable): a run is a fact
-about the archive, and tags live on pages, so a new run never touches them.
+The bulk of a run (its pages, pairs and clusters) is written with the undo recorder
+paused: a run is a fact about the archive, and tags live on pages, so a new run never
+touches them. A run that replaces the current one is made current inside one undoable
+action that also carries the coder's decisions over (workbench.store.carry).
 """
 
 from __future__ import annotations
@@ -234,8 +236,9 @@ def save_run(
     pages: Sequence[PageInfo], pairs: Pairs, clusters: Sequence[Cluster],
     *, singletons: bool = True, progress: ProgressFn = no_progress,
     filters: RunFilters | None = None, skipped: Sequence[SkipRecord] = (),
+    current: bool = True,
 ) -> int:
-    """Store a detection run and make it current; return its id.
+    """Store a detection run and (``current``) make it current; return its id.
 
     ``pairs``: Pair objects or parallel arrays (:class:`PairArrays`).
     ``singletons``: every page that is neither skipped nor in a cluster gets a
@@ -271,7 +274,7 @@ def save_run(
         conn.executemany(
             "INSERT INTO run_skips (run_id, source, offset, reason) VALUES (?, ?, ?, ?)",
             [(run_id, sk.source, sk.offset, sk.reason) for sk in skipped])
-        _finish(conn, run_id)
+        _finish(conn, run_id, current)
         forget_pending_run(conn)
     progress("save", total, total)
     return run_id
@@ -339,21 +342,32 @@ def _insert_clusters(conn: sqlite3.Connection, run_id: int, page_ids: Sequence[i
         progress(min(done, len(clusters)))
 
 
-def _finish(conn: sqlite3.Connection, run_id: int) -> None:
+def _finish(conn: sqlite3.Connection, run_id: int, current: bool = True) -> None:
     """What every new run ends with: known similarities filled in, clusters whose pages
-    carry differing tags (from coding an earlier run) flagged, the run made current."""
+    carry differing tags (from coding an earlier run) flagged, and (``current``) the run
+    made current. A run that replaces another is made current by
+    :func:`workbench.store.carry.replace_run` instead, once the coder's decisions are on it."""
     _fill_missing_similarities(conn, run_id)
     _flag_mixed_tags(conn, run_id)
+    if current:
+        make_current(conn, run_id)
+
+
+def make_current(conn: sqlite3.Connection, run_id: int, *, rebuild: bool = True) -> None:
+    """Make ``run_id`` the run the window shows (inside an action, undoably: the
+    ``current_run`` row is recorded) and (``rebuild``) rebuild the cluster summary for it;
+    the action log rebuilds it after an action that changes the current run."""
     conn.execute(
         "INSERT INTO meta (key, value) VALUES ('current_run', ?) "
         "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
         (str(run_id),),
     )
-    summary.rebuild(conn)
+    if rebuild:
+        summary.rebuild(conn)
 
 
 def save_recluster(conn: sqlite3.Connection, base_run: int, tau: float, clusters: Sequence[Cluster],
-                   timings: dict[str, float]) -> int:
+                   timings: dict[str, float], *, current: bool = True) -> int:
     """A new current run made from ``base_run``'s stored pairs, clustered again at ``tau``.
 
     It reuses everything the base run read: the same page rows in the same order (so
@@ -395,7 +409,7 @@ def save_recluster(conn: sqlite3.Connection, base_run: int, tau: float, clusters
     with recorder.paused(conn):
         _insert_clusters(conn, run_id, page_ids, clusters, usable)
         _carry_shares(conn, base_run, run_id)
-        _finish(conn, run_id)
+        _finish(conn, run_id, current)
     return run_id
 
 

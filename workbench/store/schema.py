@@ -383,6 +383,40 @@ CREATE TABLE run_signatures (
 """
 
 
+# Version 11: what a re-clustering carried over and the coder should look at again
+# (workbench.store.carry). Every re-clustering (Apply, Run Again, another method, learned
+# weights) carries the coder's decisions to the new clusters by page; what could not map
+# one to one (a memo on a cluster whose pages now lie in several clusters, a "not this
+# story" mark on a page that became a reference) gets a row here until the coder marks it
+# reviewed; a cluster kept as the coder split or merged it gets a reviewed row, so the next
+# re-clustering keeps it again. No foreign keys besides the run: a memo deleted later simply
+# drops off the list. The partial index finds the "not this story" marks to carry without
+# reading every member of a run.
+_V11 = """
+CREATE TABLE carried (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    kind TEXT NOT NULL CHECK (kind IN ('memo', 'exception', 'hand')),
+    cluster_id INTEGER,
+    from_cluster INTEGER,
+    memo_id INTEGER,
+    page_id INTEGER,
+    note TEXT NOT NULL,
+    reviewed INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX carried_by_run ON carried(run_id, reviewed);
+CREATE INDEX cluster_members_excluded ON cluster_members(cluster_id) WHERE excluded;
+"""
+
+
+def _v11_settle_undo(conn: sqlite3.Connection) -> None:
+    # Runs were saved outside the action log until now: coding done on the run a re-run
+    # replaced stayed on the undo stack, and Ctrl+Z changed clusters no longer shown.
+    from workbench.store import actions
+
+    actions.settle_unreachable(conn)
+
+
 # Each step: (DDL script, optional data step run after it in the same transaction).
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None] | None]] = [
     (_V1, None),
@@ -395,6 +429,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None] | None]] = [
     (_V8, _v8_backfill),
     (_V9, None),
     (_V10, None),
+    (_V11, _v11_settle_undo),
 ]
 CURRENT_VERSION = len(MIGRATIONS)
 

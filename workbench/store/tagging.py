@@ -141,6 +141,7 @@ def set_excluded(conn: sqlite3.Connection, coder_id: int, cluster_id: int,
         conn.execute(
             f"DELETE FROM page_tags WHERE page_id IN ({marks}) "
             f"AND via_cluster_id IN ({_marks(len(origin))})", [*changing, *origin])
+        _untag_earlier_story(conn, cluster_id, changing)
         return
     others = ("FROM cluster_members WHERE cluster_id = ? AND NOT excluded "
               f"AND page_id NOT IN ({marks})")
@@ -151,6 +152,44 @@ def set_excluded(conn: sqlite3.Connection, coder_id: int, cluster_id: int,
     now = utc_now()
     conn.executemany(_INSERT_TAG + "VALUES (?, ?, ?, ?, ?)",
                      [(p, t, coder_id, now, cluster_id) for p in changing for t in shared])
+
+
+def _untag_earlier_story(conn: sqlite3.Connection, cluster_id: int, pages: Sequence[int]) -> None:
+    """Take off ``pages`` the tags they got through this story's cluster in an earlier run.
+
+    A re-clustering carries the story to new clusters by page (workbench.store.carry), so
+    a tag given through the cluster of the run before is the story's too: it goes when
+    the page is marked not this story, as a tag given through this cluster does. Such a
+    cluster is one of another run that held (or was merged into one that held) a page
+    still counted in this cluster.
+    """
+    run = conn.execute("SELECT run_id FROM clusters WHERE id = ?", (cluster_id,)).fetchone()[0]
+    story = {r[0] for r in conn.execute(
+        "SELECT page_id FROM cluster_members WHERE cluster_id = ? AND NOT excluded", (cluster_id,))}
+    for page in pages:
+        earlier = conn.execute(
+            "SELECT pt.tag_id, pt.via_cluster_id FROM page_tags pt "
+            "CROSS JOIN clusters v ON v.id = pt.via_cluster_id WHERE pt.page_id = ? "
+            "AND v.run_id != ?", (page, run)).fetchall()
+        for tag_id, via in earlier:
+            held = {r[0] for r in conn.execute(
+                "SELECT page_id FROM cluster_members WHERE cluster_id = ?",
+                (surviving(conn, via),))}
+            if (held - {page}) & story:
+                conn.execute("DELETE FROM page_tags WHERE page_id = ? AND tag_id = ?",
+                             (page, tag_id))
+
+
+def surviving(conn: sqlite3.Connection, cluster_id: int) -> int:
+    """The cluster a merged-away cluster ended in (itself when not merged away)."""
+    seen: set[int] = set()
+    while cluster_id not in seen:
+        seen.add(cluster_id)
+        row = conn.execute("SELECT merged_into FROM clusters WHERE id = ?", (cluster_id,)).fetchone()
+        if row is None or row[0] is None:
+            break
+        cluster_id = row[0]
+    return cluster_id
 
 
 def lineage(conn: sqlite3.Connection, cluster_id: int) -> list[int]:
