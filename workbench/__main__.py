@@ -25,7 +25,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     a_dedup_process = args[:1] == ["dedup"] and argv is None  # not a test calling main()
     if a_dedup_process:
-        from workbench.detect.pool import start_fork_server
+        from workbench.detect.workers.pool import start_fork_server
 
         start_fork_server()
     from workbench import cli

@@ -28,7 +28,7 @@ from workbench.comparison import Comparison, Truth, compare
 from workbench.core.progress import Cancelled, ProgressFn, no_progress
 from workbench.core.records import PageInfo
 from workbench.detect.params import SpotSigsParams
-from workbench.detect.pool import end_with_app
+from workbench.detect.workers.pool import end_with_app
 
 # At most one progress report per this many seconds from the child, unless the stage changes.
 REPORT_INTERVAL = 0.05

@@ -29,7 +29,7 @@ from workbench.core.heap import map_large_blocks, release_free_memory
 from workbench.core.own_text import OwnTextCheck
 from workbench.core.progress import Cancelled, ProgressFn, no_progress
 from workbench.core.records import Cluster, PageInfo, RawPage, RunFilters, SkipRecord
-from workbench.detect import matrix_kernels, numba_setup
+from workbench.detect import matrix_kernels
 from workbench.detect.boilerplate import (
     ANY_SITE,
     boilerplate_masks,
@@ -45,9 +45,10 @@ from workbench.detect.member_overlap import (
     repeated_blocks,
     with_matrix_ids,
 )
-from workbench.detect.parallel import read_and_extract
 from workbench.detect.params import SpotSigsParams
-from workbench.detect.pool import worker_pool
+from workbench.detect.workers import numba_setup
+from workbench.detect.workers.parallel import read_and_extract
+from workbench.detect.workers.pool import worker_pool
 from workbench.store.signatures import RunSignatures
 from workbench.text.site_titles import matrix_similarity, retitle_site_labels
 
@@ -143,7 +144,7 @@ def _extract_all(
             take(batch, extract_batch(batch, params))
         return out
 
-    # Workers that end with this process however it ends (workbench.detect.pool).
+    # Workers that end with this process however it ends (workbench.detect.workers.pool).
     pool = worker_pool(workers)
     window: deque[tuple[list[RawPage], Future]] = deque()  # bounded: memory stays flat
     try:

@@ -22,7 +22,7 @@ from workbench.archive import scan
 from workbench.archive.tasks import plan
 from workbench.core.progress import Cancelled, no_progress
 from workbench.core.records import RawPage, SkipRecord
-from workbench.detect.parallel import read_and_extract, run_plan
+from workbench.detect.workers.parallel import read_and_extract, run_plan
 from workbench.pipeline import load_corpus
 
 

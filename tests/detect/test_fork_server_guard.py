@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO
-from workbench.detect import pool
+from workbench.detect.workers import pool
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc (Linux)")
 
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="re
 _STARTER = """
 import multiprocessing, sys, time
 from multiprocessing import forkserver
-from workbench.detect import pool
+from workbench.detect.workers import pool
 ctx = multiprocessing.get_context("forkserver")
 ctx.set_forkserver_preload([pool._PRELOAD[0], "tests.detect.slow_preload", *pool._PRELOAD[1:]])
 forkserver.ensure_running()
@@ -64,8 +64,8 @@ def test_the_guard_loads_first_and_is_stopped_once_the_warm_up_is_done():
     thread again when it forks workers."""
     from multiprocessing import forkserver
 
-    assert pool._PRELOAD[0] == "workbench.detect.fork_server_guard"
-    assert pool._PRELOAD[-1] == "workbench.detect.warm_workers"
+    assert pool._PRELOAD[0] == "workbench.detect.workers.fork_server_guard"
+    assert pool._PRELOAD[-1] == "workbench.detect.workers.warm_workers"
     workers = pool.worker_pool(1)
     try:
         assert workers.submit(os.getpid).result(timeout=120) > 0  # the warm-up is done

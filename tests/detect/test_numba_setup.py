@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from workbench.detect import numba_setup
 from workbench.detect.matrix_kernels import rows_ascending
+from workbench.detect.workers import numba_setup
 
 
 def test_the_setup_thread_loads_the_filters_compiled_code_with_their_types():

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from workbench.detect.pool import worker_pool
+from workbench.detect.workers.pool import worker_pool
 
 # Not imported here: a worker imports this module to run _compiled_loops, and importing
-# workbench.detect.warm_workers warms up the process that imports it.
+# workbench.detect.workers.warm_workers warms up the process that imports it.
 
 
 def _compiled_loops() -> tuple[int, int, bool]:
@@ -34,7 +34,7 @@ def test_a_new_worker_has_the_extraction_loop_compiled_already():
 def test_the_warm_up_page_goes_through_extraction():
     import gc
 
-    from workbench.detect.warm_workers import warm
+    from workbench.detect.workers.warm_workers import warm
 
     gc.unfreeze()  # importing it froze this test process's objects, as in a fork server
     assert warm()
@@ -47,7 +47,7 @@ def test_the_warm_up_leaves_scipy_importable():
 
     import pytest
 
-    from workbench.detect.warm_workers import _BLAS_PROBE, warm
+    from workbench.detect.workers.warm_workers import _BLAS_PROBE, warm
 
     pytest.importorskip("scipy", reason="scipy is not installed (only datasketch brings it)")
     gc.unfreeze()

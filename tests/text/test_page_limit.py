@@ -9,8 +9,8 @@ from pathlib import Path
 from tests.conftest import REPO
 from workbench.core.records import RawPage
 from workbench.detect.extract import extract_text
-from workbench.detect.parallel import read_and_extract
 from workbench.detect.params import SpotSigsParams
+from workbench.detect.workers.parallel import read_and_extract
 from workbench.pipeline import load_corpus
 from workbench.text.limit import MARKUP_LIMIT_BYTES
 

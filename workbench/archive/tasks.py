@@ -39,7 +39,7 @@ class Scan:
     """An opened folder (or file) to read: :func:`workbench.archive.scan`, iterable as such.
 
     The pipeline may instead hand ``root`` to worker processes
-    (``workbench.detect.parallel.read_and_extract``); iterating reads it in this process.
+    (``workbench.detect.workers.parallel.read_and_extract``); iterating reads it in this process.
     """
 
     root: Path

@@ -20,8 +20,8 @@ from workbench.core.records import PageInfo, RawPage, SkipRecord
 from workbench.detect.boilerplate import site_of
 from workbench.detect.detector import Detector, PageText
 from workbench.detect.extract import extract_page_text
-from workbench.detect.parallel import read_and_extract
 from workbench.detect.params import SpotSigsParams
+from workbench.detect.workers.parallel import read_and_extract
 from workbench.text.site_titles import retitle_site_labels
 
 

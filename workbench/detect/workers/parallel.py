@@ -31,7 +31,7 @@ from workbench.archive.worker import Meter, Process, init_worker, read_file_rang
 from workbench.core.progress import Cancelled, ProgressFn
 from workbench.core.records import RawPage, SkipRecord
 from workbench.detect.extract import ExtractedPage, extract_batch
-from workbench.detect.pool import worker_context, worker_pool
+from workbench.detect.workers.pool import worker_context, worker_pool
 
 _TASKS_PER_WORKER = 3  # tasks in flight: enough to keep every worker fed, memory stays flat
 _POLL_S = 0.25  # how often progress (and so cancelling) is looked at while waiting
@@ -66,7 +66,7 @@ def read_and_extract(
     found = plan(root, workers, range_bytes=range_bytes)
     if small_here and found.small:
         return None
-    # Workers that end with this process however it ends (workbench.detect.pool).
+    # Workers that end with this process however it ends (workbench.detect.workers.pool).
     ctx = worker_context()
     counter = ctx.Value("q", 0)
     stop = ctx.Event()

@@ -58,7 +58,7 @@ def warm() -> bool:
 def _stop_guard() -> None:
     """Stop the fork server's guard thread (the fork server watches the app itself now), so
     that workers are forked from a process with one thread."""
-    guard = sys.modules.get("workbench.detect.fork_server_guard")
+    guard = sys.modules.get("workbench.detect.workers.fork_server_guard")
     if guard is not None:
         guard.stop()
 

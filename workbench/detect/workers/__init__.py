@@ -1,0 +1,1 @@
+"""The worker processes: the fork server, its preloads and the process pools."""
