@@ -26,8 +26,8 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from workbench.detect.incremental import IncrementalIndex, find_new_pairs  # noqa: E402
-from workbench.detect.matcher import PairResult, SignatureMatrix, find_pairs  # noqa: E402
+from workbench.detect.join.incremental import IncrementalIndex, find_new_pairs  # noqa: E402
+from workbench.detect.join.matcher import PairResult, SignatureMatrix, find_pairs  # noqa: E402
 from workbench.pipeline import load_corpus  # noqa: E402
 
 T = TypeVar("T")

@@ -20,7 +20,7 @@ from pathlib import Path
 from workbench.core.evaluation import Scores, pairs_of_groups, score_pairs
 from workbench.detect.detector import Detector
 from workbench.detect.imatch import IMatchDetector
-from workbench.detect.matcher import PairResult
+from workbench.detect.join.matcher import PairResult
 from workbench.detect.minhash import MinHashDetector, banding_recall, lsh_layout
 from workbench.detect.texts import read_texts
 

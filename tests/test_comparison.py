@@ -17,7 +17,7 @@ from workbench.cli import main
 from workbench.comparison import Truth, compare, truth_of_project
 from workbench.core.evaluation import pairs_of_groups, score_pairs
 from workbench.detect.detector import Detector, PageText
-from workbench.detect.matcher import PairResult
+from workbench.detect.join.matcher import PairResult
 from workbench.detect.params import SpotSigsParams
 from workbench.detect.registry import parse_methods
 from workbench.pipeline import run_dedup, run_into_project

@@ -98,7 +98,7 @@ def test_missing_root_is_a_clear_error(tmp_path: Path):
 def test_idf_filter_drops_common_signatures_and_keeps_single_page_ones_out_of_the_index_only():
     import numpy as np
 
-    from workbench.detect.matcher import SignatureMatrix
+    from workbench.detect.join.matcher import SignatureMatrix
     from workbench.pipeline import idf_keep
 
     # 1,000 pages: signature 0 on every page (idf 0: too common), signature 1 on pages 0-1

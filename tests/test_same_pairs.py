@@ -13,7 +13,7 @@ import hashlib
 import pytest
 
 from tests.conftest import DEMO_ARCHIVE
-from workbench.detect.matcher import PairResult
+from workbench.detect.join.matcher import PairResult
 from workbench.detect.params import SpotSigsParams
 from workbench.pipeline import DedupResult, run_dedup
 

@@ -26,7 +26,7 @@ from workbench.core.clustering import cluster_pairs
 from workbench.core.progress import ProgressFn, no_progress
 from workbench.core.records import Cluster, PageInfo, RunFilters, SkipRecord
 from workbench.detect.detector import Detector
-from workbench.detect.matcher import PairResult
+from workbench.detect.join.matcher import PairResult
 from workbench.detect.params import SpotSigsParams
 from workbench.detect.registry import SPOTSIGS, make_detector
 from workbench.detect.texts import read_texts

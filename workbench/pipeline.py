@@ -38,7 +38,13 @@ from workbench.detect.boilerplate import (
     site_of,
 )
 from workbench.detect.extract import ExtractedPage, PageArrays, extract_batch, page_multisets
-from workbench.detect.matcher import MatrixBuilder, PairResult, SignatureMatrix, find_pairs, intersections
+from workbench.detect.join.matcher import (
+    MatrixBuilder,
+    PairResult,
+    SignatureMatrix,
+    find_pairs,
+    intersections,
+)
 from workbench.detect.member_overlap import (
     RepeatedBlocks,
     boilerplate_shares,
@@ -310,7 +316,7 @@ def filter_corpus(root: str, params: SpotSigsParams, extracted: list[ExtractedPa
                                PageArrays(extracted, attrgetter("spot_block")), hashes, masks)
     release_free_memory()  # the same for the repeated blocks' temporaries, before the builder's
     # Straight into the matrix's arrays, a batch of pages at a time, with their spot arrays
-    # let go as soon as they are read (workbench.detect.matcher.MatrixBuilder says why).
+    # let go as soon as they are read (workbench.detect.join.matcher.MatrixBuilder says why).
     builder = MatrixBuilder(len(extracted), sum(e.n_spots for e in extracted))
     for k, lo in enumerate(range(0, len(extracted), _PAGES_AT_ONCE)):
         hi = min(lo + _PAGES_AT_ONCE, len(extracted))

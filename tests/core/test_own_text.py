@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from workbench.core.clustering import cluster_pairs
 from workbench.core.own_text import OwnTextCheck
-from workbench.detect.matcher import SignatureMatrix
+from workbench.detect.join.matcher import SignatureMatrix
 from workbench.detect.params import SpotSigsParams
 
 STORY_A, STORY_B, SHARED = range(0, 10), range(20, 30), range(10, 15)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from workbench.core.records import Cluster
-from workbench.detect.matcher import SignatureMatrix
+from workbench.detect.join.matcher import SignatureMatrix
 
 
 @dataclass(slots=True)

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from workbench.detect.incremental import IncrementalIndex, find_new_pairs
-from workbench.detect.jaccard import brute_force_pairs
-from workbench.detect.matcher import PairResult, SignatureMatrix, find_pairs
+from workbench.detect.join.incremental import IncrementalIndex, find_new_pairs
+from workbench.detect.join.jaccard import brute_force_pairs
+from workbench.detect.join.matcher import PairResult, SignatureMatrix, find_pairs
 
 multiset = st.dictionaries(st.integers(0, 12), st.integers(1, 6), max_size=10)
 taus = st.one_of(st.floats(0.01, 1.0), st.sampled_from([1.0, 0.5, 0.44, 0.35, 0.15, 0.8]))

@@ -16,7 +16,7 @@ import pytest
 from workbench.core.records import RawPage
 from workbench.detect.extract import extract_page, extract_text
 from workbench.detect.hashing import chain_id
-from workbench.detect.jaccard import multiset_jaccard
+from workbench.detect.join.jaccard import multiset_jaccard
 from workbench.detect.params import AntecedentSpec, SpotSigsParams
 from workbench.detect.punctuation import punctuation_spots
 from workbench.detect.scheme import PUNCTUATION, SPOTS, scheme_for

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from workbench.detect.jaccard import brute_force_pairs, multiset_jaccard
-from workbench.detect.matcher import SignatureMatrix, find_pairs, intersections
+from workbench.detect.join.jaccard import brute_force_pairs, multiset_jaccard
+from workbench.detect.join.matcher import SignatureMatrix, find_pairs, intersections
 
 multiset = st.dictionaries(st.integers(0, 12), st.integers(1, 6), max_size=10)
 

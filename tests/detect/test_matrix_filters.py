@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workbench.detect.matcher import MatrixBuilder, SignatureMatrix
+from workbench.detect.join.matcher import MatrixBuilder, SignatureMatrix
 from workbench.detect.params import SpotSigsParams
 from workbench.pipeline import idf_flags, idf_keep
 
@@ -86,7 +86,7 @@ def test_filtered_is_select_entries_then_index_only_then_select_rows(docs, idf_l
 def test_the_builder_numbers_ids_the_same_chunk_by_chunk(docs, chunk):
     """A matrix of a million pages is made dense in chunks of millions of entries: here in
     chunks of a few, so that ids repeat across chunks and a chunk may hold one id."""
-    from workbench.detect import matcher
+    from workbench.detect.join import matcher
 
     vectors = _vectors(docs)
     saved = matcher._CHUNK

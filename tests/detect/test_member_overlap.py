@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from workbench.core.records import Cluster
-from workbench.detect.matcher import SignatureMatrix
+from workbench.detect.join.matcher import SignatureMatrix
 from workbench.detect.member_overlap import (
     RepeatedBlocks,
     boilerplate_shares,

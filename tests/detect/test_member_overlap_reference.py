@@ -15,7 +15,7 @@ from tests.detect.member_overlap_reference import (
 from workbench.core.records import Cluster
 from workbench.detect import member_overlap
 from workbench.detect.extract import ExtractedPage
-from workbench.detect.matcher import SignatureMatrix
+from workbench.detect.join.matcher import SignatureMatrix
 from workbench.detect.member_overlap import (
     RepeatedBlocks,
     boilerplate_shares,

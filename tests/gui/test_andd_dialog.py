@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QDialog
 from workbench.core.andd_preview import preview_changes
 from workbench.core.records import PageInfo
 from workbench.detect.andd_model import AnddWeights
-from workbench.detect.matcher import PairResult
+from workbench.detect.join.matcher import PairResult
 from workbench.gui.andd_dialog import AnddDialog
 
 PAGES = [PageInfo(key=f"site/p{i}.htm", source="", title=f"Story {i}") for i in range(8)]

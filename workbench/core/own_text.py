@@ -28,7 +28,7 @@ from workbench.core.clustering import Vouch
 
 
 class OwnTextCheck:
-    """For a signature matrix (workbench.detect.matcher.SignatureMatrix: rows ``ptr``,
+    """For a signature matrix (workbench.detect.join.matcher.SignatureMatrix: rows ``ptr``,
     ascending ids ``sig``, ``unindexed`` per page): how much of a group's unshared text is
     its own. The arrays are taken as they are, from a run or from a project that kept them
     (workbench.store.signatures).

@@ -26,7 +26,7 @@ from workbench.detect.andd_features import GramMatrix, PageGrams, gram_matrix, p
 from workbench.detect.andd_join import cosine_pairs
 from workbench.detect.andd_model import AnddWeights, unit_vectors
 from workbench.detect.detector import Detector, PageText
-from workbench.detect.matcher import PairResult
+from workbench.detect.join.matcher import PairResult
 
 
 def weighted_rows(matrix: GramMatrix, weights: AnddWeights) -> tuple[np.ndarray, np.ndarray,

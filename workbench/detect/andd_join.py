@@ -27,8 +27,8 @@ import numpy as np
 from numba import njit
 
 from workbench.core.progress import ProgressFn, no_progress
-from workbench.detect.allpairs import with_room
-from workbench.detect.matcher import PairResult
+from workbench.detect.join.allpairs import with_room
+from workbench.detect.join.matcher import PairResult
 
 # The bound and the final test allow this much float rounding: pairs are never lost to it.
 _EPS = 1e-9

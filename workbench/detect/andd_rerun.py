@@ -30,7 +30,7 @@ from workbench.detect.andd_features import PageGrams
 from workbench.detect.andd_labels import Labelled, labelled_from_project
 from workbench.detect.andd_model import AnddWeights
 from workbench.detect.andd_train import NOTHING_CHECKED, train_grams
-from workbench.detect.matcher import PairResult
+from workbench.detect.join.matcher import PairResult
 
 if TYPE_CHECKING:
     from workbench.detect.texts import Texts

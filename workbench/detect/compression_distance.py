@@ -48,7 +48,7 @@ import lz4.block
 import numpy as np
 
 from workbench.core.progress import ProgressFn, no_progress
-from workbench.detect.matcher import PairResult
+from workbench.detect.join.matcher import PairResult
 
 # LZ4 HC's compression levels; 0 is LZ4's default (fast) mode.
 MAX_LEVEL = 12

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from workbench.core.progress import ProgressFn, no_progress
-from workbench.detect.matcher import PairResult
+from workbench.detect.join.matcher import PairResult
 
 
 @dataclass(frozen=True, slots=True)

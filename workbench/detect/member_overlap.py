@@ -26,7 +26,7 @@ from numba import njit
 
 from workbench.core.distinct import distinct
 from workbench.core.records import Cluster
-from workbench.detect.matcher import SignatureMatrix, expand_ranges
+from workbench.detect.join.matcher import SignatureMatrix, expand_ranges
 
 # Rows (spot occurrences, expanded signature entries, ...) handled at once: bounds memory.
 _CHUNK_ROWS = 2_000_000

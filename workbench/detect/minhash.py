@@ -25,10 +25,10 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from workbench.core.distinct import distinct
 from workbench.core.progress import ProgressFn, no_progress
-from workbench.detect import matcher
 from workbench.detect.detector import Detector, PageText
 from workbench.detect.hashing import chain_ids, signature_id
-from workbench.detect.matcher import PairResult, SignatureMatrix
+from workbench.detect.join import matcher
+from workbench.detect.join.matcher import PairResult, SignatureMatrix
 from workbench.text.tokenize import words_of
 
 # datasketch is imported where it is used, not here: it loads scipy (about a second),

@@ -22,7 +22,7 @@ import numpy as np
 from workbench.core.progress import ProgressFn, no_progress
 from workbench.detect.compression_distance import LZ4Size, ncd_pairs
 from workbench.detect.detector import Detector, PageText
-from workbench.detect.matcher import PairResult
+from workbench.detect.join.matcher import PairResult
 from workbench.detect.signcd_signature import COMMAS, MIN_SPOTS, comma_signature
 
 # The paper's best NCD threshold on the Gold Set, tau = 0.7 (§5.3.3, Figure 6).

@@ -25,7 +25,7 @@ import numpy as np
 from workbench.core.progress import ProgressFn, no_progress
 from workbench.detect.detector import Detector, PageText
 from workbench.detect.hashing import mix_array
-from workbench.detect.matcher import PairResult
+from workbench.detect.join.matcher import PairResult
 from workbench.detect.simhash_index import BITS, pairs_within
 from workbench.text.tokenize import words_of
 

@@ -31,7 +31,7 @@ from typing import Literal
 import numpy as np
 
 from workbench.core.progress import ProgressFn, no_progress
-from workbench.detect.matcher import PairResult
+from workbench.detect.join.matcher import PairResult
 from workbench.detect.simhash_loops import all_pairs_within, runs_within
 
 BITS = 64

@@ -24,7 +24,7 @@ _TYPES = {"ptr": "<i8", "sig": "<i4", "unindexed": "<i8"}
 
 @dataclass(frozen=True, slots=True)
 class RunSignatures:
-    """The arrays of workbench.detect.matcher.SignatureMatrix the own-text check reads."""
+    """The arrays of workbench.detect.join.matcher.SignatureMatrix the own-text check reads."""
 
     ptr: np.ndarray  # int64, one more than pages
     sig: np.ndarray  # int32, ascending within each row

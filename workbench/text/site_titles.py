@@ -49,7 +49,7 @@ def shown_opening(opening: str) -> str:
 def matrix_similarity(ptr: np.ndarray, sig: np.ndarray, cnt: np.ndarray,
                       lengths: np.ndarray) -> Similarity:
     """SpotSigs' similarity of two pages (multiset Jaccard) from a signature matrix's
-    rows (workbench.detect.matcher.SignatureMatrix) and the pages' lengths."""
+    rows (workbench.detect.join.matcher.SignatureMatrix) and the pages' lengths."""
     def similarity(i: int, j: int) -> float:
         a, b = slice(ptr[i], ptr[i + 1]), slice(ptr[j], ptr[j + 1])
         _, ia, ib = np.intersect1d(sig[a], sig[b], assume_unique=True, return_indices=True)

@@ -2,7 +2,7 @@
 
 The SpotSigs tech report's incremental match (Figure 8) probes each new page against an
 index of the pages before it. Here that is made exact with the prefix-filtered join of
-:mod:`workbench.detect.matcher`: every pair a < b with multiset Jaccard >= tau where b is
+:mod:`workbench.detect.join.matcher`: every pair a < b with multiset Jaccard >= tau where b is
 new, with the similarity a full run gives it. Old pages are only probed *into*, never
 compared with one another.
 
@@ -27,8 +27,8 @@ from numba import njit
 
 from workbench.core.distinct import distinct
 from workbench.core.progress import ProgressFn, no_progress
-from workbench.detect.allpairs import _EPS, _overlap, least_overlap, with_room
-from workbench.detect.matcher import _THREADS, PairResult, SignatureMatrix, prefix_index
+from workbench.detect.join.allpairs import _EPS, _overlap, least_overlap, with_room
+from workbench.detect.join.matcher import _THREADS, PairResult, SignatureMatrix, prefix_index
 
 __all__ = ["find_new_pairs", "IncrementalIndex"]
 
@@ -43,7 +43,7 @@ def find_new_pairs(
     (rows ``first_new`` on are new), with its similarity, sorted by (a, b).
 
     Together with a full run on rows 0..first_new-1 these are exactly the pairs of a full
-    run on all rows (:func:`workbench.detect.matcher.find_pairs`), with the same
+    run on all rows (:func:`workbench.detect.join.matcher.find_pairs`), with the same
     similarities. ``candidates`` counts the pairs verified, all with a new page.
     """
     if not 0.0 < tau <= 1.0:
@@ -113,7 +113,7 @@ def probe_new(
     """Pairs >= tau of each probed (new) page with every old page and with the new pages
     before it in ``order``: (a, b, similarity, candidates verified).
 
-    The filters and the verification are those of :func:`workbench.detect.allpairs.probe`;
+    The filters and the verification are those of :func:`workbench.detect.join.allpairs.probe`;
     only the length window differs: it reaches past the probed page, to partners up to
     length |x| / tau, since an old partner may be longer.
     """

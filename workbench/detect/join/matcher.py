@@ -8,7 +8,7 @@ set-similarity-join literature prunes far more with the same exactness: a global
 of signatures by rarity, prefix filtering on *both* sides (only the first
 |d| - ceil(tau |d|) + 1 items of each page are indexed and probed), the length filter and
 PPJoin's positional filter, and verification that merges only what the prefixes did not
-already count. The loops are in :mod:`workbench.detect.allpairs` (compiled with numba);
+already count. The loops are in :mod:`workbench.detect.join.allpairs` (compiled with numba);
 here the pages are ranked, the index sized and the probing spread over threads.
 
 Like the paper's bounds, every filter is sound: the property tests compare the pairs
@@ -29,7 +29,8 @@ import numpy as np
 
 from workbench.core.distinct import distinct
 from workbench.core.progress import ProgressFn, no_progress
-from workbench.detect import allpairs, matrix_kernels
+from workbench.detect import matrix_kernels
+from workbench.detect.join import allpairs
 
 # Probing reads a shared index without the GIL: one thread per core.
 _THREADS = max(1, min(os.cpu_count() or 1, 8))
@@ -286,7 +287,7 @@ def prefix_index(m: SignatureMatrix, active: np.ndarray, lengths: np.ndarray, ta
     rarity over the whole matrix): the pages by ascending (length, id), the ranked rows
     (ptr, rank, cnt, length, unindexed), the inverted lists (list_ptr, pos, delta, cnt),
     each page's last prefix rank and how many of its items follow its prefix. Shared by
-    the full join and the incremental one (workbench.detect.incremental), which probe it
+    the full join and the incremental one (workbench.detect.join.incremental), which probe it
     differently.
 
     ``in_probing_order``: the rows and every per-page array are those of the pages in
