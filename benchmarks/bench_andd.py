@@ -24,10 +24,10 @@ from pathlib import Path
 import numpy as np
 
 from workbench.core.evaluation import pairs_of_groups, score_pairs
-from workbench.detect.andd import AnddDetector
-from workbench.detect.andd_features import PageGrams
-from workbench.detect.andd_model import AnddWeights
-from workbench.detect.andd_train import train_grams
+from workbench.detect.andd.andd import AnddDetector
+from workbench.detect.andd.features import PageGrams
+from workbench.detect.andd.model import AnddWeights
+from workbench.detect.andd.train import train_grams
 from workbench.detect.texts import read_texts
 
 DEFAULT_ROOT = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "goldset-dev"

@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 
 from workbench.core.evaluation import pairs_of_groups, score_pairs
-from workbench.detect.compression_distance import LZ4Size, ncd_pairs
-from workbench.detect.signcd import SigNCDDetector
+from workbench.detect.signcd.compression_distance import LZ4Size, ncd_pairs
+from workbench.detect.signcd.signcd import SigNCDDetector
 from workbench.detect.texts import read_texts
 
 DEFAULT_ROOT = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "goldset-dev"

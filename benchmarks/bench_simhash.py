@@ -20,8 +20,8 @@ import numpy as np
 
 from workbench.core.clustering import connected_components
 from workbench.core.evaluation import pairs_of_groups, score_pairs
-from workbench.detect.simhash import SimhashDetector
-from workbench.detect.simhash_index import MAX_TABLE_K, SimhashStream, pairs_within
+from workbench.detect.simhash.index import MAX_TABLE_K, SimhashStream, pairs_within
+from workbench.detect.simhash.simhash import SimhashDetector
 from workbench.detect.texts import read_texts
 
 GOLD = Path(__file__).resolve().parents[2] / "shared" / "data" / "goldset-dev"

@@ -13,10 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from workbench.core.progress import Cancelled
-from workbench.detect.andd import AnddDetector, weighted_rows
-from workbench.detect.andd_features import feature_names, gram_matrix, page_grams
-from workbench.detect.andd_join import cosine_pairs
-from workbench.detect.andd_model import AnddWeights, unit_vectors
+from workbench.detect.andd.andd import AnddDetector, weighted_rows
+from workbench.detect.andd.features import feature_names, gram_matrix, page_grams
+from workbench.detect.andd.join import cosine_pairs
+from workbench.detect.andd.model import AnddWeights, unit_vectors
 from workbench.detect.detector import PageText
 from workbench.detect.hashing import chain_id, signature_id
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.store.builders import cluster_ids, new_project, snapshot, tag_id
-from workbench.detect.andd_labels import Labelled, labelled_from_gold, labelled_from_project
+from workbench.detect.andd.labels import Labelled, labelled_from_gold, labelled_from_project
 from workbench.store import Project, ProjectError
 
 

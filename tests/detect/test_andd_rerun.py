@@ -10,7 +10,7 @@ from tests.detect.test_andd_train import _collection
 from tests.store.builders import snapshot
 from workbench.core.andd_preview import preview_changes
 from workbench.core.records import Cluster, PageInfo, Pair
-from workbench.detect.andd_rerun import plan_rerun
+from workbench.detect.andd.rerun import plan_rerun
 from workbench.detect.texts import Texts
 from workbench.store import Project
 

@@ -9,11 +9,11 @@ import pytest
 
 from tests.conftest import shared_path
 from workbench.core.evaluation import pairs_of_groups
-from workbench.detect.andd import AnddDetector
-from workbench.detect.andd_features import feature_names, gram_matrix, page_grams
-from workbench.detect.andd_learn import PreferenceLoss, lbfgs, pair_entries
-from workbench.detect.andd_model import AnddWeights
-from workbench.detect.andd_train import positive_pairs, sample_negatives, train
+from workbench.detect.andd.andd import AnddDetector
+from workbench.detect.andd.features import feature_names, gram_matrix, page_grams
+from workbench.detect.andd.learn import PreferenceLoss, lbfgs, pair_entries
+from workbench.detect.andd.model import AnddWeights
+from workbench.detect.andd.train import positive_pairs, sample_negatives, train
 from workbench.detect.detector import PageText
 
 

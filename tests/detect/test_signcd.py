@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 from tests.conftest import shared_path
 from workbench.core.evaluation import pairs_of_groups, score_pairs
 from workbench.core.progress import Cancelled
-from workbench.detect.compression_distance import LZ4Size, ncd_pairs, pair_similarity
 from workbench.detect.detector import PageText
-from workbench.detect.signcd import SigNCDDetector, SigNCDFeatures
-from workbench.detect.signcd_signature import comma_signature
+from workbench.detect.signcd.compression_distance import LZ4Size, ncd_pairs, pair_similarity
+from workbench.detect.signcd.signature import comma_signature
+from workbench.detect.signcd.signcd import SigNCDDetector, SigNCDFeatures
 
 # --- the signature ---------------------------------------------------------------------
 

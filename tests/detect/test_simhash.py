@@ -16,23 +16,24 @@ from hypothesis import strategies as st
 
 from tests.conftest import REPO, shared_path
 from workbench.core.progress import Cancelled
-from workbench.detect import simhash_index, simhash_loops
 from workbench.detect.detector import PageText
-from workbench.detect.simhash import (
-    SimhashDetector,
-    distance_of,
-    features_of,
-    fingerprint,
-    simhash,
-    word_hashes,
-)
-from workbench.detect.simhash_index import (
+from workbench.detect.simhash import index as simhash_index
+from workbench.detect.simhash import loops as simhash_loops
+from workbench.detect.simhash.index import (
     BITS,
     MAX_TABLE_K,
     SimhashStream,
     blocks_of,
     pairs_within,
     tables_of,
+)
+from workbench.detect.simhash.simhash import (
+    SimhashDetector,
+    distance_of,
+    features_of,
+    fingerprint,
+    simhash,
+    word_hashes,
 )
 from workbench.detect.texts import read_texts
 
@@ -152,7 +153,7 @@ def test_a_page_without_words_has_no_fingerprint() -> None:
 def test_fingerprints_do_not_depend_on_the_process() -> None:
     texts = ["Hello world, hello again.", "Ünïcödé wörds and 数字 123", "a " * 50 + "b"]
     here = [fingerprint(t) for t in texts]
-    program = ("import json, sys; from workbench.detect.simhash import fingerprint; "
+    program = ("import json, sys; from workbench.detect.simhash.simhash import fingerprint; "
                "print(json.dumps([fingerprint(t) for t in json.loads(sys.argv[1])]))")
     for seed in ("1", "4242"):
         env = {**os.environ, "PYTHONHASHSEED": seed}

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QDialog
 
 from workbench.core.andd_preview import preview_changes
 from workbench.core.records import PageInfo
-from workbench.detect.andd_model import AnddWeights
+from workbench.detect.andd.model import AnddWeights
 from workbench.detect.join.matcher import PairResult
 from workbench.gui.andd_dialog import AnddDialog
 

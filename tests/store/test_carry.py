@@ -19,8 +19,8 @@ from tests.conftest import DEMO_ARCHIVE
 from tests.store.builders import page
 from tests.store.test_recluster import PAIRS, floor_project
 from workbench.core.records import Cluster, Pair, RunFilters
-from workbench.detect.andd import AnddDetector
-from workbench.detect.andd_rerun import plan_rerun
+from workbench.detect.andd.andd import AnddDetector
+from workbench.detect.andd.rerun import plan_rerun
 from workbench.detect.params import params_from_record
 from workbench.detect.texts import read_texts
 from workbench.detector_run import MethodChoice, run_method_into_project

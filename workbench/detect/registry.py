@@ -18,11 +18,11 @@ SPOTSIGS = "spotsigs"
 
 # name -> (module, class) of every Detector.
 _DETECTORS: dict[str, tuple[str, str]] = {
-    "simhash": ("workbench.detect.simhash", "SimhashDetector"),
+    "simhash": ("workbench.detect.simhash.simhash", "SimhashDetector"),
     "minhash": ("workbench.detect.minhash", "MinHashDetector"),
     "imatch": ("workbench.detect.imatch", "IMatchDetector"),
-    "signcd": ("workbench.detect.signcd", "SigNCDDetector"),
-    "andd": ("workbench.detect.andd", "AnddDetector"),
+    "signcd": ("workbench.detect.signcd.signcd", "SigNCDDetector"),
+    "andd": ("workbench.detect.andd.andd", "AnddDetector"),
 }
 
 METHODS: tuple[str, ...] = (SPOTSIGS, *_DETECTORS)

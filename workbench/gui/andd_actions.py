@@ -3,7 +3,7 @@
 The main window adds the action with one line, ``install_andd_action(self, detect)``,
 where ``detect`` is its Detection menu. Triggering it reads the archive again, trains
 ANDD on the clusters the coder checked and matches every page with the learned weights
-(:func:`workbench.detect.andd_rerun.plan_rerun`) in an :class:`AnddJob` on the thread
+(:func:`workbench.detect.andd.rerun.plan_rerun`) in an :class:`AnddJob` on the thread
 pool; the job never touches a widget and its news comes back through queued signals.
 While it works it is the window's ``job``, so the window's own guards hold: coding and
 other runs wait, the status bar's Cancel stops it, closing the project waits for it.
@@ -29,10 +29,10 @@ from PySide6.QtWidgets import QMenu
 
 from workbench.core.progress import Cancelled
 from workbench.core.records import RunFilters
-from workbench.detect.andd import AnddDetector
-from workbench.detect.andd_labels import labelled_from_project
-from workbench.detect.andd_rerun import Rerun, plan_rerun
-from workbench.detect.andd_train import NOTHING_CHECKED
+from workbench.detect.andd.andd import AnddDetector
+from workbench.detect.andd.labels import labelled_from_project
+from workbench.detect.andd.rerun import Rerun, plan_rerun
+from workbench.detect.andd.train import NOTHING_CHECKED
 from workbench.detect.params import SpotSigsParams
 from workbench.detect.texts import read_texts
 from workbench.gui.andd_dialog import AnddDialog

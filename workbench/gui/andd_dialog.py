@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from workbench.core.andd_preview import Changes, ClusterChange
 from workbench.core.merge_links import merge_links
-from workbench.detect.andd_model import AnddWeights
+from workbench.detect.andd.model import AnddWeights
 from workbench.detect.join.matcher import PairResult
 
 # The strongest links shown under each merge (the count says how many there are).

@@ -25,11 +25,11 @@ from workbench.core.andd_preview import Changes, preview_changes
 from workbench.core.clustering import cluster_pairs
 from workbench.core.progress import ProgressFn, no_progress
 from workbench.core.records import Cluster, PageInfo, SkipRecord
-from workbench.detect.andd import AnddDetector
-from workbench.detect.andd_features import PageGrams
-from workbench.detect.andd_labels import Labelled, labelled_from_project
-from workbench.detect.andd_model import AnddWeights
-from workbench.detect.andd_train import NOTHING_CHECKED, train_grams
+from workbench.detect.andd.andd import AnddDetector
+from workbench.detect.andd.features import PageGrams
+from workbench.detect.andd.labels import Labelled, labelled_from_project
+from workbench.detect.andd.model import AnddWeights
+from workbench.detect.andd.train import NOTHING_CHECKED, train_grams
 from workbench.detect.join.matcher import PairResult
 
 if TYPE_CHECKING:

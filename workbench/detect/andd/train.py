@@ -4,7 +4,7 @@ Pages in one group are near duplicates (positive pairs); pages of different grou
 not (negative pairs), and so are the given ``negatives`` (a member the coder marked "not
 this story", a page split out of a cluster). As in the paper, the negatives are sampled
 to as many as there are positives, and 80,000 random (positive, negative) couples are
-the preferences the loss orders (:mod:`workbench.detect.andd_learn`). Document
+the preferences the loss orders (:mod:`workbench.detect.andd.learn`). Document
 frequencies are those of all the texts given, so pass the whole collection the checked
 clusters come from (pages outside every group count for the frequencies only). The
 weights come with the threshold of the grid that separates the groups best (highest
@@ -26,11 +26,11 @@ from dataclasses import replace
 
 import numpy as np
 
-from workbench.detect.andd import grid, weighted_rows
-from workbench.detect.andd_features import GramMatrix, PageGrams, gram_matrix, page_grams
-from workbench.detect.andd_join import cosine_pairs
-from workbench.detect.andd_learn import PreferenceLoss, lbfgs, pair_entries
-from workbench.detect.andd_model import AnddWeights
+from workbench.detect.andd.andd import grid, weighted_rows
+from workbench.detect.andd.features import GramMatrix, PageGrams, gram_matrix, page_grams
+from workbench.detect.andd.join import cosine_pairs
+from workbench.detect.andd.learn import PreferenceLoss, lbfgs, pair_entries
+from workbench.detect.andd.model import AnddWeights
 from workbench.detect.detector import PageText
 
 NOTHING_CHECKED = ("ANDD learns from clusters of two or more pages a coder has checked, and "

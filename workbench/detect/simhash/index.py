@@ -17,7 +17,7 @@ cheap and simpler; :func:`pairs_within` then does that (for any k up to 64), and
 whenever the tables' candidates would cost more than all pairs (many equal fingerprints).
 
 Batch mode (:func:`pairs_within`) sorts each permuted table once with numpy and compares
-within runs of equal keys in compiled loops (:mod:`workbench.detect.simhash_loops`);
+within runs of equal keys in compiled loops (:mod:`workbench.detect.simhash.loops`);
 :class:`SimhashStream` answers one new fingerprint at a time against all earlier ones,
 with the same tables kept as hash maps.
 """
@@ -32,7 +32,7 @@ import numpy as np
 
 from workbench.core.progress import ProgressFn, no_progress
 from workbench.detect.join.matcher import PairResult
-from workbench.detect.simhash_loops import all_pairs_within, runs_within
+from workbench.detect.simhash.loops import all_pairs_within, runs_within
 
 BITS = 64
 Method = Literal["auto", "tables", "all"]

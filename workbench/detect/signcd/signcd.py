@@ -1,9 +1,9 @@
 """SigNCD (Zhang, Yao, Ji and Fang 2016): compression distance between comma signatures.
 
-Each page becomes the words before its commas (:mod:`workbench.detect.signcd_signature`),
+Each page becomes the words before its commas (:mod:`workbench.detect.signcd.signature`),
 and two pages are as alike as LZ4 finds their signatures: 1 - NCD, with P1 pruning the
 pairs whose compressed sizes are too far apart
-(:mod:`workbench.detect.compression_distance`). The paper's only parameter is the NCD
+(:mod:`workbench.detect.signcd.compression_distance`). The paper's only parameter is the NCD
 threshold tau; here the threshold is a similarity, 1 - tau.
 
 Not taken from the paper: its Algorithm 1 skips a page once it was found a duplicate of
@@ -20,10 +20,10 @@ from typing import Any, ClassVar, NamedTuple
 import numpy as np
 
 from workbench.core.progress import ProgressFn, no_progress
-from workbench.detect.compression_distance import LZ4Size, ncd_pairs
 from workbench.detect.detector import Detector, PageText
 from workbench.detect.join.matcher import PairResult
-from workbench.detect.signcd_signature import COMMAS, MIN_SPOTS, comma_signature
+from workbench.detect.signcd.compression_distance import LZ4Size, ncd_pairs
+from workbench.detect.signcd.signature import COMMAS, MIN_SPOTS, comma_signature
 
 # The paper's best NCD threshold on the Gold Set, tau = 0.7 (§5.3.3, Figure 6).
 PAPER_THRESHOLD = 0.3

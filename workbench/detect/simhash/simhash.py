@@ -5,7 +5,7 @@ similar pages get fingerprints with a small Hamming distance: every feature's 64
 hash votes on every bit, +weight where its bit is 1 and -weight where it is 0, and the
 fingerprint keeps a 1 where the votes came out positive. Manku et al. fingerprint web
 pages this way and call two pages near duplicates when their fingerprints differ in at
-most k = 3 of the 64 bits; :mod:`workbench.detect.simhash_index` finds those pairs.
+most k = 3 of the 64 bits; :mod:`workbench.detect.simhash.index` finds those pairs.
 
 Features are the page's words (lower-cased ``\\w+``, as everywhere in the workbench) or,
 on request, runs of ``shingle`` consecutive words. Weights are term frequencies, the
@@ -26,7 +26,7 @@ from workbench.core.progress import ProgressFn, no_progress
 from workbench.detect.detector import Detector, PageText
 from workbench.detect.hashing import mix_array
 from workbench.detect.join.matcher import PairResult
-from workbench.detect.simhash_index import BITS, pairs_within
+from workbench.detect.simhash.index import BITS, pairs_within
 from workbench.text.tokenize import words_of
 
 # Fixed odd constants (2^64 / golden ratio, and MurmurHash3's second multiplier): the

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from workbench.detect.andd_features import GramMatrix
+from workbench.detect.andd.features import GramMatrix
 
 Objective = Callable[[np.ndarray], tuple[float, np.ndarray]]
 

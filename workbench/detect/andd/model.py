@@ -1,7 +1,7 @@
 """ANDD's k-gram weighting model: a weight per feature, nothing else.
 
 The paper's Eq. 1: a k-gram's weight in a page is sum_j lambda_j * phi_j(k-gram, page),
-a linear function of the features of :mod:`workbench.detect.andd_features`. A weight
+a linear function of the features of :mod:`workbench.detect.andd.features`. A weight
 below zero is taken as zero (the k-gram leaves the vector): a negative entry would let
 cosine go below zero and say nothing a smaller weight cannot. Cosine only depends on the
 direction of the weights, so learned weights are stored scaled to a largest |lambda| of 1.
@@ -19,10 +19,10 @@ from typing import Any
 
 import numpy as np
 
-from workbench.detect.andd_features import GramMatrix, feature_names
+from workbench.detect.andd.features import GramMatrix, feature_names
 
 # What a k-gram with much of each feature is, for a coder reading the learned weights
-# (workbench.detect.andd_features has the exact definitions). A positive weight makes
+# (workbench.detect.andd.features has the exact definitions). A positive weight makes
 # such k-grams count more in the cosine between two pages, a negative one less.
 FEATURE_MEANINGS: dict[str, str] = {
     "bias": "every k-gram alike",

@@ -3,14 +3,14 @@
 Hajishirzi, Yih and Kolcz, "Adaptive Near-Duplicate Detection via Similarity Learning",
 SIGIR 2010. A page is a vector of its k-grams, each weighted by a linear function of its
 features (term and document frequency, position, page length, capitals, title; see
-:mod:`workbench.detect.andd_features`); the weights of the features are learned from
-clusters a person has checked (:mod:`workbench.detect.andd_train`). Two pages are near
+:mod:`workbench.detect.andd.features`); the weights of the features are learned from
+clusters a person has checked (:mod:`workbench.detect.andd.train`). Two pages are near
 duplicates when the cosine of their vectors reaches the threshold. The paper's best
 settings for news are ours: unigrams (k = 1) and cosine.
 
 The paper turns the vectors into random-hyperplane (LSH) signatures to compare them
 quickly; that approximates the cosine and can miss pairs. Here every pair at or above
-the threshold is found with its exact cosine (:mod:`workbench.detect.andd_join`), which
+the threshold is found with its exact cosine (:mod:`workbench.detect.andd.join`), which
 at the workbench's sizes costs well under a second per thousand pages.
 """
 
@@ -22,9 +22,9 @@ from typing import Any, ClassVar
 import numpy as np
 
 from workbench.core.progress import ProgressFn, no_progress
-from workbench.detect.andd_features import GramMatrix, PageGrams, gram_matrix, page_grams
-from workbench.detect.andd_join import cosine_pairs
-from workbench.detect.andd_model import AnddWeights, unit_vectors
+from workbench.detect.andd.features import GramMatrix, PageGrams, gram_matrix, page_grams
+from workbench.detect.andd.join import cosine_pairs
+from workbench.detect.andd.model import AnddWeights, unit_vectors
 from workbench.detect.detector import Detector, PageText
 from workbench.detect.join.matcher import PairResult
 

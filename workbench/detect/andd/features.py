@@ -1,7 +1,7 @@
 """The k-gram features of ANDD (Hajishirzi, Yih and Kolcz, SIGIR 2010, Table 1).
 
 A page is a sparse vector over its k-grams; each k-gram's weight is a linear function of
-a few features of that k-gram in that page (:mod:`workbench.detect.andd_model`). The
+a few features of that k-gram in that page (:mod:`workbench.detect.andd.model`). The
 features are Table 1's, as far as a page's kept text and title tell them:
 
 ========  ===================================================================

@@ -1,0 +1,1 @@
+"""ANDD, the learned near-duplicate detector: features, join, labels, model and training."""

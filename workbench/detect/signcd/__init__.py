@@ -1,0 +1,1 @@
+"""SigNCD, the compression-distance detector, with its signatures."""

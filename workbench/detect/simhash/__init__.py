@@ -1,0 +1,1 @@
+"""SimHash, the fingerprint detector, with its index and compiled loops."""
