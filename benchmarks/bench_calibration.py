@@ -23,7 +23,7 @@ import numpy as np
 
 from workbench.core.calibration import Calibration, clustering_options, labels_of, run_floor
 from workbench.core.records import Cluster, PageInfo, Pair
-from workbench.detect.params import SpotSigsParams
+from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.store import Project
 
 

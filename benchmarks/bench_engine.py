@@ -33,7 +33,7 @@ sys.path.insert(0, str(REPO))
 
 from workbench.cli import gold_scores  # noqa: E402
 from workbench.core.evaluation import pairs_of_groups, score_pairs  # noqa: E402
-from workbench.detect.params import SpotSigsParams  # noqa: E402
+from workbench.detect.spotsigs.params import SpotSigsParams  # noqa: E402
 from workbench.pipeline import DedupResult, run_dedup  # noqa: E402
 
 

@@ -11,7 +11,7 @@ alternate the three so that the machine's load falls on each alike:
   which detection needs for its precision on modern templates;
 * lxml's parse (``workbench.text.parse.parse_html``), whose tree every block, link and
   headline is read from;
-* the workers' whole extraction (``workbench.detect.extract.extract_batch`` on batches of
+* the workers' whole extraction (``workbench.detect.spotsigs.extract.extract_batch`` on batches of
   ``BATCH_FILES`` pages, as a worker gets them): decoding, replay checks, both of the above,
   blocks, language, spots and their ids.
 
@@ -39,8 +39,8 @@ from workbench.archive import scan  # noqa: E402
 from workbench.archive.scan import FileEntry, walk  # noqa: E402
 from workbench.archive.tasks import BATCH_FILES  # noqa: E402
 from workbench.core.records import RawPage  # noqa: E402
-from workbench.detect.extract import extract_batch  # noqa: E402
-from workbench.detect.params import SpotSigsParams  # noqa: E402
+from workbench.detect.spotsigs.extract import extract_batch  # noqa: E402
+from workbench.detect.spotsigs.params import SpotSigsParams  # noqa: E402
 from workbench.text.decode import decode_bytes  # noqa: E402
 from workbench.text.maincontent import main_content_text  # noqa: E402
 from workbench.text.parse import parse_html  # noqa: E402

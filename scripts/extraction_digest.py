@@ -5,7 +5,7 @@ change to extraction (a faster one, say) left its output exactly as it was.
 For each page (read by ``workbench.archive.scan``, in its order, in this one process) the
 script writes one line ``key<TAB>sha256``: the hash of a canonical text of
 
-* the ``Extracted`` of :func:`workbench.detect.extract.extract_text` with main content and
+* the ``Extracted`` of :func:`workbench.detect.spotsigs.extract.extract_text` with main content and
   without it (text, title, every block's start/end/words/link_words/tag/main, link_host,
   main_found, title_tag, provenance, unread) and the encoding used,
 * the ``ExtractedPage`` :func:`extract_batch` makes of it in batches of 24 pages, as the
@@ -38,9 +38,9 @@ import numpy as np
 
 from workbench.archive import scan
 from workbench.core.records import RawPage
-from workbench.detect.extract import ExtractedPage, extract_batch, extract_page_text, extract_text
-from workbench.detect.params import SpotSigsParams
-from workbench.detect.signatures import page_spots
+from workbench.detect.spotsigs.extract import ExtractedPage, extract_batch, extract_page_text, extract_text
+from workbench.detect.spotsigs.params import SpotSigsParams
+from workbench.detect.spotsigs.signatures import page_spots
 
 BATCH_PAGES = 24  # workbench.archive.tasks.BATCH_FILES: what a worker extracts at once
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from workbench.detect.boilerplate import site_of
-from workbench.detect.params import SpotSigsParams
+from workbench.detect.spotsigs.boilerplate import site_of
+from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.pipeline import run_dedup
 
 BANNER = ("These crawls are part of an effort to archive pages as they are created and archive the "
@@ -60,7 +60,7 @@ def test_a_wayback_capture_has_its_url_date_and_site_and_its_banner_is_not_compa
 
 def test_the_banner_is_gone_from_the_text_the_coder_sees(tmp_path: Path):
     from workbench.core.records import RawPage
-    from workbench.detect.extract import extract_text
+    from workbench.detect.spotsigs.extract import extract_text
 
     raw = RawPage("a.html", capture("20170315123456", "news/ferry.html", STORY_A).encode())
     extracted, _ = extract_text(raw)

@@ -18,8 +18,8 @@ from workbench.comparison import Truth, compare, truth_of_project
 from workbench.core.evaluation import pairs_of_groups, score_pairs
 from workbench.detect.detector import Detector, PageText
 from workbench.detect.join.matcher import PairResult
-from workbench.detect.params import SpotSigsParams
 from workbench.detect.registry import parse_methods
+from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.pipeline import run_dedup, run_into_project
 from workbench.store import Project
 

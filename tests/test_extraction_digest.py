@@ -6,8 +6,8 @@ import importlib.util
 from pathlib import Path
 
 from workbench.core.records import RawPage
-from workbench.detect.extract import extract_batch
-from workbench.detect.params import SpotSigsParams
+from workbench.detect.spotsigs.extract import extract_batch
+from workbench.detect.spotsigs.params import SpotSigsParams
 
 _SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "extraction_digest.py"
 

@@ -12,7 +12,7 @@ import pytest
 from tests.conftest import DEMO_ARCHIVE
 from workbench.cli import main
 from workbench.core.calibration import floor_note, run_floor
-from workbench.detect.params import SpotSigsParams
+from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.pipeline import detect, load_corpus, save_result
 from workbench.store import Project
 

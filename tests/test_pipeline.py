@@ -9,7 +9,7 @@ import pytest
 from tests.conftest import DEMO_ARCHIVE, REPO
 from workbench.core.progress import Cancelled
 from workbench.core.records import RawPage, SkipRecord
-from workbench.detect.params import SpotSigsParams
+from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.pipeline import load_corpus, run_dedup
 
 

@@ -16,9 +16,9 @@ from workbench.core.progress import Cancelled, no_progress
 from workbench.core.progress_text import ProgressWriter
 from workbench.core.records import SkipRecord
 from workbench.core.terminal_text import terminal_safe
-from workbench.detect.params import CLUSTER_METHODS, AntecedentSpec, SpotSigsParams, default_specs
 from workbench.detect.registry import METHODS, SPOTSIGS
-from workbench.detect.scheme import PUNCTUATION, SPOTS
+from workbench.detect.spotsigs.params import CLUSTER_METHODS, AntecedentSpec, SpotSigsParams, default_specs
+from workbench.detect.spotsigs.scheme import PUNCTUATION, SPOTS
 from workbench.export.cells import csv_writer
 from workbench.export.skipped import write_skipped
 from workbench.pipeline import Corpus, DedupResult, detect, load_corpus, pending_run, save_result

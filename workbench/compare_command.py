@@ -17,8 +17,8 @@ from typing import TextIO
 from workbench.comparison import PAPER_FIGURES, Comparison, Truth, compare, truth_of_project
 from workbench.core.progress_text import ProgressWriter
 from workbench.core.terminal_text import terminal_safe
-from workbench.detect.params import SpotSigsParams, params_from_record
 from workbench.detect.registry import METHODS, parse_methods
+from workbench.detect.spotsigs.params import SpotSigsParams, params_from_record
 from workbench.export.cells import csv_writer
 from workbench.store import Project, ProjectError
 from workbench.store.outputs import check_output

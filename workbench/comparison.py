@@ -30,8 +30,8 @@ from workbench.core.evaluation import Scores, pairs_of_groups, score_pairs
 from workbench.core.progress import ProgressFn, no_progress
 from workbench.core.records import PageInfo
 from workbench.detect.join.matcher import PairResult
-from workbench.detect.params import SpotSigsParams
 from workbench.detect.registry import SPOTSIGS, make_detector
+from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.detect.texts import Texts, read_texts
 from workbench.pipeline import detect, load_corpus, weak_join_check
 

@@ -27,7 +27,7 @@ from typing import Any
 from workbench.comparison import Comparison, Truth, compare
 from workbench.core.progress import Cancelled, ProgressFn, no_progress
 from workbench.core.records import PageInfo
-from workbench.detect.params import SpotSigsParams
+from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.detect.workers.pool import end_with_app
 
 # At most one progress report per this many seconds from the child, unless the stage changes.

@@ -27,8 +27,8 @@ from workbench.core.progress import ProgressFn, no_progress
 from workbench.core.records import Cluster, PageInfo, RunFilters, SkipRecord
 from workbench.detect.detector import Detector
 from workbench.detect.join.matcher import PairResult
-from workbench.detect.params import SpotSigsParams
 from workbench.detect.registry import SPOTSIGS, make_detector
+from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.detect.texts import read_texts
 from workbench.pipeline import pending_run
 

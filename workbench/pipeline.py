@@ -29,15 +29,6 @@ from workbench.core.heap import map_large_blocks, release_free_memory
 from workbench.core.own_text import OwnTextCheck
 from workbench.core.progress import Cancelled, ProgressFn, no_progress
 from workbench.core.records import Cluster, PageInfo, RawPage, RunFilters, SkipRecord
-from workbench.detect import matrix_kernels
-from workbench.detect.boilerplate import (
-    ANY_SITE,
-    boilerplate_masks,
-    corpus_boilerplate,
-    site_boilerplate,
-    site_of,
-)
-from workbench.detect.extract import ExtractedPage, PageArrays, extract_batch, page_multisets
 from workbench.detect.join.matcher import (
     MatrixBuilder,
     PairResult,
@@ -45,13 +36,22 @@ from workbench.detect.join.matcher import (
     find_pairs,
     intersections,
 )
-from workbench.detect.member_overlap import (
+from workbench.detect.spotsigs import matrix_kernels
+from workbench.detect.spotsigs.boilerplate import (
+    ANY_SITE,
+    boilerplate_masks,
+    corpus_boilerplate,
+    site_boilerplate,
+    site_of,
+)
+from workbench.detect.spotsigs.extract import ExtractedPage, PageArrays, extract_batch, page_multisets
+from workbench.detect.spotsigs.member_overlap import (
     RepeatedBlocks,
     boilerplate_shares,
     repeated_blocks,
     with_matrix_ids,
 )
-from workbench.detect.params import SpotSigsParams
+from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.detect.workers import numba_setup
 from workbench.detect.workers.parallel import read_and_extract
 from workbench.detect.workers.pool import worker_pool

@@ -276,7 +276,7 @@ def test_goldset_dev_all_pages_read(goldset_dev):
 def test_goldset_dev_every_title_non_empty(goldset_dev):
     import re
 
-    from workbench.detect.extract import extract_text
+    from workbench.detect.spotsigs.extract import extract_text
 
     has_title = re.compile(rb"<title[^>]*>\s*[^<\s]", re.I)
     empty = []

@@ -300,7 +300,7 @@ def test_billion_laughs_page_is_harmless(tmp_path):
     (tmp_path / "lol.xhtml").write_text(lol)
     (p,) = scan(tmp_path)
     assert p.content_type == "text/html"
-    from workbench.detect.extract import extract_text
+    from workbench.detect.spotsigs.extract import extract_text
 
     t0 = time.monotonic()
     extracted, _ = extract_text(p)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from workbench.core.clustering import cluster_pairs
 from workbench.core.own_text import OwnTextCheck
 from workbench.detect.join.matcher import SignatureMatrix
-from workbench.detect.params import SpotSigsParams
+from workbench.detect.spotsigs.params import SpotSigsParams
 
 STORY_A, STORY_B, SHARED = range(0, 10), range(20, 30), range(10, 15)
 
@@ -98,7 +98,7 @@ def test_a_page_joins_only_when_its_unshared_text_is_its_own():
 
 
 def test_runs_recorded_before_the_check_read_back_unchecked():
-    from workbench.detect.params import params_from_record
+    from workbench.detect.spotsigs.params import params_from_record
 
     assert params_from_record(SpotSigsParams().to_dict()) == SpotSigsParams()
     older = SpotSigsParams().to_dict()

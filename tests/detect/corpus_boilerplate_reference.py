@@ -1,5 +1,5 @@
 """The corpus boilerplate rule written page by page and block by block, as it was first
-built: the definition the array version (workbench/detect/corpus_boilerplate.py) is
+built: the definition the array version (workbench/detect/spotsigs/corpus_boilerplate.py) is
 tested against."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Doubtful members' boilerplate shares written page by page and member by member, as
-first built: the definition the array version (workbench/detect/member_overlap.py) is
+first built: the definition the array version (workbench/detect/spotsigs/member_overlap.py) is
 tested against. ``reference_repeated_blocks`` and ``reference_boilerplate_shares`` are
 that module's ``repeated_blocks`` and ``boilerplate_shares`` before the rewrite, unchanged
 but for their names (and ``RepeatedBlocks`` here is ``ReferenceRepeatedBlocks``)."""

@@ -18,7 +18,7 @@ from workbench.detect.andd.features import feature_names, gram_matrix, page_gram
 from workbench.detect.andd.join import cosine_pairs
 from workbench.detect.andd.model import AnddWeights, unit_vectors
 from workbench.detect.detector import PageText
-from workbench.detect.hashing import chain_id, signature_id
+from workbench.detect.spotsigs.hashing import chain_id, signature_id
 
 
 def _id(*words: str) -> int:

@@ -7,15 +7,15 @@ from hypothesis import strategies as st
 
 from tests.detect.corpus_boilerplate_reference import reference_corpus_boilerplate
 from workbench.core.records import PageInfo, RawPage
-from workbench.detect import corpus_boilerplate as corpus_boilerplate_module
-from workbench.detect.boilerplate import (
+from workbench.detect.spotsigs import corpus_boilerplate as corpus_boilerplate_module
+from workbench.detect.spotsigs.boilerplate import (
     ANY_SITE,
     boilerplate_masks,
     corpus_boilerplate,
     repeated_blocks,
     site_of,
 )
-from workbench.detect.params import SpotSigsParams
+from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.pipeline import run_dedup
 
 
@@ -82,7 +82,7 @@ def _weights(hashes):
 
 
 def test_a_block_on_many_pages_of_different_stories_is_corpus_boilerplate():
-    from workbench.detect.boilerplate import corpus_boilerplate
+    from workbench.detect.spotsigs.boilerplate import corpus_boilerplate
 
     banner = 1
     # Twelve pages of twelve different stories (four blocks each) share one banner block.
@@ -93,7 +93,7 @@ def test_a_block_on_many_pages_of_different_stories_is_corpus_boilerplate():
 
 
 def test_the_shared_story_of_a_syndicated_cluster_is_never_corpus_boilerplate():
-    from workbench.detect.boilerplate import corpus_boilerplate
+    from workbench.detect.spotsigs.boilerplate import corpus_boilerplate
 
     story = [11, 12, 13, 14]
     # Eight syndicated copies of one story, each in its own frame (one frame block each)
@@ -107,7 +107,7 @@ def test_the_shared_story_of_a_syndicated_cluster_is_never_corpus_boilerplate():
 
 
 def test_other_boilerplate_on_a_storys_pages_does_not_make_the_story_boilerplate():
-    from workbench.detect.boilerplate import corpus_boilerplate
+    from workbench.detect.spotsigs.boilerplate import corpus_boilerplate
 
     rng = np.random.default_rng(5)
     story = 7
@@ -159,7 +159,7 @@ def test_the_corpus_filter_keeps_a_syndicated_story_and_drops_a_banner_end_to_en
 
 
 def test_a_short_story_in_shared_frames_stays_although_the_frames_outweigh_it():
-    from workbench.detect.boilerplate import corpus_boilerplate
+    from workbench.detect.spotsigs.boilerplate import corpus_boilerplate
 
     story = 5
     # Twelve copies of a one-paragraph story, each in one of three frames (a frame is four

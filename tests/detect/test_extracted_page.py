@@ -10,8 +10,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from workbench.core.records import PageInfo, RawPage
-from workbench.detect.extract import ExtractedPage, PageArrays, extract_batch, page_multisets, share_buffer
-from workbench.detect.params import SpotSigsParams
+from workbench.detect.spotsigs.extract import (
+    ExtractedPage,
+    PageArrays,
+    extract_batch,
+    page_multisets,
+    share_buffer,
+)
+from workbench.detect.spotsigs.params import SpotSigsParams
 
 
 @settings(max_examples=150, deadline=None)
@@ -130,7 +136,7 @@ def test_page_arrays_make_each_pages_array_when_asked():
 
 
 def test_block_type_is_the_narrowest_that_numbers_the_blocks():
-    from workbench.detect.extract import _block_type
+    from workbench.detect.spotsigs.extract import _block_type
 
     for n_blocks in (0, 1, 255, 256, 257, 65_535, 65_536, 65_537, 2**31):
         narrowest = next(t for t in (np.uint8, np.uint16, np.int32) if n_blocks <= np.iinfo(t).max + 1)

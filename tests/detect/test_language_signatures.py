@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 
 from workbench.core.records import RawPage
-from workbench.detect.extract import extract_page, extract_text
-from workbench.detect.hashing import chain_id
 from workbench.detect.join.jaccard import multiset_jaccard
-from workbench.detect.params import AntecedentSpec, SpotSigsParams
-from workbench.detect.punctuation import punctuation_spots
-from workbench.detect.scheme import PUNCTUATION, SPOTS, scheme_for
-from workbench.detect.signatures import block_signatures, page_spots, spot_id, spots_in
+from workbench.detect.spotsigs.extract import extract_page, extract_text
+from workbench.detect.spotsigs.hashing import chain_id
+from workbench.detect.spotsigs.params import AntecedentSpec, SpotSigsParams
+from workbench.detect.spotsigs.punctuation import punctuation_spots
+from workbench.detect.spotsigs.scheme import PUNCTUATION, SPOTS, scheme_for
+from workbench.detect.spotsigs.signatures import block_signatures, page_spots, spot_id, spots_in
 from workbench.gui.pagetext import params_from_dict
 from workbench.pipeline import run_dedup
 from workbench.text.languages import language

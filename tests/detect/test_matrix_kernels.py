@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workbench.detect.matrix_kernels import id_counts, row_sums
+from workbench.detect.spotsigs.matrix_kernels import id_counts, row_sums
 
 
 @settings(max_examples=200, deadline=None)

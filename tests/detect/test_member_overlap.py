@@ -7,7 +7,7 @@ import pytest
 
 from workbench.core.records import Cluster
 from workbench.detect.join.matcher import SignatureMatrix
-from workbench.detect.member_overlap import (
+from workbench.detect.spotsigs.member_overlap import (
     RepeatedBlocks,
     boilerplate_shares,
     repeated_blocks,
@@ -59,7 +59,7 @@ def test_blocks_the_run_left_out_are_not_counted():
 
 
 def test_concatenating_while_freeing_gives_np_concatenate_and_empties_the_list():
-    from workbench.detect.member_overlap import _concatenate_freeing
+    from workbench.detect.spotsigs.member_overlap import _concatenate_freeing
 
     parts = [np.array([3, 1], np.int64), np.empty(0, np.int64), np.array([7], np.int64)]
     want = np.concatenate(parts)

@@ -13,10 +13,10 @@ from tests.detect.member_overlap_reference import (
     reference_repeated_blocks,
 )
 from workbench.core.records import Cluster
-from workbench.detect import member_overlap
-from workbench.detect.extract import ExtractedPage
 from workbench.detect.join.matcher import SignatureMatrix
-from workbench.detect.member_overlap import (
+from workbench.detect.spotsigs import member_overlap
+from workbench.detect.spotsigs.extract import ExtractedPage
+from workbench.detect.spotsigs.member_overlap import (
     RepeatedBlocks,
     boilerplate_shares,
     repeated_blocks,

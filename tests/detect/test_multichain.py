@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 
 from tests.conftest import DEMO_ARCHIVE
 from workbench.cli import main
-from workbench.detect.chains import Lexicon, find_chains
-from workbench.detect.params import AntecedentSpec, SpotSigsParams, params_from_record
-from workbench.detect.scheme import SPOTS, Scheme, by_word, scheme_for
-from workbench.detect.signatures import spot_id, spots_in
+from workbench.detect.spotsigs.chains import Lexicon, find_chains
+from workbench.detect.spotsigs.params import AntecedentSpec, SpotSigsParams, params_from_record
+from workbench.detect.spotsigs.scheme import SPOTS, Scheme, by_word, scheme_for
+from workbench.detect.spotsigs.signatures import spot_id, spots_in
 from workbench.store import Project
 
 

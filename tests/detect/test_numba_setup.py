@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from workbench.detect.matrix_kernels import rows_ascending
+from workbench.detect.spotsigs.matrix_kernels import rows_ascending
 from workbench.detect.workers import numba_setup
 
 

@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workbench.detect.chains import Lexicon, find_chains
-from workbench.detect.hashing import signature_id
-from workbench.detect.params import AntecedentSpec, SpotSigsParams
-from workbench.detect.scheme import SPOTS, Scheme, by_word
-from workbench.detect.signatures import (
+from workbench.detect.spotsigs.chains import Lexicon, find_chains
+from workbench.detect.spotsigs.hashing import signature_id
+from workbench.detect.spotsigs.params import AntecedentSpec, SpotSigsParams
+from workbench.detect.spotsigs.scheme import SPOTS, Scheme, by_word
+from workbench.detect.spotsigs.signatures import (
     batch_signatures,
     block_signatures,
     page_signatures,
@@ -117,7 +117,7 @@ def test_block_filter_drops_navigation_and_short_blocks():
 
 def test_signature_ids_are_stable_across_processes():
     here = signature_id("the:south:carolina")
-    code = "from workbench.detect.hashing import signature_id as f; print(f('the:south:carolina'))"
+    code = "from workbench.detect.spotsigs.hashing import signature_id as f; print(f('the:south:carolina'))"
     other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert int(other.stdout) == here
     assert -(2**63) <= here < 2**63

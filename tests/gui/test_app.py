@@ -7,7 +7,7 @@ import sys
 from PySide6.QtCore import QSettings, QTimer
 from PySide6.QtWidgets import QApplication
 
-from workbench.detect.params import SpotSigsParams
+from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.gui.compat import protect_none
 from workbench.gui.dialogs import ExportDialog, SettingsDialog
 from workbench.gui.locations import APP_NAME, ORG_NAME
@@ -115,7 +115,7 @@ def test_pages_are_read_again_from_warc_records():
 
 
 def test_settings_dialog_keeps_multi_chain_specs_and_reads_typed_steps(qtbot):
-    from workbench.detect.params import AntecedentSpec
+    from workbench.detect.spotsigs.params import AntecedentSpec
 
     multi = (AntecedentSpec("is", multi=(3, 4)), AntecedentSpec("the", 1, 2))
     dialog = SettingsDialog(SpotSigsParams(specs=multi))

@@ -8,9 +8,9 @@ from PySide6.QtGui import QFont
 
 from tests.conftest import DEMO_ARCHIVE
 from workbench.archive import scan
-from workbench.detect.extract import extract_text
-from workbench.detect.hashing import chain_id, signature_id
-from workbench.detect.signatures import Spot, page_spots
+from workbench.detect.spotsigs.extract import extract_text
+from workbench.detect.spotsigs.hashing import chain_id, signature_id
+from workbench.detect.spotsigs.signatures import Spot, page_spots
 from workbench.gui.compare import OWN_COLOUR, SHARED_COLOUR, PagePane
 from workbench.gui.pagetext import PageText, highlight_spans, utf16_positions
 from workbench.text.tokenize import tokenize

@@ -33,7 +33,7 @@ def test_a_pending_method_run_is_offered_with_its_method(tmp_path):
     from workbench.store import Project
 
     with Project.create(tmp_path / "p.wbproj", str(DEMO_ARCHIVE)) as project:
-        from workbench.detect.params import SpotSigsParams
+        from workbench.detect.spotsigs.params import SpotSigsParams
         from workbench.detector_run import _pending_record
         from workbench.pipeline import pending_run
 
@@ -49,7 +49,7 @@ def test_a_pending_method_run_is_offered_with_its_method(tmp_path):
 def test_a_run_over_the_pair_floor_limit_says_so_in_the_status_bar(qtbot, window):
     import dataclasses
 
-    from workbench.detect.params import SpotSigsParams
+    from workbench.detect.spotsigs.params import SpotSigsParams
 
     w = window
     with qtbot.waitSignal(w.run_finished, timeout=RUN_TIMEOUT_MS):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from workbench.detect.params import SpotSigsParams
+from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.gui.opening import pending_run_question
 
 

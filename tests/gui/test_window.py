@@ -8,7 +8,7 @@ from PySide6.QtCore import QItemSelectionModel, Qt
 
 from tests.conftest import DEMO_ARCHIVE
 from tests.gui.conftest import RUN_TIMEOUT_MS
-from workbench.detect.params import SpotSigsParams
+from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.gui.dialogs import ExportOptions
 
 

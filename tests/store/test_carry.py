@@ -21,7 +21,7 @@ from tests.store.test_recluster import PAIRS, floor_project
 from workbench.core.records import Cluster, Pair, RunFilters
 from workbench.detect.andd.andd import AnddDetector
 from workbench.detect.andd.rerun import plan_rerun
-from workbench.detect.params import params_from_record
+from workbench.detect.spotsigs.params import params_from_record
 from workbench.detect.texts import read_texts
 from workbench.detector_run import MethodChoice, run_method_into_project
 from workbench.pipeline import run_into_project

@@ -15,7 +15,7 @@ import pytest
 from tests.conftest import DEMO_ARCHIVE, REPO
 from tests.store.builders import groups_run, new_project
 from workbench.core.progress import Cancelled
-from workbench.detect.params import SpotSigsParams
+from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.pipeline import run_into_project
 from workbench.store import Project, runs
 
@@ -107,7 +107,7 @@ def test_a_rerun_killed_midway_leaves_its_settings_pending(tmp_path: Path) -> No
     # The process kills itself while clustering, as a crash or the task manager would.
     code = textwrap.dedent(f"""
         import dataclasses, os, signal
-        from workbench.detect.params import SpotSigsParams
+        from workbench.detect.spotsigs.params import SpotSigsParams
         from workbench.pipeline import run_into_project
         from workbench.store import Project
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import defaultdict
 
 from workbench.core.records import RawPage
-from workbench.detect.extract import extract_page
-from workbench.detect.params import SpotSigsParams
+from workbench.detect.spotsigs.extract import extract_page
+from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.text.headline import Site, TitleCandidates, choose_headline, strip_site
 from workbench.text.html import extract
 

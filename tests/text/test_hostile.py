@@ -8,7 +8,7 @@ from tests.conftest import shared_path
 from workbench.archive import scan
 from workbench.archive.sniff import SNIFF_BYTES, sniff
 from workbench.core.records import RawPage
-from workbench.detect.extract import extract_text
+from workbench.detect.spotsigs.extract import extract_text
 from workbench.text.decode import decode_bytes
 from workbench.text.html import extract
 

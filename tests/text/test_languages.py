@@ -8,9 +8,9 @@ import pytest
 from resiliparse.parse.lang import detect_fast
 
 from workbench.core.records import RawPage
-from workbench.detect.extract import extract_text
-from workbench.detect.params import SpotSigsParams
-from workbench.detect.signatures import kept_blocks
+from workbench.detect.spotsigs.extract import extract_text
+from workbench.detect.spotsigs.params import SpotSigsParams
+from workbench.detect.spotsigs.signatures import kept_blocks
 from workbench.text.langdetect import detect_language, function_word_language
 from workbench.text.languages import ENGLISH, LANGUAGES, language
 from workbench.text.stopwords import DEFAULT_ANTECEDENTS, ENGLISH_STOPWORDS

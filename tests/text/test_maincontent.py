@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from workbench.detect.params import SpotSigsParams
-from workbench.detect.signatures import kept_blocks, page_spots
+from workbench.detect.spotsigs.params import SpotSigsParams
+from workbench.detect.spotsigs.signatures import kept_blocks, page_spots
 from workbench.text.html import extract
 from workbench.text.maincontent import main_blocks, main_content_text
 

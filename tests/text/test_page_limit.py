@@ -8,8 +8,8 @@ from pathlib import Path
 
 from tests.conftest import REPO
 from workbench.core.records import RawPage
-from workbench.detect.extract import extract_text
-from workbench.detect.params import SpotSigsParams
+from workbench.detect.spotsigs.extract import extract_text
+from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.detect.workers.parallel import read_and_extract
 from workbench.pipeline import load_corpus
 from workbench.text.limit import MARKUP_LIMIT_BYTES
@@ -70,8 +70,8 @@ def test_the_note_reaches_the_run_beside_the_page(tmp_path: Path):
 _MEASURE = """
 import resource, sys
 from workbench.core.records import RawPage
-from workbench.detect.extract import extract_batch
-from workbench.detect.params import SpotSigsParams
+from workbench.detect.spotsigs.extract import extract_batch
+from workbench.detect.spotsigs.params import SpotSigsParams
 params = SpotSigsParams()
 extract_batch([RawPage("warm.html", b"<html><body><p>warm up</p></body></html>")], params)
 data = b"<html><body>" + b"<p><span>w</span> <span>x</span></p>" * (24 * 2**20 // 37) + b"</body></html>"

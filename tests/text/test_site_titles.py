@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from workbench.core.records import PageInfo
-from workbench.detect.boilerplate import site_of
+from workbench.detect.spotsigs.boilerplate import site_of
 from workbench.text.site_titles import retitle_site_labels
 
 

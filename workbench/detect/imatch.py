@@ -31,8 +31,8 @@ import numpy as np
 from workbench.core.distinct import distinct
 from workbench.core.progress import ProgressFn, no_progress
 from workbench.detect.detector import Detector, PageText
-from workbench.detect.hashing import signature_id
 from workbench.detect.join.matcher import PairResult
+from workbench.detect.spotsigs.hashing import signature_id
 from workbench.text.stopwords import ENGLISH_STOPWORDS
 from workbench.text.tokenize import words_of
 

@@ -26,9 +26,9 @@ from numpy.lib.stride_tricks import sliding_window_view
 from workbench.core.distinct import distinct
 from workbench.core.progress import ProgressFn, no_progress
 from workbench.detect.detector import Detector, PageText
-from workbench.detect.hashing import chain_ids, signature_id
 from workbench.detect.join import matcher
 from workbench.detect.join.matcher import PairResult, SignatureMatrix
+from workbench.detect.spotsigs.hashing import chain_ids, signature_id
 from workbench.text.tokenize import words_of
 
 # datasketch is imported where it is used, not here: it loads scipy (about a second),
@@ -63,7 +63,7 @@ def shingle_hashes(words: Sequence[str], size: int) -> np.ndarray:
     """The ids of the word ``size``-grams of ``words`` (int64, sorted, unique).
 
     Each distinct word is hashed once; the n-gram ids are then chained from the word
-    ids with numpy (:func:`workbench.detect.hashing.chain_ids`), so ids are the same in
+    ids with numpy (:func:`workbench.detect.spotsigs.hashing.chain_ids`), so ids are the same in
     every process. Fewer words than ``size`` make one shingle of all of them.
     """
     if not words:

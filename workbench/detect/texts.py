@@ -2,7 +2,7 @@
 
 SpotSigs keeps its own path (signatures are found in the workers, per block, so site
 boilerplate can be dropped later); every other detector starts from the same extraction:
-the kept blocks of :func:`workbench.detect.signatures.kept_blocks`, so all methods compare
+the kept blocks of :func:`workbench.detect.spotsigs.signatures.kept_blocks`, so all methods compare
 the same text and differ only in how they compare it.
 """
 
@@ -17,10 +17,10 @@ from typing import Any
 from workbench.archive.tasks import Scan, scan
 from workbench.core.progress import ProgressFn, no_progress
 from workbench.core.records import PageInfo, RawPage, SkipRecord
-from workbench.detect.boilerplate import site_of
 from workbench.detect.detector import Detector, PageText
-from workbench.detect.extract import extract_page_text
-from workbench.detect.params import SpotSigsParams
+from workbench.detect.spotsigs.boilerplate import site_of
+from workbench.detect.spotsigs.extract import extract_page_text
+from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.detect.workers.parallel import read_and_extract
 from workbench.text.site_titles import retitle_site_labels
 

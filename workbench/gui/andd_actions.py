@@ -33,7 +33,7 @@ from workbench.detect.andd.andd import AnddDetector
 from workbench.detect.andd.labels import labelled_from_project
 from workbench.detect.andd.rerun import Rerun, plan_rerun
 from workbench.detect.andd.train import NOTHING_CHECKED
-from workbench.detect.params import SpotSigsParams
+from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.detect.texts import read_texts
 from workbench.gui.andd_dialog import AnddDialog
 from workbench.gui.carried import carried_message, show_carried

@@ -24,8 +24,8 @@ from PySide6.QtWidgets import (
 
 from workbench.core.doubt import DEFAULT_MARGIN, doubt_reasons, doubt_threshold, similarity_label
 from workbench.core.records import RunFilters
-from workbench.detect.boilerplate import site_of
-from workbench.detect.params import SpotSigsParams
+from workbench.detect.spotsigs.boilerplate import site_of
+from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.gui.pagetext import (
     NOT_COUNTED,
     OWN,

@@ -44,8 +44,8 @@ from PySide6.QtWidgets import (
 from workbench.comparison import Comparison, Truth, truth_of_project
 from workbench.comparison_process import compare_in_child
 from workbench.core.progress import Cancelled
-from workbench.detect.params import SpotSigsParams
 from workbench.detect.registry import METHODS
+from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.gui.compare_presenter import (
     COLUMN_TIPS,
     COLUMNS,

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.detect.params import CLUSTER_METHODS, AntecedentSpec, SpotSigsParams, default_specs
+from workbench.detect.spotsigs.params import CLUSTER_METHODS, AntecedentSpec, SpotSigsParams, default_specs
 
 _OK = QDialogButtonBox.StandardButton.Ok
 _CANCEL = QDialogButtonBox.StandardButton.Cancel

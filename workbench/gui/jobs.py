@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from PySide6.QtCore import QObject, QRunnable, Signal
 
 from workbench.core.progress import Cancelled
-from workbench.detect.params import SpotSigsParams
+from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.detector_run import MethodChoice, run_method_into_project
 from workbench.gui.failures import explain
 from workbench.pipeline import Corpus, DedupResult, run_into_project

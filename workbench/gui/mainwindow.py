@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 import workbench
 from workbench import resources
 from workbench.core.calibration import run_floor
-from workbench.detect.params import SpotSigsParams
+from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.detector_run import MethodChoice
 from workbench.gui.andd_actions import install_andd_action
 from workbench.gui.backupwatch import BackupWatcher

@@ -15,11 +15,11 @@ from pathlib import Path
 from workbench.archive import scan
 from workbench.archive.names import archive_file
 from workbench.core.records import RawPage, RunFilters
-from workbench.detect.extract import extract_text
-from workbench.detect.params import SpotSigsParams
-from workbench.detect.params import params_from_record as params_from_dict  # noqa: F401 - used by the window
-from workbench.detect.signatures import Spot, page_spots, spot_id
-from workbench.detect.spot import legacy_spot_id
+from workbench.detect.spotsigs.extract import extract_text
+from workbench.detect.spotsigs.params import SpotSigsParams
+from workbench.detect.spotsigs.params import params_from_record as params_from_dict  # noqa: F401 - used by the window
+from workbench.detect.spotsigs.signatures import Spot, page_spots, spot_id
+from workbench.detect.spotsigs.spot import legacy_spot_id
 from workbench.text.tokenize import Tokens
 
 SHARED = "shared"

@@ -17,7 +17,7 @@ from PySide6.QtCore import QUrl
 from PySide6.QtGui import QColor, QDesktopServices
 from PySide6.QtWidgets import QColorDialog, QFileDialog, QInputDialog, QMessageBox, QWidget
 
-from workbench.detect.params import SpotSigsParams
+from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.gui.dialogs import ExportDialog, ExportOptions, ListDialog, SettingsDialog, shortcuts_dialog
 from workbench.gui.locations import PROJECT_SUFFIX
 from workbench.gui.tagdialog import TagDialog

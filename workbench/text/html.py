@@ -61,7 +61,7 @@ class Extracted:
     # Whether main content was found: then ``Block.main`` marks the article's blocks.
     main_found: bool = False
     # Where the page came from when the record does not say (or is a replay address):
-    # filled by workbench.detect.extract from the markup before it was cleaned.
+    # filled by workbench.detect.spotsigs.extract from the markup before it was cleaned.
     provenance: Provenance | None = None
     # What of the page was left unread because it was over the size limit (in words for
     # the coder; workbench.text.limit), or None when all of it was read.

@@ -11,7 +11,7 @@ libxml2 reads HTML its own way, and two of its ways lost text:
   little text". The limits stay on for the first parse: no real page comes near them (the
   deepest of the 1,592 pages of the shared data is 59 levels deep), so they cost nothing
   and tell the hostile pages apart. A page that trips one is parsed again without them
-  (``huge_tree``; its size is bounded before parsing, see ``workbench.detect.extract``),
+  (``huge_tree``; its size is bounded before parsing, see ``workbench.detect.spotsigs.extract``),
   and a page nested deeper than ``FLAT_DEPTH`` levels is then built through a parser target
   that keeps ``FLAT_DEPTH`` levels: deeper elements keep their text in order, a deeper
   block element leaves a break, deeper invisible elements are dropped.

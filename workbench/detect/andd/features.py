@@ -37,7 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from workbench.detect.detector import PageText
-from workbench.detect.hashing import chain_ids, signature_id
+from workbench.detect.spotsigs.hashing import chain_ids, signature_id
 from workbench.text.tokenize import tokenize, words_of
 
 _NAMESPACE = "andd"

@@ -29,8 +29,8 @@ import numpy as np
 
 from workbench.core.distinct import distinct
 from workbench.core.progress import ProgressFn, no_progress
-from workbench.detect import matrix_kernels
 from workbench.detect.join import allpairs
+from workbench.detect.spotsigs import matrix_kernels
 
 # Probing reads a shared index without the GIL: one thread per core.
 _THREADS = max(1, min(os.cpu_count() or 1, 8))

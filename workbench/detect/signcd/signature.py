@@ -21,7 +21,7 @@ the scripts we read counts (, ، 、 ， ...), since the paper's Chinese corpus 
 Commas between digits (1,000) count too, as the paper says nothing of them: on the dev
 Gold Set leaving them out moved the best F1 by less than 0.001.
 
-This is not :mod:`workbench.detect.punctuation`, which makes SpotSigs-style spots for
+This is not :mod:`workbench.detect.spotsigs.punctuation`, which makes SpotSigs-style spots for
 pages in languages without stopword lists; this module builds the string SigNCD compresses.
 """
 

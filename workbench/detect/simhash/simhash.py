@@ -24,9 +24,9 @@ import numpy as np
 
 from workbench.core.progress import ProgressFn, no_progress
 from workbench.detect.detector import Detector, PageText
-from workbench.detect.hashing import mix_array
 from workbench.detect.join.matcher import PairResult
 from workbench.detect.simhash.index import BITS, pairs_within
+from workbench.detect.spotsigs.hashing import mix_array
 from workbench.text.tokenize import words_of
 
 # Fixed odd constants (2^64 / golden ratio, and MurmurHash3's second multiplier): the

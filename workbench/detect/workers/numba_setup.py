@@ -27,7 +27,7 @@ def set_up() -> bool:
     """Call one of the filters' compiled functions with the types the filters use; whether
     it went through (a failure here only means the filters pay the setup themselves)."""
     try:
-        from workbench.detect.matrix_kernels import rows_ascending
+        from workbench.detect.spotsigs.matrix_kernels import rows_ascending
 
         return bool(rows_ascending(np.zeros(1, np.int64), np.zeros(0, np.int32)))
     except Exception:  # noqa: BLE001 - only ever a saving

@@ -30,7 +30,7 @@ from workbench.archive.tasks import (
 from workbench.archive.worker import Meter, Process, init_worker, read_file_range, read_files, resolve_pages
 from workbench.core.progress import Cancelled, ProgressFn
 from workbench.core.records import RawPage, SkipRecord
-from workbench.detect.extract import ExtractedPage, extract_batch
+from workbench.detect.spotsigs.extract import ExtractedPage, extract_batch
 from workbench.detect.workers.pool import worker_context, worker_pool
 
 _TASKS_PER_WORKER = 3  # tasks in flight: enough to keep every worker fed, memory stays flat

@@ -45,7 +45,7 @@ from typing import Any
 # What the fork server imports once, so that every worker starts with it loaded. The guard
 # comes first (it ends the fork server if the app dies while the rest loads) and
 # warm_workers last (it stops the guard).
-_PRELOAD = ["workbench.detect.workers.fork_server_guard", "workbench.detect.extract",
+_PRELOAD = ["workbench.detect.workers.fork_server_guard", "workbench.detect.spotsigs.extract",
             "workbench.archive.worker", "workbench.detect.workers.warm_workers"]
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 _HELPERS_END_S = 5.0  # how long a helper process is given to end before it is killed

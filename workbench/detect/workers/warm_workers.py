@@ -43,8 +43,8 @@ def warm() -> bool:
         sys.modules[_BLAS_PROBE] = None  # type: ignore[assignment] # an import of it now fails
     try:
         from workbench.core.records import RawPage
-        from workbench.detect.extract import extract_batch
-        from workbench.detect.params import SpotSigsParams
+        from workbench.detect.spotsigs.extract import extract_batch
+        from workbench.detect.spotsigs.params import SpotSigsParams
 
         page = RawPage(source="warm-up.html", data=_PAGE.encode(), content_type="text/html")
         return not isinstance(extract_batch([page], SpotSigsParams())[0], str)

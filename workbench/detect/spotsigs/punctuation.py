@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 
-from workbench.detect.spot import Spot
+from workbench.detect.spotsigs.spot import Spot
 from workbench.text.tokenize import Tokens
 
 # ASCII comma, Arabic comma, ideographic comma, fullwidth comma, small comma, halfwidth

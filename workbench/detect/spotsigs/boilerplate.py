@@ -18,7 +18,7 @@ import numpy as np
 
 from workbench.core.distinct import distinct
 from workbench.core.records import PageInfo
-from workbench.detect.corpus_boilerplate import corpus_boilerplate
+from workbench.detect.spotsigs.corpus_boilerplate import corpus_boilerplate
 
 __all__ = ["ANY_SITE", "boilerplate_masks", "corpus_boilerplate", "repeated_blocks", "site_boilerplate",
            "site_of"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from workbench.detect.hashing import chain_id, signature_id
+from workbench.detect.spotsigs.hashing import chain_id, signature_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +30,7 @@ class Spot:
 
 def spot_id(spot: Spot) -> int:
     """The signature's stable 64-bit id (language-aware: see :attr:`Spot.key`), built from
-    the ids of its words (workbench.detect.hashing)."""
+    the ids of its words (workbench.detect.spotsigs.hashing)."""
     return chain_id(spot.namespace, spot.text.split(":"))
 
 

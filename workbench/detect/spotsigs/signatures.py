@@ -5,9 +5,9 @@ chain of ``c`` non-stopwords: step ``d`` words on, and if the word there is a
 stopword move on to the next non-stopword; repeat from there. A chain that runs
 past the end of its text is cut, and kept if it found at least one word.
 
-Antecedents and stopwords are those of the page's language (workbench/detect/scheme.py);
+Antecedents and stopwords are those of the page's language (workbench/detect/spotsigs/scheme.py);
 a page in a language without lists gets punctuation spots instead
-(workbench/detect/punctuation.py).
+(workbench/detect/spotsigs/punctuation.py).
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from workbench.detect.chains import Chains, Lexicon, find_chains
-from workbench.detect.hashing import signature_id
-from workbench.detect.params import AntecedentSpec, SpotSigsParams
-from workbench.detect.punctuation import punctuation_spots
-from workbench.detect.scheme import PUNCTUATION, SPOTS, Scheme, by_word, page_scheme
-from workbench.detect.spot import Spot, spot_id
+from workbench.detect.spotsigs.chains import Chains, Lexicon, find_chains
+from workbench.detect.spotsigs.hashing import signature_id
+from workbench.detect.spotsigs.params import AntecedentSpec, SpotSigsParams
+from workbench.detect.spotsigs.punctuation import punctuation_spots
+from workbench.detect.spotsigs.scheme import PUNCTUATION, SPOTS, Scheme, by_word, page_scheme
+from workbench.detect.spotsigs.spot import Spot, spot_id
 from workbench.text.html import Block, Extracted
 from workbench.text.stopwords import ENGLISH_STOPWORDS
 from workbench.text.tokenize import Tokens, tokenize, words_of
@@ -138,7 +138,7 @@ class BlockSignatures:
     detection needs only ``ids`` and ``where``.
     """
 
-    ids: np.ndarray  # int64: each spot's id (workbench.detect.hashing.chain_id)
+    ids: np.ndarray  # int64: each spot's id (workbench.detect.spotsigs.hashing.chain_id)
     where: np.ndarray  # int32: index (into ``blocks``) of the block of each spot's antecedent
     blocks: list[Block]  # the kept blocks
     language: str | None

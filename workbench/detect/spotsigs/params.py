@@ -116,7 +116,7 @@ class SpotSigsParams:
     chains_within_blocks: bool = True
     # Each page gets the antecedents and stopwords of its language (detected on the kept
     # text), and pages in different languages never share a signature; a page in a
-    # language without lists gets punctuation signatures (workbench/detect/punctuation.py).
+    # language without lists gets punctuation signatures (workbench/detect/spotsigs/punctuation.py).
     # English always uses ``specs``; the other languages use their own antecedents with the
     # steps most of ``specs`` have (d = 1, c = 2 by default: the setting the
     # English Gold Set measured best, with no non-English benchmark to tune on). Off: every
@@ -130,7 +130,7 @@ class SpotSigsParams:
     # Blocks on >= this many pages of any site whose pages share little else (at most
     # corpus_core_share of the typical page) and are mostly their own text (at least
     # corpus_own_share in blocks no other page has) are boilerplate too: banners, forms,
-    # teasers (workbench/detect/boilerplate.py; chosen on all labelled corpora, README).
+    # teasers (workbench/detect/spotsigs/boilerplate.py; chosen on all labelled corpora, README).
     corpus_boilerplate: bool = True
     corpus_min_pages: int = 5
     corpus_core_share: float = 0.35

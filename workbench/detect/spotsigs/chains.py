@@ -1,6 +1,6 @@
 """Spot chains of a whole page at once, with numpy instead of a Python loop per word.
 
-The rule is that of :func:`workbench.detect.signatures.spots_in` (SIGIR'08 §3.1): at
+The rule is that of :func:`workbench.detect.spotsigs.signatures.spots_in` (SIGIR'08 §3.1): at
 every antecedent, take a spec's steps one by one (``a(d, c)``: ``c`` steps of ``d``; the
 Multi-Chain ``a[m, n]``: ``m`` then ``n``): step on, move on past stopwords, take that
 word; a chain that runs past the end of its range is cut, and kept if it found at least
@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from workbench.detect.hashing import chain_ids, signature_id
-from workbench.detect.scheme import Scheme
+from workbench.detect.spotsigs.hashing import chain_ids, signature_id
+from workbench.detect.spotsigs.scheme import Scheme
 
 # A worker's vocabulary is forgotten past this many words (numbers, names and typos make
 # it grow without end on a million pages); relearning costs one hash per word.

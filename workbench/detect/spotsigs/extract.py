@@ -13,10 +13,10 @@ import numpy as np
 from workbench.archive.common import skipped
 from workbench.core.records import PageInfo, RawPage, SkipRecord
 from workbench.detect.detector import PageText
-from workbench.detect.matrix_kernels import row_multisets
-from workbench.detect.params import SpotSigsParams
-from workbench.detect.scheme import page_scheme
-from workbench.detect.signatures import (
+from workbench.detect.spotsigs.matrix_kernels import row_multisets
+from workbench.detect.spotsigs.params import SpotSigsParams
+from workbench.detect.spotsigs.scheme import page_scheme
+from workbench.detect.spotsigs.signatures import (
     BlockSignatures,
     batch_signatures,
     block_id,
@@ -191,7 +191,7 @@ def page_multisets(pages: Sequence[ExtractedPage], drop: Sequence[np.ndarray | N
     A np.unique a page cost about 21 us on small pages (mostly numpy's overhead for a
     call): 2 s of a 100,000-page run's filters, 20 s at a million pages. Here the kept
     spots of all the pages are gathered with a few array operations and counted in one
-    compiled pass (workbench.detect.matrix_kernels.row_multisets): about 8 us a page.
+    compiled pass (workbench.detect.spotsigs.matrix_kernels.row_multisets): about 8 us a page.
     """
     n = len(pages)
     if not n:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from workbench.detect.params import AntecedentSpec, SpotSigsParams
+from workbench.detect.spotsigs.params import AntecedentSpec, SpotSigsParams
 from workbench.text.html import Block
 from workbench.text.langdetect import SAMPLE_CHARS, detect_language
 from workbench.text.languages import ENGLISH, language
@@ -30,7 +30,7 @@ class Scheme:
 
     language: str | None
     kind: str  # SPOTS or PUNCTUATION
-    namespace: str  # hashed with every signature text: see workbench.detect.spot.Spot.key
+    namespace: str  # hashed with every signature text: see workbench.detect.spotsigs.spot.Spot.key
     table: SpecTable  # antecedent word -> specs (spots only)
     stopwords: frozenset[str]
 

@@ -1,0 +1,1 @@
+"""The SpotSigs engine: extraction, signatures and their filters."""
