@@ -31,10 +31,10 @@ REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"
 sys.path.insert(0, str(REPO))
 
-from workbench.cli import gold_scores  # noqa: E402
+from workbench.commands.cli import gold_scores  # noqa: E402
 from workbench.core.evaluation import pairs_of_groups, score_pairs  # noqa: E402
 from workbench.detect.spotsigs.params import SpotSigsParams  # noqa: E402
-from workbench.pipeline import DedupResult, run_dedup  # noqa: E402
+from workbench.usecases.pipeline import DedupResult, run_dedup  # noqa: E402
 
 
 class TreeMemory:

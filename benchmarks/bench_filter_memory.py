@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from workbench.core.records import PageInfo  # noqa: E402
 from workbench.detect.spotsigs.extract import ExtractedPage  # noqa: E402
 from workbench.detect.spotsigs.params import SpotSigsParams  # noqa: E402
-from workbench.pipeline import detect, filter_corpus  # noqa: E402
+from workbench.usecases.pipeline import detect, filter_corpus  # noqa: E402
 
 
 def rss_mb() -> float:

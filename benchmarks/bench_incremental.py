@@ -3,7 +3,7 @@
 
     python benchmarks/bench_incremental.py CRAWL [--new 1000] [--tau 0.15 0.35] [--runs 3]
 
-The crawl is read once (workbench.pipeline.load_corpus, default parameters); its last
+The crawl is read once (workbench.usecases.pipeline.load_corpus, default parameters); its last
 --new pages play the pages a grown crawl added. Timed, each the fastest of --runs:
 a full run on all pages (matcher.find_pairs, no duplicate groups, as incremental has
 none), find_new_pairs on the grown matrix, and IncrementalIndex.add of the new pages to
@@ -28,7 +28,7 @@ sys.path.insert(0, str(REPO))
 
 from workbench.detect.join.incremental import IncrementalIndex, find_new_pairs  # noqa: E402
 from workbench.detect.join.matcher import PairResult, SignatureMatrix, find_pairs  # noqa: E402
-from workbench.pipeline import load_corpus  # noqa: E402
+from workbench.usecases.pipeline import load_corpus  # noqa: E402
 
 T = TypeVar("T")
 

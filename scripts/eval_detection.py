@@ -28,10 +28,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from workbench.cli import gold_scores
+from workbench.commands.cli import gold_scores
 from workbench.core.evaluation import pairs_of_groups, score_pairs
 from workbench.detect.spotsigs.params import SpotSigsParams
-from workbench.pipeline import Corpus, DedupResult, detect, load_corpus
+from workbench.usecases.pipeline import Corpus, DedupResult, detect, load_corpus
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 

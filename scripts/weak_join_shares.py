@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from workbench.core.clustering import cluster_pairs  # noqa: E402
 from workbench.core.own_text import OwnTextCheck  # noqa: E402
 from workbench.detect.spotsigs.params import SpotSigsParams  # noqa: E402
-from workbench.pipeline import Corpus, detect, load_corpus  # noqa: E402
+from workbench.usecases.pipeline import Corpus, detect, load_corpus  # noqa: E402
 
 QUANTILES = (10, 25, 50, 75, 90)
 

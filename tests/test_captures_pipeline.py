@@ -6,7 +6,7 @@ from pathlib import Path
 
 from workbench.detect.spotsigs.boilerplate import site_of
 from workbench.detect.spotsigs.params import SpotSigsParams
-from workbench.pipeline import run_dedup
+from workbench.usecases.pipeline import run_dedup
 
 BANNER = ("These crawls are part of an effort to archive pages as they are created and archive the "
           "pages that they refer to. The Internet Archive discovers and captures web pages through "

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import DEMO_ARCHIVE
-from workbench.cli import EXIT_INPUT, main
+from workbench.commands.cli import EXIT_INPUT, main
 
 
 def test_dedup_writes_pairs_and_clusters(tmp_path: Path, capsys):
@@ -105,7 +105,7 @@ def test_dedup_into_a_project_then_export(tmp_path: Path, capsys):
 
 
 def test_detection_switches_reach_the_parameters():
-    from workbench.cli import _params, build_parser
+    from workbench.commands.cli import _params, build_parser
 
     args = build_parser().parse_args(["dedup", str(DEMO_ARCHIVE), "--no-main-content",
                                       "--no-corpus-boilerplate", "--pair-floor", "0.2", "--weak-join", "0",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from workbench.cli import build_parser, main
+from workbench.commands.cli import build_parser, main
 
 
 def _two_pages_a_third_alike(folder: Path) -> Path:

@@ -8,7 +8,7 @@ import pytest
 
 from tests.conftest import DEMO_ARCHIVE
 from tests.store.faults import read_only
-from workbench.cli import EXIT_INPUT, main
+from workbench.commands.cli import EXIT_INPUT, main
 from workbench.store import Project
 
 
@@ -20,7 +20,7 @@ def project_path(tmp_path: Path) -> Path:
 
 
 def test_dedup_into_a_project_in_use_is_refused_before_reading(project_path, capsys, monkeypatch):
-    import workbench.cli as cli
+    import workbench.commands.cli as cli
 
     def must_not_read(*_args, **_kwargs):
         raise AssertionError("the archive was read although the project cannot take the run")
@@ -35,7 +35,7 @@ def test_dedup_into_a_project_in_use_is_refused_before_reading(project_path, cap
 
 
 def test_dedup_into_a_read_only_project_says_so(project_path, capsys, monkeypatch):
-    import workbench.cli as cli
+    import workbench.commands.cli as cli
 
     monkeypatch.setattr(cli, "_load", lambda *a, **k: pytest.fail("read the archive"))
     with read_only(project_path):
@@ -66,7 +66,7 @@ def test_dedup_with_nothing_to_read_leaves_no_pending_run(project_path, tmp_path
 
 def test_a_failed_save_leaves_the_run_pending(project_path, capsys, monkeypatch):
     """A run that could not be saved is offered again when the window opens the project."""
-    import workbench.cli as cli
+    import workbench.commands.cli as cli
     from workbench.store import ProjectError
 
     def full_disk(*_args, **_kwargs):

@@ -13,7 +13,7 @@ import pytest
 from tests.archive.warcs import Builder, page
 from tests.conftest import shared_path
 from workbench.archive import scan
-from workbench.cli import EXIT_INPUT, main
+from workbench.commands.cli import EXIT_INPUT, main
 from workbench.core.records import SkipRecord
 
 COLUMNS = ["file", "offset", "url", "reason", "page_kept"]
@@ -98,7 +98,7 @@ def test_written_when_nothing_is_readable(tmp_path, capsys):
 
 
 def test_shared_warc_fixtures_every_reason_in_the_file(tmp_path, capsys):
-    from workbench.cli import print_skipped
+    from workbench.commands.cli import print_skipped
     from workbench.export.skipped import write_skipped
 
     skipped = [i for i in scan(shared_path("warc")) if isinstance(i, SkipRecord)]

@@ -12,16 +12,16 @@ import numpy as np
 import pytest
 
 from tests.conftest import DEMO_ARCHIVE
-from workbench import comparison
-from workbench.cli import main
-from workbench.comparison import Truth, compare, truth_of_project
+from workbench.commands.cli import main
 from workbench.core.evaluation import pairs_of_groups, score_pairs
 from workbench.detect.detector import Detector, PageText
 from workbench.detect.join.matcher import PairResult
 from workbench.detect.registry import parse_methods
 from workbench.detect.spotsigs.params import SpotSigsParams
-from workbench.pipeline import run_dedup, run_into_project
 from workbench.store import Project
+from workbench.usecases import comparison
+from workbench.usecases.comparison import Truth, compare, truth_of_project
+from workbench.usecases.pipeline import run_dedup, run_into_project
 
 
 @pytest.fixture

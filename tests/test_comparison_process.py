@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import DEMO_ARCHIVE, REPO
-from workbench.comparison import Truth, compare
-from workbench.comparison_process import compare_in_child
 from workbench.core.progress import Cancelled
+from workbench.usecases.comparison import Truth, compare
+from workbench.usecases.comparison_process import compare_in_child
 
 
 @pytest.fixture(scope="module")
@@ -85,7 +85,7 @@ _STARTER = """
 import sys
 from pathlib import Path
 from tests.test_comparison_process import _sleep_long
-from workbench.comparison_process import compare_in_child
+from workbench.usecases.comparison_process import compare_in_child
 compare_in_child(Path(sys.argv[1]), _sleep_long, ["spotsigs"], workers=1)
 """
 

@@ -7,10 +7,10 @@ import csv
 import pytest
 
 from tests.conftest import DEMO_ARCHIVE
-from workbench.cli import main
-from workbench.detector_run import MethodChoice, run_method, run_method_into_project
-from workbench.pipeline import run_into_project
+from workbench.commands.cli import main
 from workbench.store import Project
+from workbench.usecases.detector_run import MethodChoice, run_method, run_method_into_project
+from workbench.usecases.pipeline import run_into_project
 
 
 def test_a_minhash_run_finds_the_demo_stories_across_sites():

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from workbench.cli import gold_scores
-from workbench.pipeline import run_dedup
+from workbench.commands.cli import gold_scores
+from workbench.usecases.pipeline import run_dedup
 
 
 def test_default_settings_keep_the_gold_sets_precision(goldset_dev):

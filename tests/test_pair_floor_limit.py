@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 from tests.conftest import DEMO_ARCHIVE
-from workbench.cli import main
+from workbench.commands.cli import main
 from workbench.core.calibration import floor_note, run_floor
 from workbench.detect.spotsigs.params import SpotSigsParams
-from workbench.pipeline import detect, load_corpus, save_result
 from workbench.store import Project
+from workbench.usecases.pipeline import detect, load_corpus, save_result
 
 TAU = 0.9  # the demo archive has pairs between the floor and this
 

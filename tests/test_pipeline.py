@@ -10,7 +10,7 @@ from tests.conftest import DEMO_ARCHIVE, REPO
 from workbench.core.progress import Cancelled
 from workbench.core.records import RawPage, SkipRecord
 from workbench.detect.spotsigs.params import SpotSigsParams
-from workbench.pipeline import load_corpus, run_dedup
+from workbench.usecases.pipeline import load_corpus, run_dedup
 
 
 def _story(key: str) -> str:
@@ -34,8 +34,8 @@ def test_demo_archive_clusters_each_story_across_layouts():
 
 def test_pipeline_runs_without_qt():
     code = (
-        "import sys, workbench.pipeline, workbench.cli, workbench.archive\n"
-        "from workbench.pipeline import run_dedup\n"
+        "import sys, workbench.usecases.pipeline, workbench.commands.cli, workbench.archive\n"
+        "from workbench.usecases.pipeline import run_dedup\n"
         f"r = run_dedup({str(DEMO_ARCHIVE)!r})\n"
         "assert r.clusters\n"
         "assert not [m for m in sys.modules if m.startswith('PySide6')], 'Qt was imported'\n"
@@ -99,7 +99,7 @@ def test_idf_filter_drops_common_signatures_and_keeps_single_page_ones_out_of_th
     import numpy as np
 
     from workbench.detect.join.matcher import SignatureMatrix
-    from workbench.pipeline import idf_keep
+    from workbench.usecases.pipeline import idf_keep
 
     # 1,000 pages: signature 0 on every page (idf 0: too common), signature 1 on pages 0-1
     # (idf log(500)/log(1000) = 0.90 > 0.85: rare, but shared), signature 2+i on page i only.

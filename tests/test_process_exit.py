@@ -11,7 +11,7 @@ from tests.conftest import REPO
 _SCRIPT = """
 import atexit, sys, threading, time
 from pathlib import Path
-from workbench.process_exit import exit_now
+from workbench.commands.process_exit import exit_now
 
 out = Path(sys.argv[1])
 atexit.register(lambda: (out / "handler").write_text("ran"))

@@ -15,7 +15,7 @@ import pytest
 from tests.conftest import DEMO_ARCHIVE
 from workbench.detect.join.matcher import PairResult
 from workbench.detect.spotsigs.params import SpotSigsParams
-from workbench.pipeline import DedupResult, run_dedup
+from workbench.usecases.pipeline import DedupResult, run_dedup
 
 # The settings the references were recorded with: the defaults of that time (tau 0.35
 # then; the same pairs must come out for the same settings whatever the defaults are now).

@@ -14,7 +14,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from workbench.process_clock import process_started  # before the rest: its fallback clock starts here
+# Before the rest: its fallback clock starts here.
+from workbench.commands.process_clock import process_started
 from workbench.resources import DEMO_ARCHIVE
 
 SMOKE_TEST = "--smoke-test"
@@ -28,12 +29,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         from workbench.detect.workers.pool import start_fork_server
 
         start_fork_server()
-    from workbench import cli
+    from workbench.commands import cli
 
     if args and args[0] == SMOKE_TEST:
         return _smoke_test(args[1:])
     if a_dedup_process:
-        from workbench.process_exit import exit_now
+        from workbench.commands.process_exit import exit_now
 
         exit_now(cli.main(args, started=process_started()))
     if args and (args[0] in cli.command_names() or args[0].startswith("-")):

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from tests.archive.warcs import Builder, page
 from workbench.archive import scan
 from workbench.archive.names import archive_file, name_text, os_name, split_key
-from workbench.cli import main
+from workbench.commands.cli import main
 from workbench.core.records import RawPage
 
 byte_names = pytest.mark.skipif(sys.platform != "linux",

@@ -23,7 +23,7 @@ from workbench.archive.tasks import plan
 from workbench.core.progress import Cancelled, no_progress
 from workbench.core.records import RawPage, SkipRecord
 from workbench.detect.workers.parallel import read_and_extract, run_plan
-from workbench.pipeline import load_corpus
+from workbench.usecases.pipeline import load_corpus
 
 
 def describe(batch: list[RawPage], params) -> list[tuple]:

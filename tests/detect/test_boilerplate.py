@@ -16,7 +16,7 @@ from workbench.detect.spotsigs.boilerplate import (
     site_of,
 )
 from workbench.detect.spotsigs.params import SpotSigsParams
-from workbench.pipeline import run_dedup
+from workbench.usecases.pipeline import run_dedup
 
 
 def info(source: str, url: str | None = None) -> PageInfo:

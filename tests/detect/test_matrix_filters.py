@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from workbench.detect.join.matcher import MatrixBuilder, SignatureMatrix
 from workbench.detect.spotsigs.params import SpotSigsParams
-from workbench.pipeline import idf_flags, idf_keep
+from workbench.usecases.pipeline import idf_flags, idf_keep
 
 pages = st.lists(st.dictionaries(st.integers(-2**62, 2**62), st.integers(1, 5), max_size=12), max_size=30)
 

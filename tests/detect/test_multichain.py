@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import DEMO_ARCHIVE
-from workbench.cli import main
+from workbench.commands.cli import main
 from workbench.detect.spotsigs.chains import Lexicon, find_chains
 from workbench.detect.spotsigs.params import AntecedentSpec, SpotSigsParams, params_from_record
 from workbench.detect.spotsigs.scheme import SPOTS, Scheme, by_word, scheme_for

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO
-from workbench.cli import main
+from workbench.commands.cli import main
 from workbench.export import read_codebook, write_codebook
 from workbench.export.cells import escape, inert, is_formula, unescape
 from workbench.store import Project

@@ -12,16 +12,16 @@ from PySide6.QtWidgets import QMainWindow, QMenu
 
 from tests.conftest import DEMO_ARCHIVE
 from tests.gui.conftest import RUN_TIMEOUT_MS
-from workbench import comparison
-from workbench.comparison import Comparison, MethodResult, Point
 from workbench.core.evaluation import Scores
-from workbench.detector_run import MethodChoice
 from workbench.gui.compare_actions import install_compare_action
 from workbench.gui.compare_dialog import CompareDialog
 from workbench.gui.compare_presenter import Curve
 from workbench.gui.prcurve import PRCurveView, colour_of
-from workbench.pipeline import run_into_project
 from workbench.store import Project
+from workbench.usecases import comparison
+from workbench.usecases.comparison import Comparison, MethodResult, Point
+from workbench.usecases.detector_run import MethodChoice
+from workbench.usecases.pipeline import run_into_project
 
 
 @pytest.fixture

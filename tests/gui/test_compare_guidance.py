@@ -8,13 +8,13 @@ import shutil
 from tests.conftest import DEMO_ARCHIVE
 from tests.gui.conftest import RUN_TIMEOUT_MS
 from tests.gui.test_compare_dialog import _near
-from workbench.compare_command import print_table
-from workbench.comparison import Comparison, MethodResult, Point
+from workbench.commands.compare_command import print_table
 from workbench.core.evaluation import Scores
-from workbench.detector_run import MethodChoice
 from workbench.gui.compare_dialog import CompareDialog
 from workbench.gui.compare_presenter import ComparePresenter, Curve, Source
 from workbench.gui.prcurve import PRCurveView, colour_of
+from workbench.usecases.comparison import Comparison, MethodResult, Point
+from workbench.usecases.detector_run import MethodChoice
 
 
 def _scores(p: float, r: float) -> Scores:
@@ -89,8 +89,8 @@ def test_the_windows_memory_figure_for_spotsigs_is_the_command_lines(qtbot, prom
     """The window has run SpotSigs on the crawl already; its comparison used to show
     SpotSigs' memory as "< 1 MB" (the window's growth) where the CLI says tens of MB."""
     from tests.test_comparison_process import _cli_memory_mb
-    from workbench.comparison import Truth, compare
     from workbench.gui.compare_presenter import COLUMNS
+    from workbench.usecases.comparison import Truth, compare
 
     gold = tmp_path / "gold"
     for page in DEMO_ARCHIVE.rglob("*.html"):

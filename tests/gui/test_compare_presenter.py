@@ -7,9 +7,7 @@ import sys
 from pathlib import Path
 
 from tests.conftest import REPO
-from workbench.comparison import PAPER_FIGURES, Comparison, MethodResult, Point, Truth
 from workbench.core.evaluation import score_pairs
-from workbench.detector_run import MethodChoice
 from workbench.gui.compare_presenter import (
     COLUMNS,
     ComparePresenter,
@@ -18,6 +16,8 @@ from workbench.gui.compare_presenter import (
     gold_folder_problem,
     project_truth_problem,
 )
+from workbench.usecases.comparison import PAPER_FIGURES, Comparison, MethodResult, Point, Truth
+from workbench.usecases.detector_run import MethodChoice
 
 TRUE = {("a", "b"), ("a", "c"), ("b", "c"), ("d", "e")}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tests.conftest import DEMO_ARCHIVE
 from tests.gui.conftest import RUN_TIMEOUT_MS
-from workbench.detector_run import MethodChoice
+from workbench.usecases.detector_run import MethodChoice
 
 
 def test_use_another_method_then_run_again_keeps_that_method_and_the_tags(qtbot, window):
@@ -34,8 +34,8 @@ def test_a_pending_method_run_is_offered_with_its_method(tmp_path):
 
     with Project.create(tmp_path / "p.wbproj", str(DEMO_ARCHIVE)) as project:
         from workbench.detect.spotsigs.params import SpotSigsParams
-        from workbench.detector_run import _pending_record
-        from workbench.pipeline import pending_run
+        from workbench.usecases.detector_run import _pending_record
+        from workbench.usecases.pipeline import pending_run
 
         try:
             with pending_run(project, SpotSigsParams(), _pending_record(MethodChoice("simhash", 0.9))):

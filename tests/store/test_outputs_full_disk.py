@@ -21,7 +21,7 @@ OLD = "the old file, still whole\n"
 WRITE_ON_A_FULL_DISK = """
 import contextlib, io, os
 from pathlib import Path
-from workbench.cli import main
+from workbench.commands.cli import main
 from workbench.export import export_pages, write_codebook, write_qdc
 from workbench.store import Project, ProjectError
 

@@ -16,8 +16,8 @@ from tests.conftest import DEMO_ARCHIVE, REPO
 from tests.store.builders import groups_run, new_project
 from workbench.core.progress import Cancelled
 from workbench.detect.spotsigs.params import SpotSigsParams
-from workbench.pipeline import run_into_project
 from workbench.store import Project, runs
+from workbench.usecases.pipeline import run_into_project
 
 NEW = dataclasses.replace(SpotSigsParams(), tau=0.44)
 
@@ -108,7 +108,7 @@ def test_a_rerun_killed_midway_leaves_its_settings_pending(tmp_path: Path) -> No
     code = textwrap.dedent(f"""
         import dataclasses, os, signal
         from workbench.detect.spotsigs.params import SpotSigsParams
-        from workbench.pipeline import run_into_project
+        from workbench.usecases.pipeline import run_into_project
         from workbench.store import Project
 
         def die(stage, done, total):

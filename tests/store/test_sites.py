@@ -6,8 +6,8 @@ from pathlib import Path
 
 from tests.store.builders import page
 from workbench.core.records import Cluster, PageInfo
-from workbench.pipeline import run_into_project
 from workbench.store import Project, runs
+from workbench.usecases.pipeline import run_into_project
 
 
 def flat(i: int, **kw: object) -> PageInfo:

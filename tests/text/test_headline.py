@@ -116,7 +116,7 @@ def test_a_declared_site_name_is_not_a_headline():
 def test_dev_gold_set_titles_shared_by_different_stories_give_way(goldset_dev):
     """A <title> carried by pages of two or more gold clusters (different stories) names a
     site; fewer pages than before show it as their title (before: every one of them)."""
-    from workbench.pipeline import load_corpus
+    from workbench.usecases.pipeline import load_corpus
 
     pages = load_corpus(goldset_dev).pages
     stories: dict[str, set[str]] = defaultdict(set)

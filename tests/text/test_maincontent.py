@@ -106,7 +106,7 @@ def test_an_embedded_photo_gallery_is_not_main_content():
 
 
 def test_two_stories_sharing_one_gallery_are_not_near_duplicates(tmp_path):
-    from workbench.pipeline import run_dedup
+    from workbench.usecases.pipeline import run_dedup
 
     (tmp_path / "harbour.html").write_text(with_gallery(STORY), encoding="utf-8")
     (tmp_path / "bakery.html").write_text(with_gallery(OTHER), encoding="utf-8")

@@ -11,8 +11,8 @@ from workbench.core.records import RawPage
 from workbench.detect.spotsigs.extract import extract_text
 from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.detect.workers.parallel import read_and_extract
-from workbench.pipeline import load_corpus
 from workbench.text.limit import MARKUP_LIMIT_BYTES
+from workbench.usecases.pipeline import load_corpus
 
 PARAGRAPH = ("<p>Paragraph {k}: the council said on Monday that the new school meals plan will be "
              "paid for by a tax on sugary drinks, which parents have asked for.</p>\n")

@@ -86,7 +86,7 @@ def _site(root: Path) -> Path:
 
 def test_a_run_shows_the_articles_opening_for_a_sites_label_and_detection_is_unchanged(tmp_path,
                                                                                         monkeypatch):
-    import workbench.pipeline as pipeline
+    import workbench.usecases.pipeline as pipeline
 
     root = _site(tmp_path)
     corpus = pipeline.load_corpus(root, workers=1)
@@ -111,7 +111,7 @@ def test_a_run_shows_the_articles_opening_for_a_sites_label_and_detection_is_unc
 def test_dev_gold_set_site_labels_give_way_and_shared_headlines_stay(goldset_dev):
     """Titles one site gives pages of three or more gold stories are its labels: 56 pages
     showed one before (15 labels); copies of one story that share a headline keep it."""
-    from workbench.pipeline import load_corpus
+    from workbench.usecases.pipeline import load_corpus
 
     pages = load_corpus(goldset_dev).pages
     stories: dict[tuple[str, str], set[str]] = defaultdict(set)

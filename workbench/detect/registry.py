@@ -1,7 +1,7 @@
 """The detectors a run or a comparison can use, by the name a run records.
 
 SpotSigs is listed first and is the default; it runs through its own pipeline
-(:mod:`workbench.pipeline`), since its signatures are found per block during extraction so
+(:mod:`workbench.usecases.pipeline`), since its signatures are found per block during extraction so
 that boilerplate can be dropped once the whole crawl is read. Every other method is a
 :class:`~workbench.detect.detector.Detector` over the shared page texts. Detector modules
 are imported on first use: a run of one method never pays for the others.

@@ -70,7 +70,7 @@ def install_andd_action(window: Any, menu: QMenu) -> QAction:
 def andd_run_params(rerun: Rerun, extraction: SpotSigsParams) -> dict[str, Any]:
     """What the applied run records: the extraction settings the pages were read with,
     the threshold and clustering used, and the learned detector, recorded the way
-    :meth:`workbench.detector_run.MethodResult.recorded_params` records any detector, so
+    :meth:`workbench.usecases.detector_run.MethodResult.recorded_params` records any detector, so
     ``MethodChoice.of_run`` gives the options that rebuild it (the weights as
     ``AnddWeights.to_dict()``)."""
     detector = AnddDetector(rerun.weights)

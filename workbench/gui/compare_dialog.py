@@ -1,8 +1,8 @@
 """Detection ▸ Compare Methods: score every method against clusters the coder trusts.
 
 The coder picks the truth (a gold folder, or the clusters coded in the open project),
-ticks methods and presses Run. :func:`workbench.comparison.compare` works in a process
-of its own (:mod:`workbench.comparison_process`: each method's memory is then measured as
+ticks methods and presses Run. :func:`workbench.usecases.comparison.compare` works in a process
+of its own (:mod:`workbench.usecases.comparison_process`: each method's memory is then measured as
 ``workbench compare`` measures it, not as the growth of a window that has run SpotSigs
 already), watched by a :class:`CompareJob` on the thread pool; its news comes back through
 queued signals, so no widget is touched off the GUI thread, and Cancel stops it at its
@@ -41,8 +41,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.comparison import Comparison, Truth, truth_of_project
-from workbench.comparison_process import compare_in_child
 from workbench.core.progress import Cancelled
 from workbench.detect.registry import METHODS
 from workbench.detect.spotsigs.params import SpotSigsParams
@@ -59,6 +57,8 @@ from workbench.gui.pagetext import params_from_dict
 from workbench.gui.prcurve import PRCurveView, colour_of
 from workbench.gui.prompter import Prompter
 from workbench.store import Project, ProjectError
+from workbench.usecases.comparison import Comparison, Truth, truth_of_project
+from workbench.usecases.comparison_process import compare_in_child
 
 # At most one progress signal per this many seconds, unless the stage changes.
 EMIT_INTERVAL = 0.05

@@ -3,7 +3,7 @@
 The dialog asks this object what to put in its widgets: which truth the methods are
 scored against (a gold folder, or the clusters coded in the open project), which
 methods are ticked, why Run cannot start yet, what the progress bar and its line say
-while :func:`workbench.comparison.compare` works, then the table's rows, the
+while :func:`workbench.usecases.comparison.compare` works, then the table's rows, the
 precision-recall curves, the selected row and the :class:`MethodChoice` that "Use This
 Method" hands to the window. Every message names the folder or the project and says
 what to do.
@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
-from workbench.comparison import PAPER_FIGURES, Comparison, MethodResult, Truth
 from workbench.detect.registry import METHODS, SPOTSIGS
-from workbench.detector_run import MethodChoice
+from workbench.usecases.comparison import PAPER_FIGURES, Comparison, MethodResult, Truth
+from workbench.usecases.detector_run import MethodChoice
 
 # What a social scientist calls each method (the registry's names are for files and flags).
 DISPLAY_NAMES: dict[str, str] = {

@@ -15,10 +15,10 @@ from PySide6.QtCore import QObject, QRunnable, Signal
 
 from workbench.core.progress import Cancelled
 from workbench.detect.spotsigs.params import SpotSigsParams
-from workbench.detector_run import MethodChoice, run_method_into_project
 from workbench.gui.failures import explain
-from workbench.pipeline import Corpus, DedupResult, run_into_project
 from workbench.store import Project
+from workbench.usecases.detector_run import MethodChoice, run_method_into_project
+from workbench.usecases.pipeline import Corpus, DedupResult, run_into_project
 
 # At most one progress signal per this many seconds, unless the stage changes.
 EMIT_INTERVAL = 0.05
@@ -50,7 +50,7 @@ class JobSignals(QObject):
 
 class DetectJob(QRunnable):
     """load_corpus + detect + save_result for one archive into one open project (or, for
-    a ``method`` other than SpotSigs, workbench.detector_run's run of that detector)."""
+    a ``method`` other than SpotSigs, workbench.usecases.detector_run's run of that detector)."""
 
     def __init__(self, project: Project, root: str, params: SpotSigsParams,
                  workers: int | None = None, method: MethodChoice | None = None) -> None:

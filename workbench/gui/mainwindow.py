@@ -32,7 +32,6 @@ import workbench
 from workbench import resources
 from workbench.core.calibration import run_floor
 from workbench.detect.spotsigs.params import SpotSigsParams
-from workbench.detector_run import MethodChoice
 from workbench.gui.andd_actions import install_andd_action
 from workbench.gui.backupwatch import BackupWatcher
 from workbench.gui.calibration import CalibrationDialog, open_calibration
@@ -57,6 +56,7 @@ from workbench.gui.prompter import Prompter
 from workbench.gui.recent import RecentProjects
 from workbench.gui.runpanel import RunPanel
 from workbench.store import ClusterRow, Project, ProjectError
+from workbench.usecases.detector_run import MethodChoice
 
 ICONS = resources.ICONS
 # How long after its worker is done an ended detection job is kept alive (see _retire).

@@ -99,7 +99,7 @@ class SpotSigsParams:
     pair_floor_max_pages: int = 250_000
     specs: tuple[AntecedentSpec, ...] = field(default_factory=default_specs)
     idf_low: float = 0.2
-    # Has no effect (see workbench.pipeline.idf_keep): a signature on one page is never
+    # Has no effect (see workbench.usecases.pipeline.idf_keep): a signature on one page is never
     # indexed and stays in its page's length, every other one counts. Kept so recorded
     # runs and --idf LOW,HIGH stay valid.
     idf_high: float = 0.85

@@ -21,8 +21,8 @@ from workbench.detect.spotsigs.params import CLUSTER_METHODS, AntecedentSpec, Sp
 from workbench.detect.spotsigs.scheme import PUNCTUATION, SPOTS
 from workbench.export.cells import csv_writer
 from workbench.export.skipped import write_skipped
-from workbench.pipeline import Corpus, DedupResult, detect, load_corpus, pending_run, save_result
 from workbench.store.whole_files import whole_file
+from workbench.usecases.pipeline import Corpus, DedupResult, detect, load_corpus, pending_run, save_result
 
 EXIT_OK, EXIT_USAGE, EXIT_INPUT, EXIT_CANCELLED = 0, 2, 3, 130
 SHOWN_REASONS = 10  # skip reasons the summary lists; --skipped writes every skipped input
@@ -397,8 +397,8 @@ def _dedup_run(args: argparse.Namespace, params: SpotSigsParams, project) -> Ded
 
 def _method_run(args: argparse.Namespace, params: SpotSigsParams, project) -> int:
     """A run of a detector other than SpotSigs: the same reading, CSVs and project."""
-    from workbench.detector_run import MethodChoice, run_method
     from workbench.store import ProjectError
+    from workbench.usecases.detector_run import MethodChoice, run_method
 
     path = Path(args.path)
     _check_folder(path)
@@ -565,7 +565,7 @@ def build_parser() -> argparse.ArgumentParser:
         export_command = None
     if export_command is not None and hasattr(export_command, "add_parser"):
         export_command.add_parser(sub)
-    from workbench import compare_command
+    from workbench.commands import compare_command
 
     compare_command.add_parser(sub)
     return parser

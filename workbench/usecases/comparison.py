@@ -33,7 +33,7 @@ from workbench.detect.join.matcher import PairResult
 from workbench.detect.registry import SPOTSIGS, make_detector
 from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.detect.texts import Texts, read_texts
-from workbench.pipeline import detect, load_corpus, weak_join_check
+from workbench.usecases.pipeline import detect, load_corpus, weak_join_check
 
 # The Gold Set figures the papers report for each method (Max F1 unless said), for the
 # table beside ours. The SpotSigs paper's Gold Set has 2,160 pages in 68 clusters; the

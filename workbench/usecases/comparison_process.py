@@ -1,6 +1,6 @@
 """Run a comparison in a process of its own, so each method's memory is measured fresh.
 
-:func:`workbench.comparison.compare` measures a method's memory as the growth of its
+:func:`workbench.usecases.comparison.compare` measures a method's memory as the growth of its
 process's resident memory while the method works. In ``workbench compare`` that process
 is new, and SpotSigs' 80-odd MB on the dev Gold Set is what reading, matching and
 compiling its loops take. In the window the same measure said "< 1 MB": the window had
@@ -24,11 +24,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from workbench.comparison import Comparison, Truth, compare
 from workbench.core.progress import Cancelled, ProgressFn, no_progress
 from workbench.core.records import PageInfo
 from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.detect.workers.pool import end_with_app
+from workbench.usecases.comparison import Comparison, Truth, compare
 
 # At most one progress report per this many seconds from the child, unless the stage changes.
 REPORT_INTERVAL = 0.05

@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from workbench.comparison import PAPER_FIGURES, Comparison, Truth, compare, truth_of_project
 from workbench.core.progress_text import ProgressWriter
 from workbench.core.terminal_text import terminal_safe
 from workbench.detect.registry import METHODS, parse_methods
@@ -23,6 +22,7 @@ from workbench.export.cells import csv_writer
 from workbench.store import Project, ProjectError
 from workbench.store.outputs import check_output
 from workbench.store.whole_files import OutputRefused, whole_file
+from workbench.usecases.comparison import PAPER_FIGURES, Comparison, Truth, compare, truth_of_project
 
 EXIT_OK, EXIT_USAGE, EXIT_INPUT = 0, 2, 3
 

@@ -30,7 +30,7 @@ from workbench.detect.join.matcher import PairResult
 from workbench.detect.registry import SPOTSIGS, make_detector
 from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.detect.texts import read_texts
-from workbench.pipeline import pending_run
+from workbench.usecases.pipeline import pending_run
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +92,7 @@ def run_method(
 ) -> MethodResult:
     """Read ``root``, featurize every page for ``choice``'s detector, match and cluster."""
     if choice.is_spotsigs:
-        raise ValueError("SpotSigs runs through workbench.pipeline.run_dedup")
+        raise ValueError("SpotSigs runs through workbench.usecases.pipeline.run_dedup")
     detector = make_detector(choice.name, **choice.options)
     threshold = detector.default_threshold() if choice.threshold is None else float(choice.threshold)
     if not 0.0 < threshold <= 1.0:

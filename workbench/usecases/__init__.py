@@ -1,0 +1,1 @@
+"""Headless use cases the window and the command line share."""
