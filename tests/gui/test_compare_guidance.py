@@ -88,7 +88,7 @@ def test_the_papers_line_does_not_call_the_pages_compared_a_part_of_the_dev_set(
 def test_the_windows_memory_figure_for_spotsigs_is_the_command_lines(qtbot, prompter, tmp_path):
     """The window has run SpotSigs on the crawl already; its comparison used to show
     SpotSigs' memory as "< 1 MB" (the window's growth) where the CLI says tens of MB."""
-    from tests.test_comparison_process import _cli_memory_mb
+    from tests.usecases.test_comparison_process import _cli_memory_mb
     from workbench.gui.compare_presenter import COLUMNS
     from workbench.usecases.comparison import Truth, compare
 

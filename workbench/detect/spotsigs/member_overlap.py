@@ -12,7 +12,7 @@ count) that stand in such blocks is recorded with the cluster
 Everything is computed over flat arrays, a chunk of pages or clusters at a time: on
 30,000 pages a loop per page and member with a few ``np.isin`` calls each took seconds,
 and its per-page lists cost ~200 bytes of overhead per page and block. The loop version
-is kept in the tests as the definition (tests/detect/member_overlap_reference.py).
+is kept in the tests as the definition (tests/detect/spotsigs/member_overlap_reference.py).
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ from workbench.text.languages import language
 from workbench.text.tokenize import tokenize, words_of
 from workbench.usecases.pipeline import run_dedup
 
-FIXTURES = Path(__file__).resolve().parent.parent / "data" / "languages"
+FIXTURES = Path(__file__).resolve().parents[2] / "data" / "languages"
 STORIES = {"de": ("rheinbruecke", "grundschule"), "fr": ("secheresse", "musee"),
            "es": ("peatonal", "incendio")}
 

@@ -77,7 +77,7 @@ def test_spans_of_display_path_match_fast_path():
     assert span == "a rally to kick"
 
 
-LANGUAGE_PAGES = sorted((Path(__file__).resolve().parent.parent / "data" / "languages").rglob("*.html"))
+LANGUAGE_PAGES = sorted((Path(__file__).resolve().parents[2] / "data" / "languages").rglob("*.html"))
 SETTINGS = {"default": SpotSigsParams(), "all-blocks": SpotSigsParams(block_filter=False),
             "across-blocks": SpotSigsParams(chains_within_blocks=False)}
 

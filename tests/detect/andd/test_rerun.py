@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.detect.test_andd_train import _collection
+from tests.detect.andd.test_train import _collection
 from tests.store.builders import snapshot
 from workbench.core.andd_preview import preview_changes
 from workbench.core.records import Cluster, PageInfo, Pair

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.detect.corpus_boilerplate_reference import reference_corpus_boilerplate
+from tests.detect.spotsigs.corpus_boilerplate_reference import reference_corpus_boilerplate
 from workbench.core.records import PageInfo, RawPage
 from workbench.detect.spotsigs import corpus_boilerplate as corpus_boilerplate_module
 from workbench.detect.spotsigs.boilerplate import (

@@ -17,13 +17,13 @@ from workbench.detect.workers import pool
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc (Linux)")
 
 # A process that starts a fork server whose preloads are the app's, with a long warm-up
-# (tests.detect.slow_preload) after the guard, prints the fork server's pid and waits.
+# (tests.detect.workers.slow_preload) after the guard, prints the fork server's pid and waits.
 _STARTER = """
 import multiprocessing, sys, time
 from multiprocessing import forkserver
 from workbench.detect.workers import pool
 ctx = multiprocessing.get_context("forkserver")
-ctx.set_forkserver_preload([pool._PRELOAD[0], "tests.detect.slow_preload", *pool._PRELOAD[1:]])
+ctx.set_forkserver_preload([pool._PRELOAD[0], "tests.detect.workers.slow_preload", *pool._PRELOAD[1:]])
 forkserver.ensure_running()
 print(forkserver._forkserver._forkserver_pid, flush=True)
 time.sleep(600)

@@ -84,7 +84,7 @@ def _sleep_long(pages):
 _STARTER = """
 import sys
 from pathlib import Path
-from tests.test_comparison_process import _sleep_long
+from tests.usecases.test_comparison_process import _sleep_long
 from workbench.usecases.comparison_process import compare_in_child
 compare_in_child(Path(sys.argv[1]), _sleep_long, ["spotsigs"], workers=1)
 """

@@ -1,5 +1,5 @@
 """The array version of the doubtful-member shares must give exactly what the loop version
-(tests/detect/member_overlap_reference.py, the definition) gives, on random corpora."""
+(tests/detect/spotsigs/member_overlap_reference.py, the definition) gives, on random corpora."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.detect.member_overlap_reference import (
+from tests.detect.spotsigs.member_overlap_reference import (
     ReferenceRepeatedBlocks,
     reference_boilerplate_shares,
     reference_repeated_blocks,
