@@ -40,7 +40,7 @@ PREFERENCES = 80_000
 # Pairs of pages whose shared k-grams are kept; beyond this they are sampled (a cluster of
 # 150 pages alone has 11,175), which bounds memory and time, not what can be learned.
 MAX_POSITIVE_PAIRS = 6_000
-# See andd_learn: sharpens Eq. 4 so the pairs in the wrong order count most.
+# See andd/learn.py: sharpens Eq. 4 so the pairs in the wrong order count most.
 GAMMA = 10.0
 
 
