@@ -113,6 +113,49 @@ class Builder:
             [*key, *(before.get(c) for c in changed), *(after[c] for c in changed)])
 
 
+def joined(first: Sequence[ChangeGroup], then: Sequence[ChangeGroup]) -> list[ChangeGroup]:
+    """The changes of two actions in a row as the changes of one (a memo typed in several
+    pauses is one undo step). An update that follows an update of the same row and
+    columns is folded into it (the text before the first, the text after the last), so a
+    memo saved forty times logs its text twice, not eighty times."""
+    builder = Builder()
+    for group in [*first, *then]:
+        target = builder._group(group.table, group.op, group.columns)
+        for row in group.rows:
+            if group.op == "U" and target.rows and _folds(group, target.rows[-1], row):
+                k, n = len(group.key), len(group.columns)
+                target.rows[-1] = [*row[:k], *target.rows[-1][k:k + n], *row[k + n:]]
+            else:
+                target.rows.append(list(row))
+    return builder.groups
+
+
+def _folds(group: ChangeGroup, last: list[Any], row: list[Any]) -> bool:
+    """Can ``row`` (an update) be folded into ``last``, the update before it in the
+    same group? Only for the same row, and only when the update keeps its key."""
+    k = len(group.key)
+    return last[:k] == row[:k] and not set(group.key) & set(group.columns)
+
+
+def leaves_nothing(groups: Sequence[ChangeGroup]) -> bool:
+    """True when every row the changes touch was inserted by them first and deleted by
+    them last (a memo added, edited, then emptied again): undoing them would change
+    nothing, so they are no undo step."""
+    first: dict[tuple[str, tuple[Any, ...]], str] = {}
+    last: dict[tuple[str, tuple[Any, ...]], str] = {}
+    for group in groups:
+        if group.op == "U":
+            keys = [tuple(before) for before, _b, _k, _a in group.updates()]
+        else:
+            at = [group.columns.index(c) for c in group.key]
+            keys = [tuple(row[i] for i in at) for row in group.rows]
+        for key in keys:
+            first.setdefault((group.table, key), group.op)
+            last[(group.table, key)] = group.op
+    return bool(first) and all(op == "I" for op in first.values()) and all(
+        op == "D" for op in last.values())
+
+
 def _same(a: Any, b: Any) -> bool:
     # 1 and 1.0 are different values to SQLite's typeof(), and to undo.
     return type(a) is type(b) and a == b
@@ -131,7 +174,8 @@ def decode(data: bytes) -> list[ChangeGroup]:
 
 
 def store(conn: sqlite3.Connection, action_id: int, groups: Sequence[ChangeGroup]) -> None:
-    conn.execute("INSERT INTO action_changes (action_id, data) VALUES (?, ?)",
+    """Keep an action's changes (replacing what it had: an action folded into)."""
+    conn.execute("INSERT OR REPLACE INTO action_changes (action_id, data) VALUES (?, ?)",
                  (action_id, encode(groups)))
 
 
