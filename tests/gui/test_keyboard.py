@@ -181,7 +181,7 @@ def test_every_coding_key_says_what_it_did(qtbot, demo_window):
     focus(qtbot, w, w.filters.coded)  # not a text field: coding keys act here
     key_to_focus(qtbot, w, Qt.Key.Key_X)
     assert w.statusBar().currentMessage().startswith(
-        f"X: “{member.title}” is not the story of cluster {cid}")
+        f"X: “{member.title}” is marked not this story (cluster {cid})")
     key_to_focus(qtbot, w, Qt.Key.Key_X)
     key_to_focus(qtbot, w, Qt.Key.Key_S)
     message = w.statusBar().currentMessage()

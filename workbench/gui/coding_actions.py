@@ -135,10 +135,10 @@ class CodingActions:
                 cid, [member.page_id], exclude)) is None:
             return
         self.window.refresh(select_ids=[cid], member_page=member.page_id)
-        said = (f"“{member.title or member.key}” is {'not ' if exclude else ''}the story of "
-                f"cluster {cid}")
-        said += (": the cluster's tags pass it by; Alt+digit tags this page alone." if exclude
-                 else ".")
+        title = member.title or member.key
+        said = (f"“{title}” is marked not this story (cluster {cid}): the cluster's tags pass "
+                "it by; Alt+digit tags this page alone." if exclude
+                else f"“{title}” is this story again (cluster {cid}).")
         self.window.statusBar().showMessage(key_message("X", said), 8000)
 
     def merge_selected(self) -> None:
