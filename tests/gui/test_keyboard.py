@@ -214,6 +214,10 @@ def test_shift_digit_gives_a_second_tag_without_moving_on(qtbot, demo_window):
     qtbot.keyClick(w.table, Qt.Key.Key_2, Qt.KeyboardModifier.ShiftModifier)  # toggles off
     assert [t.name for t in w.project.cluster(cid).tags] == ["economy"]
     assert w.selected_ids() == [cid]
+    # Typed in the filter box, Shift+digit is text, not a tag.
+    focus(qtbot, w, w.filters.text)
+    qtbot.keyClick(w.filters.text, Qt.Key.Key_2, Qt.KeyboardModifier.ShiftModifier)
+    assert [t.name for t in w.project.cluster(cid).tags] == ["economy"]
 
 
 def test_the_first_down_after_a_run_moves_in_the_list(qtbot, demo_window):
