@@ -153,3 +153,27 @@ def test_a_memo_typed_in_forty_saves_logs_its_text_twice_at_most(tmp_path: Path)
     assert project.memos(cid) == []
     project.redo()
     assert [m.text for m in project.memos(cid)] == [text]
+
+
+def test_changes_joined_fold_each_change_into_the_one_before_on_the_same_row() -> None:
+    from workbench.store.changelog import ChangeGroup, joined
+
+    cols = ("id", "cluster_id", "page_id", "coder_id", "created_at", "updated_at", "text")
+    added = ChangeGroup("memos", "I", cols, [[7, 1, None, 1, "t0", "t0", "a"]])
+
+    def edit(before: str, after: str) -> ChangeGroup:
+        return ChangeGroup("memos", "U", ("text",), [[7, before, after]])
+
+    gone = ChangeGroup("memos", "D", cols, [[7, 1, None, 1, "t0", "t0", "abc"]])
+    inserted = joined([added], [edit("a", "ab")])
+    assert [(g.op, g.rows) for g in inserted] == [("I", [[7, 1, None, 1, "t0", "t0", "ab"]])]
+    assert [(g.op, g.rows) for g in joined([edit("a", "ab")], [edit("ab", "abc")])] == [
+        ("U", [[7, "a", "abc"]])]
+    # An edit then a delete: the delete of the row as it was before the edit.
+    assert [(g.op, g.rows) for g in joined([edit("a", "abc")], [gone])] == [
+        ("D", [[7, 1, None, 1, "t0", "t0", "a"]])]
+    assert joined(inserted, [edit("ab", "abc"), gone]) == []
+    # Another row's change is kept apart, in order.
+    other = ChangeGroup("memos", "U", ("text",), [[8, "x", "y"]])
+    assert [(g.op, len(g.rows)) for g in joined([edit("a", "ab")], [other, edit("ab", "abc")])] \
+        == [("U", 3)]
