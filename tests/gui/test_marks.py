@@ -49,3 +49,4 @@ def test_status_messages_are_kept_whole_with_their_time(qtbot, demo_window, prom
     title, rows = prompter.lists[-1]
     assert title == "Status Messages"
     assert [m for _, m in rows[:2]] == [long, done]
+    assert w.counts_label.toolTip() == w.counts_label.text() != ""  # cut by a narrow window

@@ -112,6 +112,7 @@ class MainWindow(QMainWindow):
         # The keyboard starts in the cluster list (it started in the filter box, where
         # Down did nothing), and the status bar always says where it is.
         self.table.setFocus(Qt.FocusReason.OtherFocusReason)
+        self.keyboard_label.setText("Keys: cluster list")
         app = QApplication.instance()
         if isinstance(app, QApplication):
             app.focusChanged.connect(self._focus_moved)
@@ -734,6 +735,8 @@ class MainWindow(QMainWindow):
             self.counts_label.setText(
                 progress_text(c.clusters_all_coded, c.clusters, self._singles, c.pages_coded,
                               c.pages))
+        # A narrow window cuts the permanent labels too: their tooltips hold them whole.
+        self.counts_label.setToolTip(self.counts_label.text())
         self.coder_label.setText(f"Coder: {self.coder}" if self.coder else "")
 
     def _refresh_codebook(self) -> None:
