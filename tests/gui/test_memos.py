@@ -56,3 +56,41 @@ def test_read_only_project_disables_the_memo_pane(qtbot, demo_window):
         w.select_row(0)
         assert not w.memo_pane.isEnabled()
         w.close_project()
+
+
+def test_a_memo_typed_with_pauses_is_one_undo_step_and_saving_says_so(qtbot, demo_window):
+    """Each pause in typing saved a new undo step: Ctrl+Z took back the last words only."""
+    w = demo_window
+    w.project.add_tag("wire", shortcut="1")
+    w.refresh()
+    w.select_row(0)
+    cid = w.selected_ids()[0]
+    w.activateWindow()
+    w.table.setFocus()
+    qtbot.keyClick(w.table, Qt.Key.Key_M, Qt.KeyboardModifier.ControlModifier)
+    for words, memo in (("Same wire", "Same wire"), (" story", "Same wire story"),
+                        (", other byline", "Same wire story, other byline")):
+        qtbot.keyClicks(w.memo_pane.cluster, words)
+        qtbot.waitUntil(lambda memo=memo: [m.text for m in w.project.memos(cid)] == [memo],
+                        timeout=5000)  # saved after the pause
+        assert w.statusBar().currentMessage() == f"Saved your memo on cluster {cid}."
+    qtbot.keyClick(w.memo_pane.cluster, Qt.Key.Key_Escape)
+    qtbot.keyClick(w.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert w.project.memos(cid) == []
+    assert w.statusBar().currentMessage().startswith(f"Undid: Add memo on cluster {cid}")
+    qtbot.keyClick(w.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert w.project.codebook() == []  # the step before the memo
+    # Typing again after another action is a step of its own.
+    qtbot.keyClick(w.table, Qt.Key.Key_Z,
+                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClick(w.table, Qt.Key.Key_Z,
+                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert [m.text for m in w.project.memos(cid)] == ["Same wire story, other byline"]
+    qtbot.keyClick(w.table, Qt.Key.Key_1)  # tag, and on to the next uncoded cluster
+    w.select_cluster(cid)
+    qtbot.keyClick(w.table, Qt.Key.Key_M, Qt.KeyboardModifier.ControlModifier)
+    w.memo_pane.cluster.moveCursor(w.memo_pane.cluster.textCursor().MoveOperation.End)
+    qtbot.keyClicks(w.memo_pane.cluster, ".")
+    qtbot.waitUntil(lambda: w.project.memos(cid)[0].text.endswith("byline."), timeout=5000)
+    w.coding.undo()
+    assert [m.text for m in w.project.memos(cid)] == ["Same wire story, other byline"]

@@ -10,8 +10,9 @@ from workbench.gui.tagform import (
     new_tag_form,
     parent_choices,
     problem,
+    with_free_keys,
 )
-from workbench.store import Tag
+from workbench.store import Tag, TagSpec
 
 TAGS = [Tag(1, "economy", "", "#4363d8", "1", None), Tag(2, "strike", "", "#e6194b", "2", 1),
         Tag(3, "schools", "", "#3cb44b", None, None)]
@@ -59,3 +60,17 @@ def test_dialog_keeps_a_bad_form_open_and_says_why(qtbot):
     dialog.name.setText("health")
     dialog._accept()
     assert dialog.result() == 1 and dialog.form().name == "health"
+
+
+def test_imported_tags_get_the_keys_no_tag_will_have():
+    """A tag keeps the key it brings, else its match's (by guid, then name); the others
+    get the free keys in the file's order; once 1-9 are used up, none."""
+    tags = [*TAGS, Tag(4, "ferries", "", "", "5", None, guid="0f8fad5b-d9cb-469f-a165-70867728950e")]
+    specs = [TagSpec("Harbour"), TagSpec("STRIKE"), TagSpec("boats", guid="{0F8FAD5B-D9CB-469F-"
+                                                                  "A165-70867728950E}"),
+             TagSpec("economy", shortcut="4"), TagSpec("weather")]
+    keyed = with_free_keys(specs, tags)
+    # economy gives up 1 for 4; strike keeps 2; boats is ferries (guid) and keeps 5.
+    assert [s.shortcut for s in keyed] == ["1", "2", "5", "4", "3"]
+    many = [TagSpec(f"t{i}") for i in range(12)]
+    assert [s.shortcut for s in with_free_keys(many, [])] == [*"123456789", None, None, None]

@@ -63,7 +63,7 @@ def test_key_1_tags_selected_cluster_and_undo_redo(qtbot, demo_window, prompter)
     assert w.model.rows[0].tags and w.model.rows[0].coded == "all"
     # Tag and advance (on by default): the next uncoded cluster is selected, and said so.
     assert w.selected_ids() == [w.model.rows[1].id] and w.model.rows[1].coded == "none"
-    assert w.statusBar().currentMessage().startswith(f"Tagged cluster {cid} “unions”")
+    assert w.statusBar().currentMessage().startswith(f"1: Tagged cluster {cid} “unions”")
 
     # Undo says what it undid and shows the cluster it changed, even when off-screen.
     qtbot.keyClick(w.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
@@ -82,7 +82,7 @@ def test_key_1_tags_selected_cluster_and_undo_redo(qtbot, demo_window, prompter)
     qtbot.keyClick(w.table, Qt.Key.Key_1)
     assert w.project.cluster(cid).tags == ()
     assert w.selected_ids() == [cid]
-    assert w.statusBar().currentMessage() == f"Removed “unions” from cluster {cid}."
+    assert w.statusBar().currentMessage() == f"1: Removed “unions” from cluster {cid}."
 
 
 def test_tag_several_selected_clusters(qtbot, demo_window, prompter):
@@ -142,7 +142,7 @@ def test_merge_needs_two_clusters(qtbot, demo_window):
     w.select_row(0)
     w.coding.merge_selected()
     assert w.project.count_clusters() == 5
-    assert "Select two or more" in w.statusBar().currentMessage()
+    assert w.statusBar().currentMessage().startswith("M: nothing merged: select two or more")
 
 
 def test_split_refuses_reference(qtbot, demo_window):

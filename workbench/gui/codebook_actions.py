@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from workbench.export import QdcImport, write_codebook, write_qdc
 from workbench.gui.codebook_reader import CodebookReader
 from workbench.gui.locations import PROJECT_SUFFIX, projects_dir
-from workbench.gui.tagform import changes, form_of, new_tag_form
+from workbench.gui.tagform import changes, form_of, new_tag_form, with_free_keys
 from workbench.store import ProjectError, Tag, TagSpec, codebook_of
 from workbench.store.outputs import check_project_output
 
@@ -194,5 +194,9 @@ class CodebookActions:
                 + "\n".join(f"• {n}" for n in notes) + "\n\nImport them?"):
             return
         project = self.window.project
-        if self._try("Cannot import the codebook", lambda: project.import_codebook(specs)):
-            self._done(f"Imported {len(specs)} tags from {source} (Ctrl+Z takes them back).")
+        keyed = with_free_keys(specs, project.codebook())
+        given = [f"{s.shortcut} {s.name}" for s, before in zip(keyed, specs, strict=True)
+                 if s.shortcut and not before.shortcut]
+        keys = f" Keys: {', '.join(given)}." if given else ""
+        if self._try("Cannot import the codebook", lambda: project.import_codebook(keyed)):
+            self._done(f"Imported {len(specs)} tags from {source} (Ctrl+Z takes them back).{keys}")

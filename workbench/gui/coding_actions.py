@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from workbench.gui.feedback import tag_message, undo_message
+from workbench.gui.feedback import (
+    key_message,
+    merge_message,
+    next_message,
+    split_message,
+    tag_message,
+    undo_message,
+)
 
 if TYPE_CHECKING:
     from workbench.gui.mainwindow import MainWindow
@@ -19,24 +26,32 @@ class CodingActions:
     def __init__(self, window: MainWindow) -> None:
         self.window = window
 
-    def toggle_tag_key(self, key: str) -> None:
+    def toggle_tag_key(self, key: str, *, stay: bool = False) -> None:
         """A digit key: toggle its tag on the selection, say so, and (when it tagged and
-        "Advance After Tagging" is on) move to the next uncoded cluster."""
+        "Advance After Tagging" is on) move to the next uncoded cluster. ``stay``
+        (Shift+digit): never move on, so a cluster can be given several tags."""
         if self.window.project is None:
             return
+        pressed = f"Shift+{key}" if stay else key
         tag = next((t for t in self.window.project.codebook() if t.shortcut == key), None)
         if tag is None:
-            self.window.statusBar().showMessage(f"No tag has the key {key}; Ctrl+T adds one.", 5000)
+            self.window.statusBar().showMessage(
+                key_message(pressed, f"no tag has the key {key}; Ctrl+T adds one."), 5000)
             return
         ids = self.window.selected_ids()
+        if not ids and self.window.may_code():
+            self.window.statusBar().showMessage(
+                key_message(pressed, f"no cluster is selected to tag “{tag.name}”."), 5000)
+            return
         if not self.toggle_tag(tag.id):
             return
         done = self.window.project.next_undo()
         added = done is not None and done.kind == "tag"
-        advance = added and self.window.actions_by_name["advance"].isChecked()
+        advance = added and not stay and self.window.actions_by_name["advance"].isChecked()
         if advance:
             self.next_uncoded(quiet=True)
-        self.window.statusBar().showMessage(tag_message(tag.name, ids, added, advance), 4000)
+        self.window.statusBar().showMessage(tag_message(tag.name, ids, added, advance, pressed),
+                                            6000)
 
     def toggle_page_tag_key(self, key: str) -> None:
         """Alt+digit: toggle the tag on the page shown on the right only (a page that is
@@ -95,13 +110,15 @@ class CodingActions:
             return
         cid, member = self.window.compare.cluster_id, self.window.compare.current_member()
         if cid is None or member is None or member.is_reference:
-            self.window.statusBar().showMessage(
-                "Choose a member other than the reference to split it out.", 5000)
+            self.window.statusBar().showMessage(key_message(
+                "S", "nothing split: choose a member other than the reference first "
+                     "(Page Down)."), 5000)
             return
         result = self.window.attempt("Cannot split", lambda: self.window.project.split(cid, [member.page_id]))
         if result is not None:
-            self.window.statusBar().showMessage(f"Split “{member.title}” into cluster {result.id}.", 8000)
             self.window.refresh(select_ids=[cid])
+            self.window.statusBar().showMessage(
+                split_message(member.title or member.key, cid, result.id), 8000)
 
     def toggle_not_this_story(self) -> None:
         """X: the member on the right is not the cluster's story (or is again); the
@@ -110,46 +127,55 @@ class CodingActions:
             return
         cid, member = self.window.compare.cluster_id, self.window.compare.current_member()
         if cid is None or member is None:
-            self.window.statusBar().showMessage("Choose a member of a cluster first.", 5000)
+            self.window.statusBar().showMessage(
+                key_message("X", "nothing marked: choose a cluster first."), 5000)
             return
         exclude = not member.excluded
         if self.window.attempt("Cannot mark the page", lambda: self.window.project.set_excluded(
                 cid, [member.page_id], exclude)) is None:
             return
         self.window.refresh(select_ids=[cid], member_page=member.page_id)
-        self.window.statusBar().showMessage(
-            f"“{member.title or member.key}” is {'not ' if exclude else ''}this story"
-            + (": the cluster's tags pass it by; Alt+digit tags this page alone." if exclude
-               else "."), 8000)
+        title = member.title or member.key
+        said = (f"“{title}” is marked not this story (cluster {cid}): the cluster's tags pass "
+                "it by; Alt+digit tags this page alone." if exclude
+                else f"“{title}” is this story again (cluster {cid}).")
+        self.window.statusBar().showMessage(key_message("X", said), 8000)
 
     def merge_selected(self) -> None:
         ids = self.window.selected_ids()
         if not self.window.may_code():
             return
         if len(ids) < 2:
-            self.window.statusBar().showMessage(
-                "Select two or more clusters (Shift/Ctrl+click) to merge them.", 5000)
+            self.window.statusBar().showMessage(key_message(
+                "M", "nothing merged: select two or more clusters first (Shift+Down or "
+                     "Ctrl+click)."), 5000)
             return
         result = self.window.attempt("Cannot merge", lambda: self.window.project.merge(ids))
         if result is not None:
-            self.window.statusBar().showMessage(f"Merged {len(ids)} clusters into cluster {result.id}.", 8000)
             self.window.refresh(select_ids=[result.id] if result.id is not None else [])
+            self.window.statusBar().showMessage(merge_message(len(ids), result.id), 8000)
 
     def next_uncoded(self, quiet: bool = False) -> None:
+        """N: the next uncoded cluster of the list (from the top again at its end);
+        ``quiet``: after tagging, whose message says it moved on."""
+        found = self._next_uncoded_row()
+        if found is not None:
+            self.window.select_row(found)
+        if not quiet and self.window.project is not None:
+            cid = self.window.model.row_of(found).id if found is not None else None
+            self.window.statusBar().showMessage(next_message(cid), 5000)
+
+    def _next_uncoded_row(self) -> int | None:
+        model = self.window.model
         current = self.window.table.currentIndex().row()
         row = current + 1
         while True:
-            while row < self.window.model.rowCount():
-                if self.window.model.row_of(row).coded == "none":
-                    self.window.select_row(row)
-                    return
+            while row < model.rowCount():
+                if model.row_of(row).coded == "none":
+                    return row
                 row += 1
-            if not self.window.model.canFetchMore():
+            if not model.canFetchMore():
                 break
-            self.window.model.fetchMore()
-        for row in range(0, max(current, 0)):
-            if self.window.model.row_of(row).coded == "none":
-                self.window.select_row(row)
-                return
-        if not quiet:
-            self.window.statusBar().showMessage("Every listed cluster has a tag.", 5000)
+            model.fetchMore()
+        return next((r for r in range(0, max(current, 0)) if model.row_of(r).coded == "none"),
+                    None)

@@ -45,6 +45,8 @@ SHORTCUTS = [
     ("N", "Next uncoded cluster"),
     ("1 – 9", "Toggle the tag with that key on every selected cluster (then, with View ▸ "
               "Advance After Tagging, on to the next uncoded cluster)"),
+    ("Shift+1 – Shift+9", "Toggle the tag with that key and stay on the cluster (to give it "
+                          "another tag)"),
     ("Alt+1 – Alt+9", "Toggle the tag on the page shown on the right only"),
     ("X", "The page on the right is not this cluster's story (or is again)"),
     ("S", "Split the member shown on the right out of its cluster (it keeps its tags)"),
@@ -54,11 +56,14 @@ SHORTCUTS = [
                               "the status bar says what, and its cluster is selected"),
     ("Ctrl+T", "New tag: name, key, colour, parent tag, description"),
     ("Ctrl+B", "Put the keyboard in the codebook (arrow keys choose a tag)"),
+    ("Ctrl+M", "Put the keyboard in the memo on the cluster (again: the memo on the page)"),
     ("Ctrl+Shift+T", "Edit the tag chosen in the codebook"),
     ("Ctrl+F", "Filter the cluster list"),
     ("Ctrl+K", "Calibrate τ: see what another threshold would do (arrow keys move it)"),
     ("Alt+W", "Side by side: the article (the text compared) or the whole page, the rest grey"),
-    ("Tab", "Next pane (the cluster list keeps its selection)"),
+    ("Tab / Shift+Tab", "Next / previous pane: filter box, cluster list, codebook, the two "
+                        "memos, members, why these match, the two pages (the cluster list "
+                        "keeps its selection)"),
     ("F1", "This list"),
     ("Ctrl+Q", "Quit"),
 ]
@@ -286,9 +291,12 @@ class ListDialog(QDialog):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().setVisible(False)
+        self.table.setWordWrap(True)  # a long message or reason is read whole
         for r, row in enumerate(rows):
             for c, value in enumerate(row):
-                self.table.setItem(r, c, QTableWidgetItem(value))
+                item = QTableWidgetItem(value)
+                item.setToolTip(value)
+                self.table.setItem(r, c, item)
         self.table.resizeColumnToContents(0)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
@@ -300,6 +308,7 @@ class ListDialog(QDialog):
         layout.addWidget(self.table, 1)
         layout.addWidget(buttons)
         self.resize(760, 420)
+        self.table.resizeRowsToContents()
 
 
 def shortcuts_dialog(parent: QWidget | None = None) -> ListDialog:

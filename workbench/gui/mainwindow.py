@@ -6,7 +6,14 @@ import html
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QItemSelectionModel, QSettings, Qt, QThreadPool, Signal
+from PySide6.QtCore import (
+    QItemSelectionModel,
+    QKeyCombination,
+    QSettings,
+    Qt,
+    QThreadPool,
+    Signal,
+)
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -18,6 +25,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QHeaderView,
     QLabel,
     QMainWindow,
@@ -42,14 +50,15 @@ from workbench.gui.coding_actions import CodingActions
 from workbench.gui.compare import CompareView
 from workbench.gui.compare_actions import install_compare_action
 from workbench.gui.export_actions import export_dialog
-from workbench.gui.feedback import progress_text
+from workbench.gui.feedback import count_of, memo_saved_message, progress_text
 from workbench.gui.filterbar import FilterBar
 from workbench.gui.jobs import DetectJob, RunSummary
-from workbench.gui.keyboard import CodingUndoInTextFields
+from workbench.gui.keyboard import CodingUndoInTextFields, Pane, is_typing, pane_after, pane_of
 from workbench.gui.locations import APP_NAME, PROJECT_SUFFIX, project_for_archive, projects_dir
 from workbench.gui.memopane import MemoPane
 from workbench.gui.memoview import memo_view
-from workbench.gui.models import COL_SIZE, COL_TITLE, ClusterTableModel
+from workbench.gui.messages import MessageLog
+from workbench.gui.models import COL_MIN, COL_SIZE, COL_TITLE, ClusterTableModel
 from workbench.gui.opening import Opened, offer_pending_run, open_existing, read_only_banner
 from workbench.gui.pagetext import params_from_dict
 from workbench.gui.prompter import Prompter
@@ -102,6 +111,13 @@ class MainWindow(QMainWindow):
         self._restore_layout()
         self._update_actions()
         self.show_status()
+        # The keyboard starts in the cluster list (it started in the filter box, where
+        # Down did nothing), and the status bar always says where it is.
+        self.table.setFocus(Qt.FocusReason.OtherFocusReason)
+        self.keyboard_label.setText("Keys: cluster list")
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            app.focusChanged.connect(self._focus_moved)
 
     # ================================================================ building
     def _build_widgets(self) -> None:
@@ -120,6 +136,9 @@ class MainWindow(QMainWindow):
         for col, width in enumerate([42, 44, 46, 50, 0, 110, 100, 54]):
             if width:
                 self.table.setColumnWidth(col, width)
+        # "< floor" whole, not cut to "< …" (a mark nobody could read).
+        self.table.setColumnWidth(COL_MIN, max(46, self.table.fontMetrics().horizontalAdvance(
+            "< floor") + 16))
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
 
         self.filters = FilterBar()
@@ -181,8 +200,16 @@ class MainWindow(QMainWindow):
         self.readonly_label.setObjectName("readOnlyLabel")
         self.readonly_label.hide()
         self.backup_watcher = BackupWatcher(lambda title, text: self.prompter.error(title, text), self)
+        self.keyboard_label = QLabel()
+        self.keyboard_label.setObjectName("keyboardLabel")
+        self.keyboard_label.setToolTip(
+            "Where the keyboard is. Coding keys (digits, S, X, M, N) act on the clusters "
+            "unless you are typing in a text field (the filter box, a memo). Tab moves "
+            "from pane to pane; Escape goes back to the cluster list.")
         bar = self.statusBar()
+        self.messages = MessageLog(bar, self)
         bar.addWidget(self.run_panel)
+        bar.addPermanentWidget(self.keyboard_label)
         bar.addPermanentWidget(self.readonly_label)
         bar.addPermanentWidget(self.counts_label)
         bar.addPermanentWidget(self.coder_label)
@@ -233,6 +260,10 @@ class MainWindow(QMainWindow):
         a("focus_list", "Cluster &List", self.focus_list, "Escape",
           "Put the keyboard in the cluster list (from the filter box, the codebook, a page)")
         a("focus_codebook", "Code&book", self.focus_codebook, "Ctrl+B")
+        a("focus_memo", "&Memo", self.focus_memo, "Ctrl+M",
+          "Put the keyboard in the memo on the cluster (again: the memo on the page)")
+        a("messages", "Status &Messages…", self.show_messages, tip="Every status message of "
+          "this session in full, newest first")
         a("first_cluster", "&First Cluster", lambda: self.select_edge(last=False), "Ctrl+Home")
         a("last_cluster", "&Last Cluster", lambda: self.select_edge(last=True), "Ctrl+End")
         a("new_tag", "&New Tag…", self.tag_actions.new_tag, "Ctrl+T",
@@ -266,6 +297,16 @@ class MainWindow(QMainWindow):
             page_sc.setContext(Qt.ShortcutContext.WindowShortcut)
             page_sc.activated.connect(lambda d=digit: self.coding.toggle_page_tag_key(str(d)))
             self.tag_shortcuts.append(page_sc)
+            # Shift+digit tags and stays, for a second tag. Given as key code and modifier,
+            # not as the text "!": Qt matches a shortcut by the key's place on the layout,
+            # so it is the digit key with Shift on layouts where Shift+1 types "!" or "+".
+            stay_sc = QShortcut(QKeySequence(
+                QKeyCombination(Qt.KeyboardModifier.ShiftModifier, Qt.Key(Qt.Key.Key_0 + digit))),
+                self)
+            stay_sc.setContext(Qt.ShortcutContext.WindowShortcut)
+            stay_sc.activated.connect(
+                lambda d=digit: self.coding.toggle_tag_key(str(d), stay=True))
+            self.tag_shortcuts.append(stay_sc)
 
     def _build_menus(self) -> None:
         m = self.menuBar()
@@ -289,7 +330,8 @@ class MainWindow(QMainWindow):
             edit.addSeparator() if name is None else edit.addAction(act[name])
         view = m.addMenu("&View")
         for name in ("next_uncoded", "first_cluster", "last_cluster", "next_member", "prev_member",
-                     None, "find", "focus_list", "focus_codebook", None, "advance"):
+                     None, "find", "focus_list", "focus_codebook", "focus_memo", None, "advance",
+                     None, "messages"):
             view.addSeparator() if name is None else view.addAction(act[name])
         codebook = m.addMenu("&Codebook")
         for name in ("new_tag", "edit_tag", "delete_tag", None, "import_codebook",
@@ -406,6 +448,7 @@ class MainWindow(QMainWindow):
         self.project_label.setToolTip(f"{project.path}\n(File ▸ Show Project File)")
         self.backup_watcher.watch(project)
         self.refresh(select_ids=[])
+        self._keyboard_to_list()
         self.project_opened.emit(str(project.path))
         if opened.note:
             self.prompter.info("Backup restored", opened.note)
@@ -548,15 +591,21 @@ class MainWindow(QMainWindow):
         self.skipped = self.project.skipped_pages() if self.project is not None else []
         spent = time.monotonic() - self._run_started_at
         self.refresh(select_ids=[])
+        skipped = (f"{count_of(len(self.skipped), 'file or record', 'files or records')} gave "
+                   "no page to compare (File ▸ Skipped Files says why)" if self.skipped
+                   else "nothing skipped")
         self.statusBar().showMessage(
-            f"Detection done in {spent:.1f} s: {summary.pages:,} pages, {summary.pairs:,} pairs, "
-            f"{summary.clusters:,} clusters and {self._singles:,} single pages; "
-            f"{len(self.skipped):,} inputs skipped.{summary.note}"
+            f"Detection done in {spent:.1f} s: {count_of(summary.pages, 'page', 'pages')}, "
+            f"{count_of(summary.pairs, 'pair', 'pairs')}, "
+            f"{count_of(summary.clusters, 'cluster', 'clusters')} and "
+            f"{count_of(self._singles, 'single page', 'single pages')}; {skipped}."
+            f"{summary.note}"
             + (f" Your {carried_message(self)}." if self.project and self.project.last_carry else ""),
             15000)
         if self.model.rowCount():
             self.select_row(0)
         show_carried(self)  # what the re-run carried to clusters that changed, if anything
+        self._keyboard_to_list()
         self.run_finished.emit(summary)
 
     def _run_cancelled(self) -> None:
@@ -585,7 +634,8 @@ class MainWindow(QMainWindow):
     def show_skipped(self) -> None:
         self.prompter.show_list(
             "Skipped Files",
-            f"{len(self.skipped):,} inputs gave no page to compare, with the reason for each.",
+            f"{count_of(len(self.skipped), 'file or record', 'files or records')} gave no page "
+            "to compare, with the reason for each.",
             ["File or record", "Reason"], self.skipped)
 
     # =============================================================== refresh
@@ -648,14 +698,20 @@ class MainWindow(QMainWindow):
                                            member.page_id if member else None))
         self.memo_pane.setEnabled(self.project is not None and not self.project.readonly)
 
-    def _save_memo(self, cluster_id: int | None, page_id: int | None, text: str) -> None:
+    def _save_memo(self, cluster_id: int | None, page_id: int | None, text: str,
+                   continued: bool) -> None:
+        """Save a memo; ``continued``: the coder goes on typing the memo saved before, and
+        the save joins that undo step when nothing else happened since."""
         if self.project is None or self.project.readonly:
             return
         if self.attempt("Cannot save the memo", lambda: self.project.set_memo(
-                cluster_id=cluster_id, page_id=page_id, text=text)) is not None:
+                cluster_id=cluster_id, page_id=page_id, text=text,
+                continued=continued)) is not None:
             if cluster_id is not None:
                 self.model.refresh_clusters({cluster_id})
             self._update_actions()
+            self.statusBar().showMessage(
+                memo_saved_message(cluster_id, page_id, deleted=not text.strip()), 4000)
 
     def _shown_member_id(self) -> int | None:
         m = self.compare.current_member()
@@ -687,6 +743,8 @@ class MainWindow(QMainWindow):
             self.counts_label.setText(
                 progress_text(c.clusters_all_coded, c.clusters, self._singles, c.pages_coded,
                               c.pages))
+        # A narrow window cuts the permanent labels too: their tooltips hold them whole.
+        self.counts_label.setToolTip(self.counts_label.text())
         self.coder_label.setText(f"Coder: {self.coder}" if self.coder else "")
 
     def _refresh_codebook(self) -> None:
@@ -736,6 +794,61 @@ class MainWindow(QMainWindow):
         if not self.table.currentIndex().isValid() and self.model.rowCount():
             self.select_row(0)
 
+    def focus_memo(self) -> None:
+        """Ctrl+M: the memo on the cluster; pressed there, the memo on the page."""
+        pane = self.memo_pane
+        target = pane.page if pane.cluster.hasFocus() and pane.page.isEnabled() else pane.cluster
+        if not target.isEnabled():
+            self.statusBar().showMessage(
+                "Ctrl+M: no memo to write here — choose a cluster first." if self.project
+                is not None else "Ctrl+M: open a project first.", 5000)
+            return
+        target.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def _keyboard_to_list(self) -> None:
+        """After a run or an opening: the keyboard goes to the list, where Down acts, unless
+        the coder is typing (a filter or memo with text in it)."""
+        widget = QApplication.focusWidget()
+        typed = is_typing(widget) and bool(getattr(widget, "text", lambda: "")()
+                                           or getattr(widget, "toPlainText", lambda: "")())
+        if not typed:
+            self.focus_list()
+
+    def panes(self) -> list[Pane]:
+        """The panes Tab moves between, in order, each with the widget that takes the keys."""
+        memo, compare = self.memo_pane, self.compare
+        return [Pane("filter box", self.filters.text, self.filters),
+                Pane("cluster list", self.table, self.table),
+                Pane("codebook", self.codebook.tree, self.codebook),
+                Pane("memo on the cluster", memo.cluster, memo.cluster),
+                Pane("memo on the page", memo.page, memo),
+                Pane("members", compare.members, compare.members),
+                Pane("why these match", compare.why, compare.why),
+                Pane("reference page", compare.left.text, compare.left),
+                Pane("member page", compare.right.text, compare.right),
+                Pane("side by side", compare.members, compare)]
+
+    def focusNextPrevChild(self, next: bool) -> bool:  # noqa: N802, A002 - Qt API
+        """Tab and Shift+Tab move from pane to pane (not through every button and box)."""
+        panes = self.panes()
+        target = pane_after(panes, QApplication.focusWidget(), forward=next,
+                            usable=lambda w: w.isEnabled() and w.isVisibleTo(self))
+        if target is None:
+            return super().focusNextPrevChild(next)
+        target.setFocus(Qt.FocusReason.TabFocusReason if next else Qt.FocusReason.BacktabFocusReason)
+        return True
+
+    def _focus_moved(self, _old, now) -> None:
+        if now is None or now.window() is not self:
+            return
+        pane = pane_of(self.panes(), now)
+        where = pane.name if pane is not None else "window"
+        self.keyboard_label.setText(f"Keys: {where}" + (" (typing)" if is_typing(now) else ""))
+
+    def show_messages(self) -> None:
+        self.prompter.show_list("Status Messages", "Every message of this session, newest first.",
+                                ["Time", "Message"], self.messages.rows())
+
     def focus_codebook(self) -> None:
         tree = self.codebook.tree
         tree.setFocus(Qt.FocusReason.ShortcutFocusReason)
@@ -757,10 +870,16 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"The project file is {self.project.path}", 10000)
 
     def _apply_filters(self) -> None:
+        """Filter the list, keeping the selected clusters still listed; when none is, the
+        first row is selected (a current row left hidden made Down skip it, and a list
+        filtered to one row could not be given a selection by key at all)."""
         keep = self.selected_ids()
         self.model.set_filters(**self.filters.values())
         self._reselect(keep)
-        self._selection_changed()
+        if not self.selected_rows() and self.model.rowCount():
+            self.select_row(0)  # its selectionChanged shows it
+        else:
+            self._selection_changed()
 
     # =============================================================== actions
     def may_code(self) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
+from workbench.gui.feedback import count_of
 from workbench.gui.pagetext import plain_tip
 from workbench.store import ClusterRow, Project
 
@@ -20,6 +21,9 @@ _STORE_ORDERS = {(COL_ID, Qt.SortOrder.AscendingOrder): "id",
                  (COL_SIZE, Qt.SortOrder.DescendingOrder): "size",
                  (COL_MIN, Qt.SortOrder.AscendingOrder): "similarity"}
 CODED_LABELS = {"none": "no", "some": "partly", "all": "yes"}
+CODED_TIPS = {"none": "No page of this cluster has a tag yet.",
+              "some": "Some of this cluster's pages have a tag, others not yet.",
+              "all": "Every page of this cluster has a tag."}
 
 ClusterIdRole = Qt.ItemDataRole.UserRole + 1
 RowRole = Qt.ItemDataRole.UserRole + 2
@@ -50,6 +54,18 @@ def _sort_key(column: int):
             return (", ".join(t.name for t in r.tags).casefold(), r.id)
         return ({"none": 0, "some": 1, "all": 2}[r.coded], r.id)
     return key
+
+
+def tags_tip(r: ClusterRow) -> str:
+    """The Tags cell's tooltip: each tag on how many of the cluster's pages, and what the
+    "*" after a name means."""
+    lines = [f"{t.name}{'' if t.state == 'all' else '*'}: on "
+             + (f"all {count_of(r.size, 'page', 'pages')}" if t.state == "all"
+                else f"{count_of(t.pages, 'page', 'pages')} of {r.size}")
+             for t in r.tags]
+    if any(t.state != "all" for t in r.tags):
+        lines.append("* the tag is on some of the cluster's pages only")
+    return "\n".join(lines)
 
 
 class ClusterTableModel(QAbstractTableModel):
@@ -186,7 +202,9 @@ class ClusterTableModel(QAbstractTableModel):
                 return plain_tip("Some member's similarity to the reference is below the run's "
                                  "pair floor (not stored): it joined through other members.")
             if col == COL_TAGS and r.tags:
-                return plain_tip("\n".join(f"{t.name}: {t.state} ({t.pages} pages)" for t in r.tags))
+                return plain_tip(tags_tip(r))
+            if col == COL_CODED:
+                return plain_tip(CODED_TIPS.get(r.coded, ""))
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (COL_ID, COL_SIZE, COL_MIN, COL_MEAN):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ForegroundRole and col == COL_CODED and r.coded == "none":

@@ -20,6 +20,7 @@ from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.detect.spotsigs.params import params_from_record as params_from_dict  # noqa: F401 - used by the window
 from workbench.detect.spotsigs.signatures import Spot, page_spots, spot_id
 from workbench.detect.spotsigs.spot import legacy_spot_id
+from workbench.gui.recordread import read_record_at
 from workbench.text.tokenize import Tokens
 
 SHARED = "shared"
@@ -95,10 +96,15 @@ def plain_tip(text: str) -> str:
 
 
 def read_raw(root: Path | str, source: str, offset: int | None) -> RawPage | None:
-    """Read one page's bytes again from the archive (None: it is no longer there)."""
+    """Read one page's bytes again from the archive (None: it is no longer there): at its
+    record when the archive allows, else by reading the file from its start."""
     path = archive_file(root, source)
     if path is None:
         return None
+    if offset is not None:
+        found = read_record_at(path, source, offset)
+        if found is not None:
+            return found
     for item in scan(path):
         if not isinstance(item, RawPage):
             continue

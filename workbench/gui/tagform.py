@@ -12,10 +12,10 @@ parent itself, and a tag with children cannot be given a parent.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from workbench.store import ProjectError, Tag
-from workbench.store.codebook import clean_name
+from workbench.store import ProjectError, Tag, TagSpec
+from workbench.store.codebook import clean_guid, clean_name
 
 KEYS = [str(d) for d in range(1, 10)]
 PALETTE = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6",
@@ -86,3 +86,26 @@ def changes(form: TagForm, tag: Tag) -> dict[str, object]:
     if form.parent_id != now.parent_id:
         fields["parent_id"] = form.parent_id
     return fields
+
+
+def with_free_keys(specs: Sequence[TagSpec], tags: Sequence[Tag]) -> list[TagSpec]:
+    """An imported codebook with keys: a tag keeps the key it brings, else the key of the
+    codebook tag it updates (matched as the import matches: guid, then name); the others
+    get the keys 1-9 no tag will have, in the file's order, while any are left (a
+    REFI-QDA codebook brings none, and a tag without a key is slow to code with)."""
+    by_guid = {t.guid: t for t in tags if t.guid}
+    by_name = {t.name.casefold(): t for t in tags}
+
+    def match(spec: TagSpec) -> Tag | None:
+        guid = clean_guid(spec.guid)
+        return (by_guid.get(guid) if guid else None) or by_name.get(spec.name.strip().casefold())
+
+    matched = [match(spec) for spec in specs]
+    kept = [spec.shortcut or (tag.shortcut if tag is not None else None)
+            for spec, tag in zip(specs, matched, strict=True)]
+    updated = {tag.id for tag in matched if tag is not None}
+    taken = {k for k in kept if k} | {t.shortcut for t in tags
+                                      if t.id not in updated and t.shortcut}
+    free = iter([k for k in KEYS if k not in taken])
+    return [replace(spec, shortcut=key or next(free, None))
+            for spec, key in zip(specs, kept, strict=True)]

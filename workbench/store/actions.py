@@ -60,15 +60,24 @@ class ActionLog:
     def perform(
         self, kind: str, description: str, coder_id: int,
         body: Callable[[sqlite3.Connection, int], T],
+        fold_into: Callable[[sqlite3.Connection], int | None] | None = None,
     ) -> tuple[int | None, T | None]:
         """Run ``body(conn, action_id)`` as one logged, undoable transaction.
 
         Returns (action id, body's result), or (None, None) when the body
         changed nothing: an empty action would only be a confusing no-op undo
         step, and rolling it back also keeps the redo stack intact.
+
+        ``fold_into`` may name, inside the transaction, an action to add these changes
+        to instead of logging a new one (it must be the newest action, and done): one
+        undo step then takes both back. Folded changes that leave nothing changed (a
+        memo added, then emptied) drop that action from the log.
         """
         try:
             with self._lane.transaction() as conn:
+                target = fold_into(conn) if fold_into is not None else None
+                if target is not None:
+                    return target, self._fold(conn, target, body)
                 # Nothing can redo a discarded action: its changes only take up room.
                 conn.execute("DELETE FROM action_changes WHERE action_id IN "
                              "(SELECT id FROM actions WHERE state = 'undone')")
@@ -96,6 +105,23 @@ class ActionLog:
                 return action_id, result
         except _NothingChanged:
             return None, None
+
+    @staticmethod
+    def _fold(conn: sqlite3.Connection, action_id: int,
+              body: Callable[[sqlite3.Connection, int], T]) -> T:
+        with recorder.recording(conn, action_id):
+            result = body(conn, action_id)
+        groups = recorder.take(conn)
+        if not groups:
+            raise _NothingChanged
+        joined = changelog.joined(changelog.load(conn, action_id), groups)
+        if changelog.leaves_nothing(joined):
+            conn.execute("DELETE FROM action_changes WHERE action_id = ?", (action_id,))
+            conn.execute("DELETE FROM actions WHERE id = ?", (action_id,))
+        else:
+            changelog.store(conn, action_id, joined)
+        summary.refresh(conn, *touched_clusters(conn, groups))
+        return result
 
     def undo(self) -> int | None:
         """Undo the newest done action the coder can see (:func:`undoable`); return its

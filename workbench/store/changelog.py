@@ -117,6 +117,77 @@ class Builder:
             [*key, *(before.get(c) for c in changed), *(after[c] for c in changed)])
 
 
+def joined(first: Sequence[ChangeGroup], then: Sequence[ChangeGroup]) -> list[ChangeGroup]:
+    """The changes of two actions in a row as the changes of one (a memo typed in several
+    pauses is one undo step). A change to the row the change just before it made is
+    folded into that one: an insert then an update is the insert of the row as it became,
+    two updates one, an update then a delete the delete of the row as it was, an insert
+    then a delete nothing. So a memo saved forty times logs its text once or twice, and
+    every row an action logs is one it inserted, updated or deleted."""
+    builder = Builder()
+    for group in [*first, *then]:
+        for row in group.rows:
+            _append(builder, group, list(row))
+    return builder.groups
+
+
+def _key_of(group: ChangeGroup, row: list[Any]) -> list[Any]:
+    if group.op == "U":
+        return row[:len(group.key)]
+    return [row[group.columns.index(c)] for c in group.key]
+
+
+def _append(builder: Builder, group: ChangeGroup, row: list[Any]) -> None:
+    last = builder.groups[-1] if builder.groups else None
+    if (last is None or last.table != group.table or not last.rows
+            or _key_of(last, last.rows[-1]) != _key_of(group, row)
+            or group.op == "I" or set(group.key) & set(group.columns if group.op == "U" else ())
+            or set(last.key) & set(last.columns if last.op == "U" else ())):
+        builder._group(group.table, group.op, group.columns).rows.append(row)
+        return
+    prev = last.rows[-1]
+    k, n = len(group.key), len(group.columns)
+    if group.op == "U" and last.op == "I" and set(group.columns) <= set(last.columns):
+        for column, value in zip(group.columns, row[k + n:], strict=True):
+            prev[last.columns.index(column)] = value
+    elif group.op == "U" and last.op == "U" and last.columns == group.columns:
+        last.rows[-1] = [*row[:k], *prev[k:k + n], *row[k + n:]]
+    elif group.op == "D" and last.op == "I" and last.columns == group.columns:
+        _drop_last(builder, last)
+    elif group.op == "D" and last.op == "U" and set(last.columns) <= set(group.columns):
+        m = len(last.columns)
+        before = dict(zip(last.columns, prev[k:k + m], strict=True))
+        _drop_last(builder, last)
+        _append(builder, group, [before.get(c, v) for c, v in zip(group.columns, row,
+                                                                  strict=True)])
+    else:
+        builder._group(group.table, group.op, group.columns).rows.append(row)
+
+
+def _drop_last(builder: Builder, group: ChangeGroup) -> None:
+    group.rows.pop()
+    if not group.rows:
+        builder.groups.remove(group)
+
+
+def leaves_nothing(groups: Sequence[ChangeGroup]) -> bool:
+    """True when there are none, or every row the changes touch was inserted by them first
+    and deleted by them last (a memo added, edited, then emptied again): undoing them
+    would change nothing, so they are no undo step."""
+    first: dict[tuple[str, tuple[Any, ...]], str] = {}
+    last: dict[tuple[str, tuple[Any, ...]], str] = {}
+    for group in groups:
+        if group.op == "U":
+            keys = [tuple(before) for before, _b, _k, _a in group.updates()]
+        else:
+            at = [group.columns.index(c) for c in group.key]
+            keys = [tuple(row[i] for i in at) for row in group.rows]
+        for key in keys:
+            first.setdefault((group.table, key), group.op)
+            last[(group.table, key)] = group.op
+    return all(op == "I" for op in first.values()) and all(op == "D" for op in last.values())
+
+
 def _same(a: Any, b: Any) -> bool:
     # 1 and 1.0 are different values to SQLite's typeof(), and to undo.
     return type(a) is type(b) and a == b
@@ -135,7 +206,8 @@ def decode(data: bytes) -> list[ChangeGroup]:
 
 
 def store(conn: sqlite3.Connection, action_id: int, groups: Sequence[ChangeGroup]) -> None:
-    conn.execute("INSERT INTO action_changes (action_id, data) VALUES (?, ?)",
+    """Keep an action's changes (replacing what it had: an action folded into)."""
+    conn.execute("INSERT OR REPLACE INTO action_changes (action_id, data) VALUES (?, ?)",
                  (action_id, encode(groups)))
 
 

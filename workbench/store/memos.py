@@ -10,6 +10,7 @@ import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from workbench.store import changelog
 from workbench.store.clock import utc_now
 from workbench.store.errors import ProjectError
 
@@ -95,6 +96,33 @@ def set_memo(conn: sqlite3.Connection, coder_id: int, cluster_id: int | None,
         return _insert(conn, coder_id, cluster_id, page_id, text)
     edit_memo(conn, own[0], text)
     return own[0]
+
+
+def last_edit_of(conn: sqlite3.Connection, coder_id: int, cluster_id: int | None,
+                 page_id: int | None) -> int | None:
+    """The newest logged action, when it is this coder's edit of their memo on this
+    cluster or page and nothing came after it (not even an undo); else None.
+
+    A memo pane saves on every pause in typing; a save that goes into this action keeps
+    one memo's typing one undo step, and any other action in between starts a new one.
+    """
+    row = conn.execute("SELECT id, kind, coder_id, state FROM actions "
+                       "ORDER BY id DESC LIMIT 1").fetchone()
+    if row is None or (row[1], row[2], row[3]) != ("memo", coder_id, "done"):
+        return None
+    groups = changelog.load(conn, row[0])
+    own = own_memo(conn, coder_id, cluster_id, page_id)
+    # The memo's row may have been made or deleted by that action: recognise it by place.
+    ids = {own[0]} if own is not None else set()
+    for group in groups:
+        if group.op != "U":
+            ids.update(img["id"] for img in group.images()
+                       if (img["cluster_id"], img["page_id"], img["coder_id"])
+                       == (cluster_id, page_id, coder_id))
+    touched = {img.get("id") for group in groups for img in group.images()}
+    if not groups or any(g.table != "memos" for g in groups) or not touched <= ids:
+        return None
+    return int(row[0])
 
 
 _SELECT = ("SELECT m.id, m.cluster_id, c.name, m.created_at, m.updated_at, m.text, m.page_id "

@@ -427,10 +427,12 @@ class Project:
             raise problem from exc
 
     def _act(self, kind: str, description: str,
-             body: Callable[[sqlite3.Connection, int], T]) -> ActionResult:
+             body: Callable[[sqlite3.Connection, int], T],
+             fold_into: Callable[[sqlite3.Connection], int | None] | None = None) -> ActionResult:
         self._check_writable()
         try:
-            action_id, result = self._log.perform(kind, description, self.coder_id, body)
+            action_id, result = self._log.perform(kind, description, self.coder_id, body,
+                                                  fold_into)
         except sqlite3.Error as exc:
             problem = storage_error(exc, self.path)
             if problem is None:
@@ -764,13 +766,18 @@ class Project:
         return memos.page_memos_of(self._read(), page_id)
 
     def set_memo(self, cluster_id: int | None = None, page_id: int | None = None, *,
-                 text: str) -> ActionResult:
+                 text: str, continued: bool = False) -> ActionResult:
         """Save the current coder's one memo on a cluster or (``page_id``) a page:
         created if there is none, edited, or deleted when ``text`` is blank. One undoable
         action per call that changes something (``id``: the memo; None once deleted);
         a call with unchanged text logs nothing. Meant for a memo pane that saves on
         every pause in typing: each save logs only the changed text, deflated against
-        the text before."""
+        the text before.
+
+        ``continued``: the save goes on typing saved before; when the newest action is
+        this coder's save of this memo, the change joins it (one undo step for one
+        memo's typing, however often the coder paused).
+        """
         target = f"cluster {cluster_id}" if cluster_id is not None else f"page {page_id}"
         own = None
         if (cluster_id is None) != (page_id is None):
@@ -779,9 +786,11 @@ class Project:
             description = f"Delete memo on {target}"
         else:
             description = f"{'Edit' if own else 'Add'} memo on {target}"
+        fold = (lambda c: memos.last_edit_of(c, self.coder_id, cluster_id, page_id)) \
+            if continued and (cluster_id is None) != (page_id is None) else None
         return self._act("memo", description,
                          lambda c, _a: memos.set_memo(c, self.coder_id, cluster_id, page_id,
-                                                      text))
+                                                      text), fold_into=fold)
 
     def save_copy(self, target: Path | str) -> Path:
         """Write the project as it is now (its ``-wal`` included) to ``target``, which
