@@ -48,6 +48,7 @@ from workbench.core.records import RawPage, SkipRecord
 # The first gzip member (the warcinfo record) must end within this many bytes for a file
 # to count as gzipped record by record; a file gzipped as one stream is read whole.
 _FIRST_MEMBER_LIMIT = 1024 * 1024
+_FIRST_MEMBER_OUT = 16 * _FIRST_MEMBER_LIMIT
 # Compressed bytes inflated to check that a gzip member found by its magic number opens
 # with a WARC header.
 _PROBE = 64 * 1024
@@ -84,7 +85,9 @@ def splittable(path: Path, head: bytes) -> bool | None:
         with open(path, "rb") as fh:
             data = fh.read(_FIRST_MEMBER_LIMIT)
         d = zlib.decompressobj(16 + zlib.MAX_WBITS)
-        inner = d.decompress(data)
+        # Bounded: a first member that inflates further is no small warcinfo record (and
+        # may be a compression bomb); the file is then read whole, where bombs are stopped.
+        inner = d.decompress(data, _FIRST_MEMBER_OUT)
     except (OSError, zlib.error):
         return None
     if sniff(inner[:SNIFF_BYTES]).kind != "warc":

@@ -24,6 +24,14 @@ from warcio.bufferedreaders import BufferedReader, ChunkedDataReader, Decompress
 from warcio.recordloader import ArcWarcRecordLoader
 from warcio.utils import BUFF_SIZE
 
+from workbench.archive.bounds import (
+    CompressionBomb,
+    InflateGuard,
+    LineTooLong,
+    is_bomb,
+    line_limit_text,
+    read_line,
+)
 from workbench.archive.common import (
     CHUNK,
     PAGE_LIMIT_BYTES,
@@ -100,7 +108,10 @@ def normalise_digest(value: str | None) -> str | None:
 
 
 class RecordReader(DecompressingBufferedReader):
-    """warcio's gzip-member reader, but it records damage instead of printing it."""
+    """warcio's gzip-member reader, but it records damage instead of printing it, reads a
+    line in linear time up to a bound (:func:`~workbench.archive.bounds.read_line`) and
+    stops a gzip member that inflates like a compression bomb
+    (:class:`~workbench.archive.bounds.CompressionBomb`)."""
 
     def __init__(self, stream, block_size: int = BUFF_SIZE) -> None:
         super().__init__(stream, block_size=block_size)
@@ -110,13 +121,18 @@ class RecordReader(DecompressingBufferedReader):
     def _init_decomp(self, decomp_type) -> None:
         super()._init_decomp(decomp_type)
         self.fed = False  # has the current gzip member been given any bytes?
+        self.member_in = 0  # compressed bytes given to this member's decompressor
+        self.member_out = 0  # and what came out
+        # Where the member starts: what was read before it, less what is left of that
+        # (the first bytes of this member, handed over from the last one).
+        self.member_start = _tell(self.stream) - len(getattr(self, "starting_data", None) or b"")
 
     def _decompress(self, data: bytes) -> bytes:
         if self.decompressor is None or not data:
             return data
         self.fed = True
         try:
-            return self.decompressor.decompress(data)
+            out = self.decompressor.decompress(data)
         except zlib.error as exc:
             if self.num_block_read == 0:
                 # Not gzip after all: read the bytes as they are (warcio does the same).
@@ -125,6 +141,28 @@ class RecordReader(DecompressingBufferedReader):
             if self.gzip_error is None:
                 self.gzip_error = str(exc)
             return b""
+        self.member_in += len(data)
+        self.member_out += len(out)
+        if is_bomb(self.member_out, self.member_in):
+            raise CompressionBomb(self.member_out, self.member_in)
+        return out
+
+    def readline(self, length: int | None = None) -> bytes:
+        """warcio's readline grows a byte string block by block (quadratic time in the
+        line's length: a 20 MB line took 23 s); this one joins the blocks once and gives up
+        past :data:`~workbench.archive.bounds.HEADER_LINE_LIMIT` bytes."""
+        if length == 0:
+            return b""
+        return read_line(self._filled, length, self._line_start)
+
+    def _filled(self):
+        self._fillbuff()
+        return None if self.empty() else self.buff
+
+    def _line_start(self) -> int | None:
+        """Where the unread part of the buffer starts in the stream read (None inside a gzip
+        member, whose positions are not the file's)."""
+        return None if self.decompressor else _tell(self.stream) - self.rem_length()
 
     def member_cut_short(self) -> bool:
         d = self.decompressor
@@ -134,6 +172,13 @@ class RecordReader(DecompressingBufferedReader):
         if self.member_cut_short() and self.gzip_error is None:
             self.truncated_member = True
         super().close_decompressor()
+
+
+def _tell(stream) -> int:
+    try:
+        return stream.tell()
+    except (AttributeError, OSError, ValueError):
+        return 0
 
 
 class _Loader(ArcWarcRecordLoader):
@@ -164,7 +209,11 @@ class RecordIterator(ArchiveIterator):
         empty_size = 0
         first_line = True
         while True:
-            line = self.reader.readline()
+            try:
+                line = self.reader.readline()
+            except LineTooLong as exc:
+                exc.between_records = True
+                raise
             if not line:
                 return None, empty_size
             if not line.rstrip() or first_line:
@@ -399,6 +448,8 @@ class _Damage:
     pos: int
     what: str  # the reason, without the "N records read before" part
     whole_gzip: bool = False
+    tally: bool = True  # add "N records read before the damage" to the reason
+    last: bool = False  # nothing after it can be reached: do not look for another record
 
 
 @dataclass
@@ -467,13 +518,10 @@ def read_archive(
                 mode, damage.pos) not in seen:
             seen.add((mode, damage.pos))
             st.outputs += 1
-            yield SkipRecord(
-                source,
-                f"{damage.what}: {plural(st.records, 'record')} read before the damage",
-                damage.pos,
-            )
+            tally = f": {plural(st.records, 'record')} read before the damage"
+            yield SkipRecord(source, damage.what + (tally if damage.tally else ""), damage.pos)
         first_pass = False
-        if resyncs >= _MAX_RESYNCS:
+        if resyncs >= _MAX_RESYNCS or damage.last:
             break
         nxt = _find_next_record(opener, damage.pos + 1, gzipped, fmt, mode)
         if nxt is None:
@@ -504,12 +552,13 @@ def _one_pass(st: ReadState, fh: BinaryIO, mode: str, start: int, skip_first: in
     """Read records from ``start`` until the end or the first damage (returned)."""
     if mode == "gunzip":
         counted = Counted(fh, 0)
-        stream: BinaryIO = gzip.GzipFile(fileobj=counted, mode="rb")  # type: ignore[assignment]
+        gunzipped = gzip.GzipFile(fileobj=counted, mode="rb")
         if start:
             try:
-                stream.seek(start)
+                gunzipped.seek(start)
             except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
                 return _Damage(start, f"gzip data damaged or cut short ({_describe(exc)})")
+        stream: BinaryIO = InflateGuard(gunzipped, lambda: counted.pos)  # type: ignore[assignment]
     else:
         if start:
             fh.seek(start)
@@ -526,6 +575,8 @@ def _one_pass(st: ReadState, fh: BinaryIO, mode: str, start: int, skip_first: in
             rec = next(records)
         except StopIteration:
             break
+        except (LineTooLong, CompressionBomb) as exc:
+            return _bounded(exc, reader, it.offset, mode, counted)
         except Exception as exc:  # noqa: BLE001 - warcio signals bad input in many ways
             if "non-chunked gzip" in str(exc):
                 return _Damage(it.offset, "gzip member holds several records", whole_gzip=True)
@@ -541,6 +592,8 @@ def _one_pass(st: ReadState, fh: BinaryIO, mode: str, start: int, skip_first: in
             continue
         try:
             result = yield from handle_record(st, rec, offset, mode, counted)
+        except (LineTooLong, CompressionBomb) as exc:
+            return _bounded(exc, reader, offset, mode, counted)
         except Exception as exc:  # noqa: BLE001
             return _Damage(offset, f"unreadable record at byte {offset:,} ({_describe(exc)})")
         if result is not None:
@@ -553,6 +606,8 @@ def _one_pass(st: ReadState, fh: BinaryIO, mode: str, start: int, skip_first: in
         # warcio takes an EOFError while parsing headers for the end: ask gzip itself.
         try:
             stream.read(1)
+        except CompressionBomb as exc:
+            return _bounded(exc, reader, last, mode, counted)
         except (EOFError, gzip.BadGzipFile, zlib.error, OSError) as exc:
             return _Damage(last, f"gzip data damaged or cut short near byte {counted.pos:,} "
                            f"({_describe(exc)})")
@@ -562,6 +617,37 @@ def _one_pass(st: ReadState, fh: BinaryIO, mode: str, start: int, skip_first: in
     if reader.truncated_member:
         return _Damage(at, f"truncated gzip member at byte {at:,}")
     return None
+
+
+def _bounded(exc: LineTooLong | CompressionBomb, reader: RecordReader, offset: int, mode: str,
+             counted: Counted) -> _Damage:
+    """The damage a bound met makes: the record (or gzip member) is skipped and reading goes
+    on at the next one; in a file gzipped as one stream, nothing after a bomb is read."""
+    if isinstance(exc, LineTooLong):
+        limit = line_limit_text()
+        if exc.between_records:
+            # After a record, where the next one should start: the record before was read.
+            if exc.start is not None:
+                what = (f"line longer than {limit} at byte {exc.start:,}, where a record "
+                        "should start: skipped up to the next record")
+                return _Damage(exc.start, what, tally=False)
+            at = reader.member_start
+            what = (f"line longer than {limit} in the gzip member at byte {at:,}, after its "
+                    "record: the rest of that member is skipped")
+            return _Damage(at, what, tally=False)
+        if exc.start is not None:
+            at, where = exc.start, f"at byte {exc.start:,}"
+        else:
+            at, where = reader.member_start, f"in the gzip member at byte {reader.member_start:,}"
+        return _Damage(at, f"header line longer than {limit} {where}: its record is skipped",
+                       tally=False)
+    if mode == "gunzip":
+        return _Damage(offset, f"compression bomb: the file's gzip data gave {exc.what()}; "
+                       f"the rest of the file (from byte {counted.pos:,}) is not read",
+                       tally=False, last=True)
+    at = reader.member_start
+    return _Damage(at, f"compression bomb: the gzip member at byte {at:,} gave {exc.what()}; "
+                   "its record is skipped", tally=False)
 
 
 def handle_record(st: ReadState, rec, offset: int, mode: str, counted: Counted):
@@ -731,10 +817,14 @@ def _find_next_record(opener: Opener, pos: int, gzipped: bool, fmt: str, mode: s
     try:
         with opener.open() as fh:
             if mode == "gunzip":
-                stream: BinaryIO = gzip.GzipFile(fileobj=fh, mode="rb")  # type: ignore
+                counted = Counted(fh)
+                gunzipped = gzip.GzipFile(fileobj=counted, mode="rb")
+                gunzipped.seek(pos)
+                # Looking through a compression bomb for a record would inflate all of it.
+                stream: BinaryIO = InflateGuard(gunzipped, lambda: counted.pos)  # type: ignore
             else:
                 stream = fh
-            stream.seek(pos)
+                stream.seek(pos)
             at, tail = pos, b""
             while True:
                 try:
@@ -749,5 +839,5 @@ def _find_next_record(opener: Opener, pos: int, gzipped: bool, fmt: str, mode: s
                     return at - len(tail) + match.start(1 if pattern.groups else 0)
                 tail = hay[-4096:]
                 at += len(block)
-    except (OSError, ValueError, EOFError, gzip.BadGzipFile, zlib.error):
+    except (OSError, ValueError, EOFError, gzip.BadGzipFile, zlib.error, CompressionBomb):
         return None
