@@ -87,10 +87,10 @@ def read_line(fill: Callable[[], BinaryIO | None], length: int | None,
         piece = buff.readline(-1 if length is None else length - size)
         parts.append(piece)
         size += len(piece)
+        if size > HEADER_LINE_LIMIT:  # (a buffer of inflated data may hold all of it)
+            raise LineTooLong(start)
         if piece.endswith(b"\n"):
             break
-        if size > HEADER_LINE_LIMIT:
-            raise LineTooLong(start)
     return b"".join(parts)
 
 
