@@ -20,6 +20,7 @@ from workbench.detect.scheme import PUNCTUATION, SPOTS
 from workbench.export.cells import csv_writer
 from workbench.export.skipped import write_skipped
 from workbench.pipeline import Corpus, DedupResult, detect, load_corpus, pending_run, save_result
+from workbench.text.limit import MARKUP_LIMIT_BYTES, is_markup_cut
 
 EXIT_OK, EXIT_USAGE, EXIT_INPUT, EXIT_CANCELLED = 0, 2, 3, 130
 SHOWN_REASONS = 10  # skip reasons the summary lists; --skipped writes every skipped input
@@ -254,8 +255,13 @@ def print_skipped(skipped: list[SkipRecord], out, report: Path | None) -> None:
     if notes:
         what = "page" if len(notes) == 1 else "pages"
         told = report or "--skipped FILE.csv"
-        print(f"kept in part:      {len(notes):,} {what} (compressed data cut short or "
-              f"damaged; {told} says how much was kept)", file=out)
+        cut = sum(1 for s in notes if is_markup_cut(s.reason))
+        why = [f"{n:,} {reason}" for n, reason in (
+            (len(notes) - cut, "with compressed data cut short or damaged"),
+            (cut, f"with markup past the {MARKUP_LIMIT_BYTES // 2**20} MB a page is read"))
+            if n]
+        print(f"kept in part:      {len(notes):,} {what} ({', '.join(why)}; {told} says how "
+              "much was kept)", file=out)
 
 
 def _languages(pages) -> str:
