@@ -84,6 +84,36 @@ def test_a_long_line_after_a_record_in_its_gzip_member_ends_that_member(tmp_path
                            "after its record: the rest of that member is skipped")
 
 
+@pytest.mark.parametrize("gzipped", [False, True], ids=["plain", "gzip"])
+def test_a_record_of_very_many_header_lines_is_skipped(tmp_path, gzipped):
+    many = b"X: y\r\n" * (300 * 1024 // 6)  # 300 KiB of short lines: each is allowed
+    bad = record("http://news.test/bad", page(2), warc_extra=many)
+    offsets = _write(tmp_path / "a.warc.gz", [FIRST, bad, AFTER], gzipped)
+    urls, (skip,) = _read(tmp_path)
+    assert urls == ["http://news.test/first", "http://news.test/after"]
+    where = f"in the gzip member at byte {offsets[1]:,}" if gzipped else f"at byte {offsets[1]:,}"
+    assert skip.reason == f"headers longer than 256 KiB in all {where}: its record is skipped"
+
+
+def test_very_many_blank_lines_between_records_are_skipped(tmp_path):
+    offsets = _write(tmp_path / "a.warc", [FIRST, b"\r\n" * (300 * 1024), AFTER], gzipped=False)
+    urls, (skip,) = _read(tmp_path)
+    assert urls == ["http://news.test/first", "http://news.test/after"]
+    # (The two line ends that close the first record count in.)
+    assert skip.reason == (f"blank lines longer than 256 KiB in all at byte {offsets[1] - 4:,}, "
+                           "where a record should start: skipped up to the next record")
+
+
+def test_a_response_without_a_target_uri_is_skipped_with_that_reason(tmp_path):
+    nameless = record("http://news.test/x", page(2)).replace(
+        b"WARC-Target-URI: http://news.test/x\r\n", b"")
+    offsets = _write(tmp_path / "a.warc", [FIRST, nameless, AFTER], gzipped=False)
+    urls, (skip,) = _read(tmp_path)
+    assert urls == ["http://news.test/first", "http://news.test/after"]
+    assert skip.reason == (f"response record at byte {offsets[1]:,} has no WARC-Target-URI "
+                           "(the address it captured): skipped")
+
+
 def test_a_long_line_is_given_up_at_the_bound_not_read_whole():
     from workbench.archive.bounds import HEADER_LINE_LIMIT, LineTooLong
     from workbench.archive.warc import RecordReader
@@ -208,3 +238,13 @@ def test_a_bomb_as_the_first_member_is_not_inflated_to_plan_ranges(tmp_path):
     # the file would be split into ranges after inflating all 300 MB; bounded, it is read
     # whole by one worker, where the bomb is stopped.
     assert splittable(path, path.read_bytes()[:SNIFF_BYTES]) is None
+
+
+def test_workers_reading_ranges_stop_a_bomb_as_scan_does(tmp_path):
+    members = [gzip_member(plain(record(f"http://news.test/{n}", page(n)))) for n in range(30)]
+    members.insert(10, gzip_member(bomb_record("http://news.test/bomb", BOMB)))
+    (tmp_path / "bomb.warc.gz").write_bytes(b"".join(members))
+    pages, skips = _by_tasks_here(tmp_path, 64 * 1024)
+    assert (pages, skips) == _in_process(tmp_path)
+    assert len(pages) == 30 and [s.reason.split(" at byte")[0] for s in skips] == [
+        "compression bomb: the gzip member"]

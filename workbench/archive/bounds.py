@@ -19,6 +19,9 @@ from workbench.archive.common import PAGE_LIMIT_BYTES, mb
 # Longest header line read (WARC, ARC or HTTP). Real ones are a few hundred bytes; the
 # longest seen in practice (cookies, content security policies) stay well under this.
 HEADER_LINE_LIMIT = 64 * 1024
+# Most header bytes read line by line in a row (a record's WARC and HTTP headers, with the
+# blank lines before them): a block of millions of short lines took seconds a megabyte.
+HEADERS_LIMIT = 256 * 1024
 # Compressed data is a bomb when it has inflated past INFLATE_FLOOR bytes at more than
 # BOMB_RATIO bytes a compressed byte. Web pages and WARC headers inflate 3 to 15 times,
 # and the most repetitive markup seldom 50; zeros inflate about 1,000 times. Below the
@@ -33,14 +36,21 @@ def line_limit_text() -> str:
     return f"{HEADER_LINE_LIMIT // 1024} KiB"
 
 
+def headers_limit_text() -> str:
+    return f"{HEADERS_LIMIT // 1024} KiB"
+
+
 class LineTooLong(Exception):
-    """A line went past :data:`HEADER_LINE_LIMIT` bytes without ending. ``start``: where the
-    line starts in the stream read (None when that is not known: inside a gzip member).
+    """A line went past :data:`HEADER_LINE_LIMIT` bytes without ending, or (``block``) the
+    lines read in a row past :data:`HEADERS_LIMIT`. ``start``: where the line (or the
+    lines) start in the stream read (None when that is not known: inside a gzip member).
     ``between_records``: it was met after a record, where the next one should start."""
 
-    def __init__(self, start: int | None) -> None:
-        super().__init__(f"a line longer than {line_limit_text()}")
+    def __init__(self, start: int | None, *, block: bool = False) -> None:
+        limit = headers_limit_text() if block else line_limit_text()
+        super().__init__(f"{'lines' if block else 'a line'} longer than {limit}")
         self.start = start
+        self.block = block
         self.between_records = False
 
 
@@ -72,26 +82,28 @@ def read_line(fill: Callable[[], BinaryIO | None], length: int | None,
     linear in its length, ending at ``length`` bytes if given.
 
     Raises :class:`LineTooLong` once the line passes :data:`HEADER_LINE_LIMIT` bytes, so a
-    line is never held whole past that, whatever ``length`` allows; ``where()``, asked once
-    the first buffer is filled, says where the line starts.
+    line is never held whole past that, whatever ``length`` allows; ``where()`` (asked only
+    then) says where the unread bytes start, or None.
     """
     parts: list[bytes] = []
     size = 0
-    start: int | None = None
     while length is None or size < length:
         buff = fill()
         if buff is None:
             break
-        if not parts:
-            start = where()
         piece = buff.readline(-1 if length is None else length - size)
         parts.append(piece)
         size += len(piece)
         if size > HEADER_LINE_LIMIT:  # (a buffer of inflated data may hold all of it)
-            raise LineTooLong(start)
+            raise LineTooLong(back(where(), size))
         if piece.endswith(b"\n"):
             break
     return b"".join(parts)
+
+
+def back(pos: int | None, n: int) -> int | None:
+    """``n`` bytes before ``pos`` (None if ``pos`` is not known)."""
+    return None if pos is None else pos - n
 
 
 class InflateGuard(io.RawIOBase):

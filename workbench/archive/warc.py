@@ -25,9 +25,12 @@ from warcio.recordloader import ArcWarcRecordLoader
 from warcio.utils import BUFF_SIZE
 
 from workbench.archive.bounds import (
+    HEADERS_LIMIT,
     CompressionBomb,
     InflateGuard,
     LineTooLong,
+    back,
+    headers_limit_text,
     is_bomb,
     line_limit_text,
     read_line,
@@ -130,6 +133,7 @@ class RecordReader(DecompressingBufferedReader):
         super().__init__(stream, block_size=block_size)
         self.gzip_error: str | None = None
         self.truncated_member = False
+        self.header_run = 0  # bytes read by readline since the last read
 
     def _init_decomp(self, decomp_type) -> None:
         super()._init_decomp(decomp_type)
@@ -162,11 +166,20 @@ class RecordReader(DecompressingBufferedReader):
 
     def readline(self, length: int | None = None) -> bytes:
         """warcio's readline grows a byte string block by block (quadratic time in the
-        line's length: a 20 MB line took 23 s); this one joins the blocks once and gives up
-        past :data:`~workbench.archive.bounds.HEADER_LINE_LIMIT` bytes."""
+        line's length: 5.3 s for a 20 MB line); this one joins the blocks once and gives up
+        past :data:`~workbench.archive.bounds.HEADER_LINE_LIMIT` bytes a line, and past
+        :data:`~workbench.archive.bounds.HEADERS_LIMIT` bytes of lines in a row."""
         if length == 0:
             return b""
-        return read_line(self._filled, length, self._line_start)
+        line = read_line(self._filled, length, self._line_start)
+        self.header_run += len(line)
+        if self.header_run > HEADERS_LIMIT:
+            raise LineTooLong(back(self._line_start(), self.header_run), block=True)
+        return line
+
+    def read(self, length: int | None = None) -> bytes:
+        self.header_run = 0  # a record's payload: its headers have ended
+        return super().read(length)
 
     def _filled(self):
         self._fillbuff()
@@ -194,8 +207,22 @@ def _tell(stream) -> int:
         return 0
 
 
+class NoTargetURI(ValueError):
+    """A record that should carry HTTP headers has no WARC-Target-URI (warcio raised an
+    AttributeError on it, which became the reason given)."""
+
+    def __init__(self, rec_type: str) -> None:
+        super().__init__(f"{rec_type} record without a WARC-Target-URI")
+        self.rec_type = rec_type
+
+
 class _Loader(ArcWarcRecordLoader):
     """warcio's record loader, fixing odd target URIs without logging a warning each."""
+
+    def load_http_headers(self, rec_type, uri, stream, length):
+        if uri is None and length != 0 and rec_type in self.HTTP_RECORDS:
+            raise NoTargetURI(rec_type)
+        return super().load_http_headers(rec_type, uri, stream, length)
 
     def _ensure_target_uri_format(self, rec_headers):
         uri = rec_headers.get_header("WARC-Target-URI")
@@ -235,6 +262,7 @@ class RecordIterator(ArchiveIterator):
                     self.odd_endings += 1
                 first_line = False
                 continue
+            self.reader.header_run = len(line)  # the next record's headers start here
             return line, empty_size
 
 
@@ -590,6 +618,9 @@ def _one_pass(st: ReadState, fh: BinaryIO, mode: str, start: int, skip_first: in
             break
         except (LineTooLong, CompressionBomb) as exc:
             return _bounded(exc, reader, it.offset, mode, counted)
+        except NoTargetURI as exc:
+            return _Damage(it.offset, f"{exc.rec_type} record at byte {it.offset:,} has no "
+                           "WARC-Target-URI (the address it captured): skipped", tally=False)
         except Exception as exc:  # noqa: BLE001 - warcio signals bad input in many ways
             if "non-chunked gzip" in str(exc):
                 return _Damage(it.offset, "gzip member holds several records", whole_gzip=True)
@@ -637,23 +668,20 @@ def _bounded(exc: LineTooLong | CompressionBomb, reader: RecordReader, offset: i
     """The damage a bound met makes: the record (or gzip member) is skipped and reading goes
     on at the next one; in a file gzipped as one stream, nothing after a bomb is read."""
     if isinstance(exc, LineTooLong):
-        limit = line_limit_text()
+        at = exc.start if exc.start is not None else reader.member_start
+        where = (f"at byte {at:,}" if exc.start is not None
+                 else f"in the gzip member at byte {at:,}")
         if exc.between_records:
             # After a record, where the next one should start: the record before was read.
-            if exc.start is not None:
-                what = (f"line longer than {limit} at byte {exc.start:,}, where a record "
-                        "should start: skipped up to the next record")
-                return _Damage(exc.start, what, tally=False)
-            at = reader.member_start
-            what = (f"line longer than {limit} in the gzip member at byte {at:,}, after its "
-                    "record: the rest of that member is skipped")
-            return _Damage(at, what, tally=False)
-        if exc.start is not None:
-            at, where = exc.start, f"at byte {exc.start:,}"
-        else:
-            at, where = reader.member_start, f"in the gzip member at byte {reader.member_start:,}"
-        return _Damage(at, f"header line longer than {limit} {where}: its record is skipped",
-                       tally=False)
+            what = (f"blank lines longer than {headers_limit_text()} in all" if exc.block
+                    else f"line longer than {line_limit_text()}")
+            rest = ("where a record should start: skipped up to the next record"
+                    if exc.start is not None
+                    else "after its record: the rest of that member is skipped")
+            return _Damage(at, f"{what} {where}, {rest}", tally=False)
+        what = (f"headers longer than {headers_limit_text()} in all" if exc.block
+                else f"header line longer than {line_limit_text()}")
+        return _Damage(at, f"{what} {where}: its record is skipped", tally=False)
     if mode == "gunzip":
         return _Damage(offset, f"compression bomb: the file's gzip data gave {exc.what()}; "
                        f"the rest of the file (from byte {counted.pos:,}) is not read",
