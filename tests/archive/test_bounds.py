@@ -164,20 +164,29 @@ class _CountingInflater:
         return getattr(self._d, name)
 
 
-def test_a_gzip_member_bomb_is_stopped_and_the_next_record_read(tmp_path, monkeypatch):
+@pytest.mark.parametrize("packed", [False, True], ids=["warc.gz", "stored in a WACZ"])
+def test_a_gzip_member_bomb_is_stopped_and_the_next_record_read(tmp_path, monkeypatch, packed):
     monkeypatch.setitem(BufferedReader.DECOMPRESSORS, "gzip", _CountingInflater)
     _CountingInflater.inflated = 0
     members = [gzip_member(plain(FIRST)), gzip_member(bomb_record("http://news.test/bomb", BOMB)),
                gzip_member(plain(AFTER))]
-    (tmp_path / "bomb.warc.gz").write_bytes(b"".join(members))
     assert len(members[1]) < BOMB // 500
-    urls, (skip,) = _read(tmp_path)
+    if packed:  # as WACZ packages keep their WARC files: gzipped, stored as they are
+        with zipfile.ZipFile(tmp_path / "bomb.wacz", "w", zipfile.ZIP_STORED) as zf:
+            zf.writestr("archive/bomb.warc.gz", b"".join(members))
+    else:
+        (tmp_path / "bomb.warc.gz").write_bytes(b"".join(members))
+    progress: list[tuple[int, int]] = []
+    items = list(scan(tmp_path, lambda stage, done, total: progress.append((done, total))))
+    urls = [i.url for i in items if isinstance(i, RawPage)]
+    (skip,) = [i for i in items if isinstance(i, SkipRecord)]
     assert urls == ["http://news.test/first", "http://news.test/after"]
     at = len(members[0])
     assert skip.offset == at
     assert skip.reason.startswith(f"compression bomb: the gzip member at byte {at:,} gave ")
     assert skip.reason.endswith("of compressed data, over 100 times as much; its record is skipped")
     assert _CountingInflater.inflated <= MOST_INFLATED
+    assert progress[-1][0] == progress[-1][1] and progress == sorted(progress)
 
 
 class _CountingGzip(gzip.GzipFile):
