@@ -77,27 +77,30 @@ def is_bomb(inflated: int, compressed: int) -> bool:
 
 
 def read_line(fill: Callable[[], BinaryIO | None], length: int | None,
-              where: Callable[[], int | None]) -> bytes:
-    """One line, read from the buffers ``fill`` hands over (None: the data ended), in time
-    linear in its length, ending at ``length`` bytes if given.
+              where: Callable[[], int | None], before: int = 0) -> bytes:
+    """The rest of a line (``before`` bytes of it already read), from the buffers ``fill``
+    hands over (None: the data ended), in time linear in its length, ending at ``length``
+    more bytes if given.
 
     Raises :class:`LineTooLong` once the line passes :data:`HEADER_LINE_LIMIT` bytes, so a
     line is never held whole past that, whatever ``length`` allows; ``where()`` (asked only
     then) says where the unread bytes start, or None.
     """
     parts: list[bytes] = []
-    size = 0
-    while length is None or size < length:
+    size = before
+    while length is None or size - before < length:
+        if size > HEADER_LINE_LIMIT:  # (a buffer of inflated data may hold all of it)
+            raise LineTooLong(back(where(), size))
         buff = fill()
         if buff is None:
             break
-        piece = buff.readline(-1 if length is None else length - size)
+        piece = buff.readline(-1 if length is None else length - (size - before))
         parts.append(piece)
         size += len(piece)
-        if size > HEADER_LINE_LIMIT:  # (a buffer of inflated data may hold all of it)
-            raise LineTooLong(back(where(), size))
         if piece.endswith(b"\n"):
             break
+    if size > HEADER_LINE_LIMIT:
+        raise LineTooLong(back(where(), size))
     return b"".join(parts)
 
 

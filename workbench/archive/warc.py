@@ -25,6 +25,7 @@ from warcio.recordloader import ArcWarcRecordLoader
 from warcio.utils import BUFF_SIZE
 
 from workbench.archive.bounds import (
+    HEADER_LINE_LIMIT,
     HEADERS_LIMIT,
     CompressionBomb,
     InflateGuard,
@@ -171,8 +172,19 @@ class RecordReader(DecompressingBufferedReader):
         :data:`~workbench.archive.bounds.HEADERS_LIMIT` bytes of lines in a row."""
         if length == 0:
             return b""
-        line = read_line(self._filled, length, self._line_start)
-        self.header_run += len(line)
+        self._fillbuff()
+        if self.empty():
+            return b""
+        line = self.buff.readline(length)
+        n = len(line)
+        if line.endswith(b"\n") or (length is not None and n >= length):
+            if n > HEADER_LINE_LIMIT:  # a buffer of inflated data may hold all of it
+                raise LineTooLong(back(self._line_start(), n))
+        else:  # the line runs on past this buffer (most end inside it)
+            line += read_line(self._filled, None if length is None else length - n,
+                              self._line_start, n)
+            n = len(line)
+        self.header_run += n
         if self.header_run > HEADERS_LIMIT:
             raise LineTooLong(back(self._line_start(), self.header_run), block=True)
         return line
