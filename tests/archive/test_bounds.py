@@ -257,3 +257,28 @@ def test_workers_reading_ranges_stop_a_bomb_as_scan_does(tmp_path):
     assert (pages, skips) == _in_process(tmp_path)
     assert len(pages) == 30 and [s.reason.split(" at byte")[0] for s in skips] == [
         "compression bomb: the gzip member"]
+
+
+def test_ranges_a_long_record_runs_through_are_empty_and_the_rest_join(tmp_path):
+    from workbench.archive.chunks import read_range
+    from workbench.archive.replay import ranges_join
+    from workbench.archive.warc import RevisitIndex
+
+    big = record("http://news.test/big", b"<html><p>" + b"word " * (LONG // 5) + b"</p></html>")
+    path = tmp_path / "a.warc"
+    _write(path, [FIRST, big, AFTER], gzipped=False)
+    step = 64 * 1024
+    ends = []
+    for start in range(0, path.stat().st_size, step):
+        reading = read_range(path, "a.warc", False, start, start + step, RevisitIndex(),
+                             lambda pos: None)
+        while True:
+            try:
+                next(reading)
+            except StopIteration as stop:
+                ends.append(stop.value)
+                break
+    # Only the first range and the one where the last record starts hold a record start;
+    # the ranges between are looked through up to their own ends, not to the record's.
+    assert [e.empty for e in ends] == [False] + [True] * (len(ends) - 2) + [False]
+    assert ranges_join(ends)
