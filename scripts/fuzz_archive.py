@@ -5,7 +5,8 @@ usage: python scripts/fuzz_archive.py [--minutes 30] [--seed 1] [--budget 10]
 
 Each example takes a real file from ../shared/data/warc (plus a few made here),
 damages it (truncation, bit flips, wrong Content-Length, deleted or repeated
-spans, spliced gzip members), writes it to a temporary folder and reads it with
+spans, spliced gzip members, a line of up to 4 MB, a compression bomb: a gzip member
+of 300 MB of zeros, bare or as a record's payload), writes it to a temporary folder and reads it with
 ``workbench.archive.scan``. Any exception that escapes, or a file that takes
 longer than the per-file budget, is a failure; the mutated bytes are kept in
 ``$TMPDIR/workbench-fuzz-failures/`` for replay. Prints a summary at the end (and every minute).
@@ -22,6 +23,7 @@ import sys
 import tempfile
 import time
 import traceback
+import zlib
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -59,10 +61,30 @@ def seeds() -> list[bytes]:
     return out
 
 
+_BOMBS: list[bytes] = []
+
+
+def bombs() -> list[bytes]:
+    """Gzip members of 300 MB of zeros (about 300 KB each): bare, and a record's payload."""
+    if not _BOMBS:
+        size = 300 * 2**20
+        head = (b"WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://bomb.test/\r\n"
+                b"Content-Type: application/http; msgtype=response\r\nContent-Length: %d\r\n\r\n"
+                b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n")
+        http = len(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n")
+        for first in (b"", head % (http + size)):
+            c = zlib.compressobj(6, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+            parts = [c.compress(first)]
+            zeros = bytes(2**20)
+            parts += [c.compress(zeros) for _ in range(size // len(zeros))]
+            _BOMBS.append(b"".join(parts) + c.compress(b"\r\n\r\n") + c.flush())
+    return _BOMBS
+
+
 def mutate(data: bytes, rng: random.Random) -> bytes:
     buf = bytearray(data)
     for _ in range(rng.randint(1, 4)):
-        op = rng.randrange(7)
+        op = rng.randrange(9)
         n = len(buf)
         if n == 0:
             break
@@ -87,9 +109,16 @@ def mutate(data: bytes, rng: random.Random) -> bytes:
         elif op == 5:  # random bytes
             i = rng.randrange(n)
             buf[i:i + rng.randint(1, 64)] = rng.randbytes(rng.randint(1, 64))
-        else:  # a gzip member header in the middle
+        elif op == 6:  # a gzip member header in the middle
             i = rng.randrange(n)
             buf[i:i] = b"\x1f\x8b\x08\x00" + rng.randbytes(rng.randint(0, 40))
+        elif op == 7:  # a long line (a header stretched, or junk between records)
+            i = rng.randrange(n)
+            buf[i:i] = bytes([rng.choice(b"a\x00 :")]) * rng.randint(1, 4 * 2**20)
+        else:  # a compression bomb, where a gzip member could start
+            starts = [m.start() for m in re.finditer(rb"\x1f\x8b\x08", bytes(buf))] or [n]
+            i = rng.choice(starts)
+            buf[i:i] = rng.choice(bombs())
     return bytes(buf)
 
 

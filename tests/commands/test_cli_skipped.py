@@ -120,3 +120,20 @@ def test_unwritable_report_is_an_input_error(tmp_path, bad, capsys):
     _crawl(root)
     assert main(["dedup", str(root), "-q", "--skipped", bad]) == EXIT_INPUT
     assert "cannot write" in capsys.readouterr().err
+
+
+def test_a_page_cut_at_the_markup_limit_is_not_called_damaged(tmp_path, capsys):
+    root = tmp_path / "crawl"
+    _crawl(root)
+    paragraph = b"<p>The harbour board met again today to hear the union on the budget.</p>\n"
+    (root / "huge.html").write_bytes(b"<html><body>" + paragraph * (3 * 2**20 // len(paragraph))
+                                     + b"</body></html>")
+    out = tmp_path / "skipped.csv"
+    assert main(["dedup", str(root), "-q", "--skipped", str(out)]) == 0
+    summary = capsys.readouterr().out
+    # One gzip page cut short, one page read only up to the 2 MB markup limit: each is
+    # counted for what it is (both were called 'compressed data cut short or damaged').
+    assert ("kept in part:      2 pages (1 with compressed data cut short or damaged, 1 with "
+            f"markup past the 2 MB a page is read; {out} says how much was kept)") in summary
+    (huge,) = [r for r in _rows(out) if r["file"] == "huge.html"]
+    assert huge["page_kept"] == "1" and huge["reason"].startswith("only the first 2.0 MB")

@@ -97,6 +97,22 @@ def test_good_backups_leave_out_damaged_ones(project_path: Path) -> None:
         assert restored.counts().clusters_all_coded == 120
 
 
+def test_the_message_counts_every_backup_and_how_many_pass(project_path: Path) -> None:
+    older, newer = list_backups(project_path)
+    folder = backup_dir_for(project_path)
+    _damage(project_path, 0.5)
+    with pytest.raises(ProjectDamaged) as caught:
+        Project.open(project_path)
+    assert (f"Restore the newest good backup ({newer.name}; all 2 backups in {folder} pass the "
+            "integrity check)") in str(caught.value)
+    _damage(newer, 0.5)
+    with pytest.raises(ProjectDamaged) as caught:
+        Project.open(project_path)
+    # Two backups lie there; it said 'one of 1' when only the good ones were counted.
+    assert (f"Restore the newest good backup ({older.name}; 1 of the 2 backups in {folder} "
+            "passes the integrity check)") in str(caught.value)
+
+
 def test_restore_refuses_a_damaged_backup_and_an_open_project(project_path: Path) -> None:
     older, newer = list_backups(project_path)
     _damage(newer, 0.5)

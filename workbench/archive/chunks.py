@@ -36,18 +36,19 @@ from workbench.archive.sniff import SNIFF_BYTES, sniff
 # here becomes exactly the page or skip record it becomes there.
 from workbench.archive.warc import (
     _GZIP_MEMBER,
-    _WARC_START,
     ReadState,
     RecordIterator,
     RecordReader,
     RevisitIndex,
     handle_record,
+    warc_line_starts,
 )
 from workbench.core.records import RawPage, SkipRecord
 
 # The first gzip member (the warcinfo record) must end within this many bytes for a file
 # to count as gzipped record by record; a file gzipped as one stream is read whole.
 _FIRST_MEMBER_LIMIT = 1024 * 1024
+_FIRST_MEMBER_OUT = 16 * _FIRST_MEMBER_LIMIT
 # Compressed bytes inflated to check that a gzip member found by its magic number opens
 # with a WARC header.
 _PROBE = 64 * 1024
@@ -57,17 +58,19 @@ _PROBE = 64 * 1024
 class RangeEnd:
     """How reading a range ended.
 
-    ``first``: offset of the first record read (None: no record starts at or after the
-    range's start). ``next``: offset of the first record at or after the range's end (None:
-    the file ended). ``clean``: no damage and no doubt. ``outputs``: pages and skip records
-    the range gave (a file whose ranges gave none is read whole, for its "no web pages"
-    report).
+    ``first``: offset of the first record read (None: no record starts in the range).
+    ``next``: offset of the first record at or after the range's end (None: the file
+    ended). ``clean``: no damage and no doubt. ``outputs``: pages and skip records the
+    range gave (a file whose ranges gave none is read whole, for its "no web pages"
+    report). ``empty``: no record starts in the range (one record of the range before runs
+    through it), so it has nothing to join.
     """
 
     first: int | None
     next: int | None
     clean: bool
     outputs: int = 0
+    empty: bool = False
 
 
 def splittable(path: Path, head: bytes) -> bool | None:
@@ -84,7 +87,9 @@ def splittable(path: Path, head: bytes) -> bool | None:
         with open(path, "rb") as fh:
             data = fh.read(_FIRST_MEMBER_LIMIT)
         d = zlib.decompressobj(16 + zlib.MAX_WBITS)
-        inner = d.decompress(data)
+        # Bounded: a first member that inflates further is no small warcinfo record (and
+        # may be a compression bomb); the file is then read whole, where bombs are stopped.
+        inner = d.decompress(data, _FIRST_MEMBER_OUT)
     except (OSError, zlib.error):
         return None
     if sniff(inner[:SNIFF_BYTES]).kind != "warc":
@@ -93,18 +98,24 @@ def splittable(path: Path, head: bytes) -> bool | None:
     return True if d.eof and d.unused_data.startswith(_GZIP_MEMBER) else None
 
 
-def first_record(fh: BinaryIO, start: int, gzipped: bool) -> int | None:
-    """Where the first record that starts at or after ``start`` seems to begin."""
+def first_record(fh: BinaryIO, start: int, gzipped: bool, end: int | None = None) -> int | None:
+    """Where the first record that starts at or after ``start`` (and before ``end``) seems
+    to begin.
+
+    Nothing past ``end`` is read: a range that one long record (or a long line) runs
+    through would otherwise read on to that record's end, and every such range would read
+    it again (a 150 MB header line cut in 16 MB ranges was read 1.3 GB in all).
+    """
+    stop = None if end is None else end + 64
     if gzipped:
-        members = _positions(fh, start, len(_GZIP_MEMBER) - 1, _member_starts)
-        return next((pos for pos in members if _opens_a_record(fh, pos)), None)
-    # A record's "WARC/1.x" line follows a newline; look from one byte earlier to see it.
-    lines = _positions(fh, max(start - 1, 0), 64, _warc_lines)
-    return next((pos for pos in lines if pos >= start), None)
-
-
-def _warc_lines(hay: bytes) -> Iterator[int]:
-    return (match.start(1) for match in _WARC_START.finditer(hay))
+        members = _positions(fh, start, len(_GZIP_MEMBER) - 1, _member_starts, stop)
+        found = (pos for pos in members if _opens_a_record(fh, pos))
+    else:
+        # A record's "WARC/1.x" line follows a newline; look from one byte earlier to see it.
+        lines = _positions(fh, max(start - 1, 0), 64, warc_line_starts, stop)
+        found = (pos for pos in lines if pos >= start)
+    pos = next(found, None)
+    return None if pos is None or (end is not None and pos >= end) else pos
 
 
 def _member_starts(hay: bytes) -> Iterator[int]:
@@ -114,12 +125,14 @@ def _member_starts(hay: bytes) -> Iterator[int]:
         i = hay.find(_GZIP_MEMBER, i + 1)
 
 
-def _positions(fh: BinaryIO, at: int, overlap: int, find: Callable[[bytes], Iterator[int]]) -> Iterator[int]:
-    """File positions from ``at`` on where ``find`` matches, read a chunk at a time; the
-    last ``overlap`` bytes of a chunk are searched again with the next, so no match is
-    cut in two. The file is sought before every read (callers may read between matches)."""
+def _positions(fh: BinaryIO, at: int, overlap: int, find: Callable[[bytes], Iterator[int]],
+               stop: int | None = None) -> Iterator[int]:
+    """File positions from ``at`` on (up to ``stop``) where ``find`` matches, read a chunk at
+    a time; the last ``overlap`` bytes of a chunk are searched again with the next, so no
+    match is cut in two. The file is sought before every read (callers may read between
+    matches)."""
     tail = b""
-    while True:
+    while stop is None or at < stop:
         fh.seek(at)
         block = fh.read(CHUNK)
         if not block:
@@ -179,9 +192,9 @@ def read_range(
     """
     st = ReadState(source, Opener(path), "warc", gzipped, report, index)
     with open(path, "rb") as fh:
-        first = 0 if start == 0 else first_record(fh, start, gzipped)
+        first = 0 if start == 0 else first_record(fh, start, gzipped, end)
         if first is None:
-            return RangeEnd(None, None, True)
+            return RangeEnd(None, None, True, empty=True)
         fh.seek(first)
         counted = Counted(fh, first)
         it = _RangeIterator(counted, gzipped)

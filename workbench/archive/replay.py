@@ -68,4 +68,8 @@ def ranges_join(ends: Sequence[RangeEnd]) -> bool:
     """Did a split file's ranges read cleanly, each starting where the one before stopped?"""
     if not ends or not all(e.clean for e in ends) or not sum(e.outputs for e in ends):
         return False
+    # A range no record starts in has nothing to join: the one before reads on through it.
+    ends = [e for e in ends if not e.empty]
+    if not ends:
+        return False
     return all(cur.first == prev.next for prev, cur in pairwise(ends)) and ends[-1].next is None

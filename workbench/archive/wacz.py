@@ -13,6 +13,7 @@ import zipfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from workbench.archive.bounds import CompressionBomb, is_bomb
 from workbench.archive.common import Opener
 from workbench.archive.sniff import SNIFF_BYTES, gunzip_head, sniff
 from workbench.archive.warc import RevisitIndex, read_archive
@@ -80,6 +81,13 @@ def read_wacz(
                 continue
             if info.file_size == 0:
                 yield SkipRecord(source, "empty file")
+                continue
+            if is_bomb(info.file_size, info.compress_size):
+                # zipfile never gives more than the size the package declares, so the
+                # declared sizes are what reading would cost.
+                bomb = CompressionBomb(info.file_size, info.compress_size)
+                yield SkipRecord(source, f"compression bomb: this ZIP member would give "
+                                 f"{bomb.what()}; not read")
                 continue
             try:
                 with zf.open(info) as fh:

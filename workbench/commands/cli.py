@@ -22,6 +22,7 @@ from workbench.detect.spotsigs.scheme import PUNCTUATION, SPOTS
 from workbench.export.cells import csv_writer
 from workbench.export.skipped import write_skipped
 from workbench.store.whole_files import whole_file
+from workbench.text.limit import MARKUP_LIMIT_BYTES, is_markup_cut
 from workbench.usecases.pipeline import Corpus, DedupResult, detect, load_corpus, pending_run, save_result
 
 EXIT_OK, EXIT_USAGE, EXIT_INPUT, EXIT_CANCELLED = 0, 2, 3, 130
@@ -313,8 +314,13 @@ def print_skipped(skipped: list[SkipRecord], out, report: Path | None) -> None:
     if notes:
         what = "page" if len(notes) == 1 else "pages"
         told = terminal_safe(report) if report else "--skipped FILE.csv"
-        print(f"kept in part:      {len(notes):,} {what} (compressed data cut short or "
-              f"damaged; {told} says how much was kept)", file=out)
+        cut = sum(1 for s in notes if is_markup_cut(s.reason))
+        why = [f"{n:,} {reason}" for n, reason in (
+            (len(notes) - cut, "with compressed data cut short or damaged"),
+            (cut, f"with markup past the {MARKUP_LIMIT_BYTES // 2**20} MB a page is read"))
+            if n]
+        print(f"kept in part:      {len(notes):,} {what} ({', '.join(why)}; {told} says how "
+              "much was kept)", file=out)
 
 
 def _languages(pages) -> str:

@@ -56,14 +56,33 @@ class ProjectDamaged(ProjectError):
         self.problems = list(problems)
         self.good_backups = list(good_backups)
         if self.good_backups:
-            advice = (f"Restore the newest good backup ({self.good_backups[-1].name}, one of "
-                      f"{len(self.good_backups)} in {self.good_backups[-1].parent}); the damaged "
-                      "file will be kept aside, not deleted.")
+            newest = self.good_backups[-1]
+            advice = (f"Restore the newest good backup ({newest.name}; "
+                      f"{_backups_passing(path, self.good_backups)}); the damaged file will be "
+                      "kept aside, not deleted.")
         else:
             advice = ("No good backup of it was found. Keep the file: a specialist may still "
                       "recover most of it (sqlite3 .recover).")
         shown = "; ".join(self.problems[:3]) + (" ..." if len(self.problems) > 3 else "")
         super().__init__(f"{path} is damaged (SQLite reports: {shown}). {advice}")
+
+
+def _backups_passing(path: Path, good: Sequence[Path]) -> str:
+    """How many of the backups beside the newest good one pass the integrity check: 'the
+    only backup in DIR', '1 of the 2 backups in DIR pass ...' (counting only the good ones
+    said 'one of 1' when a damaged one lay beside it)."""
+    # Imported here: backup.py raises this module's errors, so a module-level import of it
+    # would make the two import each other.
+    from workbench.store.backup import list_backups
+
+    folder = good[-1].parent
+    total = max(len(list_backups(path, folder)), len(good))
+    if total == 1:
+        return f"the only backup in {folder}"
+    if len(good) == total:
+        return f"all {total} backups in {folder} pass the integrity check"
+    verb = "passes" if len(good) == 1 else "pass"
+    return f"{len(good)} of the {total} backups in {folder} {verb} the integrity check"
 
 
 class StorageError(ProjectError):

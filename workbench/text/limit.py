@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from workbench.text.decode import utf16_codec
 
 MARKUP_LIMIT_BYTES = 2 * 2**20
+_NOTE_START = "only the first "  # of the note on a page read only in part (is_markup_cut)
 
 # A tag that opens content nobody sees, and what ends each (as a browser ends it: the first
 # closing tag, whatever the script's own text says).
@@ -52,8 +53,14 @@ def bounded(data: bytes, html: bool, limit: int = MARKUP_LIMIT_BYTES) -> Bounded
     cut = _cut_at(kept, limit, unit)
     what = "markup" if html else "text"
     left_out = "; its scripts, stylesheets and comments were left out first" if kept is not data else ""
-    return Bounded(kept[:cut], f"only the first {_mb(cut)} of this page's {_mb(len(data))} of {what} "
+    return Bounded(kept[:cut], f"{_NOTE_START}{_mb(cut)} of this page's {_mb(len(data))} of {what} "
                    f"were read (at most {_mb(limit)} of a page is{left_out})")
+
+
+def is_markup_cut(reason: str) -> bool:
+    """Whether a note beside a kept page is this limit's (not the archive readers' notes on
+    compressed data cut short or damaged), so a summary can count each for what it is."""
+    return reason.startswith(_NOTE_START) and " of this page's " in reason
 
 
 def _mb(n: int) -> str:
