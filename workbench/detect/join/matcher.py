@@ -86,6 +86,7 @@ class SignatureMatrix:
         builder = MatrixBuilder(len(vectors), sum(len(v[0]) for v in vectors))
         for i in range(len(vectors)):
             builder.add(*vectors[i])
+            # None in a list of vectors: the page's arrays go now, not when the list is cleared.
             vectors[i] = None  # type: ignore[call-overload]
         vectors.clear()
         return builder.finish()
