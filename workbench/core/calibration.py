@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from workbench.core.clustering import METHODS, Vouch, cluster_pairs
+from workbench.core.clustering import METHODS, PageColumn, Vouch, cluster_pairs
 from workbench.core.distinct import count_distinct
 from workbench.core.records import Cluster
 
@@ -35,7 +35,7 @@ def snap(tau: float) -> float:
 STORED_FLOOR = "stored_floor"
 
 
-def run_floor(params: dict) -> float:
+def run_floor(params: dict[str, Any]) -> float:
     """The lowest similarity a run stored pairs for: what it recorded (``stored_floor``),
     else ``min(tau, pair_floor)``.
 
@@ -48,7 +48,7 @@ def run_floor(params: dict) -> float:
     return tau if floor is None else min(tau, float(floor))
 
 
-def floor_note(params: dict) -> str:
+def floor_note(params: dict[str, Any]) -> str:
     """Why a run kept no pairs below its τ, for the calibration view ('' when it kept some)."""
     tau = float(params.get("tau", 0.2))
     if run_floor(params) < tau - 1e-9:
@@ -107,7 +107,7 @@ class PairGraph:
 CLUSTER_OPTIONS = ("corroborate_below", "weak_join", "hub_split")
 
 
-def clustering_options(params: dict, checkable: bool = False) -> dict[str, float]:
+def clustering_options(params: dict[str, Any], checkable: bool = False) -> dict[str, float]:
     """The clustering settings a run recorded (a run from before a setting existed was
     clustered without it, so a missing one stays off). Weak joins that the run checked
     against its pages' own text (``weak_join_own_text``) are left out unless they can be
@@ -120,7 +120,7 @@ def clustering_options(params: dict, checkable: bool = False) -> dict[str, float
     return options
 
 
-def run_vouch(params: dict, signatures: Any) -> Vouch | None:
+def run_vouch(params: dict[str, Any], signatures: Any) -> Vouch | None:
     """The check a run's weak joins were made with, from the signature matrix it kept
     (anything with ``ptr``, ``sig`` and ``unindexed``: workbench.store.signatures); None
     when its weak joins were not checked or it kept no matrix."""
@@ -132,7 +132,7 @@ def run_vouch(params: dict, signatures: Any) -> Vouch | None:
     return OwnTextCheck(signatures.ptr, signatures.sig, signatures.unindexed).vouch(float(minimum))
 
 
-def weak_joins_note(params: dict, checkable: bool = False) -> str:
+def weak_joins_note(params: dict[str, Any], checkable: bool = False) -> str:
     """What the calibration view leaves out of a run's clusters ('' when nothing)."""
     if not params.get("weak_join") or not params.get("weak_join_own_text") or checkable:
         return ""
@@ -142,7 +142,7 @@ def weak_joins_note(params: dict, checkable: bool = False) -> str:
             "the run's τ; a new detection run at another τ joins them again.")
 
 
-def corroboration_note(params: dict) -> str:
+def corroboration_note(params: dict[str, Any]) -> str:
     """What τ cannot do in a run's star clusters ('' when nothing): a member less similar
     than ``corroborate_below`` to its reference needs a link from another member too, so
     a τ under it adds no cluster of two pages. Said only when the view can move τ there."""
@@ -175,7 +175,7 @@ def _local_clusters(graph: PairGraph, method: str, tau: float, options: dict[str
     nodes, inverse = np.unique(np.concatenate([graph.a[:m], graph.b[:m]]), return_inverse=True)
     local_vouch = None
     if vouch is not None:
-        def local_vouch(side: Sequence[int], other: Sequence[int]) -> bool:
+        def local_vouch(side: PageColumn, other: PageColumn) -> bool:
             return vouch(nodes[np.asarray(side, dtype=np.int64)], nodes[np.asarray(other, dtype=np.int64)])
     local = cluster_pairs(method, len(nodes), inverse[:m].tolist(), inverse[m:].tolist(),
                           graph.similarity[:m].tolist(), tau=tau, vouch=local_vouch, **options)

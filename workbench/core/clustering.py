@@ -10,12 +10,17 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from workbench.core.records import Cluster
 from workbench.core.unionfind import UnionFind
 
+# A column of the pair table: numpy arrays from a run, lists from the tests and calibration.
+PageColumn = Sequence[int] | npt.NDArray[np.integer]
+SimilarityColumn = Sequence[float] | npt.NDArray[np.floating]
 
-def _adjacency(n: int, a: Sequence[int], b: Sequence[int], sim: Sequence[float]) -> list[dict[int, float]]:
+
+def _adjacency(n: int, a: PageColumn, b: PageColumn, sim: SimilarityColumn) -> list[dict[int, float]]:
     adj: list[dict[int, float]] = [{} for _ in range(n)]
     # Lists of Python numbers in one call each: an int() and a float() per numpy scalar
     # took half of this loop's time (a million pairs on 100,000 pages).
@@ -49,7 +54,7 @@ def _build(
     return out
 
 
-def connected_components(n: int, a, b, sim) -> list[Cluster]:
+def connected_components(n: int, a: PageColumn, b: PageColumn, sim: SimilarityColumn) -> list[Cluster]:
     adj = _adjacency(n, a, b, sim)
     uf = UnionFind(n)
     for x, y in zip(a, b, strict=True):
@@ -57,7 +62,7 @@ def connected_components(n: int, a, b, sim) -> list[Cluster]:
     return _build(uf.groups(), adj)
 
 
-def best_guess(n: int, a, b, sim) -> list[Cluster]:
+def best_guess(n: int, a: PageColumn, b: PageColumn, sim: SimilarityColumn) -> list[Cluster]:
     """Incremental Best Guess (tech report §3.3.1): taking pages in archive order, each
     joins the cluster of its most similar earlier page."""
     adj = _adjacency(n, a, b, sim)
@@ -71,11 +76,12 @@ def best_guess(n: int, a, b, sim) -> list[Cluster]:
 
 # Whether a weak join is vouched for: (the joining pages, the group they join) -> bool
 # (workbench.core.own_text reads the signature matrix to answer it).
-Vouch = Callable[[Sequence[int], Sequence[int]], bool]
+Vouch = Callable[[PageColumn, PageColumn], bool]
 
 
-def star(n: int, a, b, sim, corroborate_below: float = 0.0, tau: float | None = None,
-         weak_join: float = 0.0, vouch: Vouch | None = None, hub_split: float = 0.0) -> list[Cluster]:
+def star(n: int, a: PageColumn, b: PageColumn, sim: SimilarityColumn, corroborate_below: float = 0.0,
+         tau: float | None = None, weak_join: float = 0.0, vouch: Vouch | None = None,
+         hub_split: float = 0.0) -> list[Cluster]:
     """Greedy reference clusters; leftovers join where they match most members.
 
     A member less than ``corroborate_below`` similar to its reference stays only when
@@ -222,7 +228,7 @@ def _member_groups(group: list[int], centre: int, adj: list[dict[int, float]]) -
     return parts
 
 
-def _at_least(adj: list[dict[int, float]], sim, threshold: float) -> list[dict[int, float]]:
+def _at_least(adj: list[dict[int, float]], sim: SimilarityColumn, threshold: float) -> list[dict[int, float]]:
     """The links >= threshold. When every pair is (weak joins at the pair floor, as by
     default), that is ``adj`` itself, not a copy: on 300,000 pages the dictionaries took
     about 260 bytes a pair, and a run's millions of floor pairs were held twice."""
@@ -308,7 +314,8 @@ def _corroborated(group: list[int], centre: int, adj: list[dict[int, float]], be
 METHODS = {"star": star, "components": connected_components, "best-guess": best_guess}
 
 
-def cluster_pairs(method: str, n: int, a, b, sim, corroborate_below: float = 0.0,
+def cluster_pairs(method: str, n: int, a: PageColumn, b: PageColumn, sim: SimilarityColumn,
+                  corroborate_below: float = 0.0,
                   tau: float | None = None, weak_join: float = 0.0,
                   vouch: Vouch | None = None, hub_split: float = 0.0) -> list[Cluster]:
     """Clusters from pairs. With ``tau``, the pairs may reach below it (down to the run's

@@ -6,6 +6,9 @@ import itertools
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 
+# An unordered pair of items, its smaller (by str) first.
+Pair = tuple[Hashable, Hashable]
+
 
 @dataclass(frozen=True, slots=True)
 class Scores:
@@ -17,17 +20,17 @@ class Scores:
     correct_pairs: int
 
 
-def _norm(pairs: Iterable[tuple[Hashable, Hashable]]) -> set[tuple]:
-    out = set()
+def _norm(pairs: Iterable[tuple[Hashable, Hashable]]) -> set[Pair]:
+    out: set[Pair] = set()
     for a, b in pairs:
         if a != b:
             out.add((a, b) if str(a) <= str(b) else (b, a))
     return out
 
 
-def pairs_of_groups(groups: Iterable[Iterable[Hashable]]) -> set[tuple]:
+def pairs_of_groups(groups: Iterable[Iterable[Hashable]]) -> set[Pair]:
     """All unordered pairs of items that share a group."""
-    out: set[tuple] = set()
+    out: set[Pair] = set()
     for g in groups:
         out |= _norm(itertools.combinations(sorted(set(g), key=str), 2))
     return out

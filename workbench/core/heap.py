@@ -22,7 +22,9 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import sys
+from _ctypes import CFuncPtr  # the type of a C function loaded from a library (ctypes.CDLL)
 from functools import cache
+from typing import cast
 
 # glibc's mallopt parameter number for the mapping threshold (malloc.h).
 _M_MMAP_THRESHOLD = -3
@@ -31,17 +33,18 @@ LARGE_BLOCK_BYTES = 1 << 20
 
 
 @cache
-def _glibc(name: str):
+def _glibc(name: str) -> CFuncPtr | None:
     if not sys.platform.startswith("linux"):
         return None
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        return getattr(libc, name)
+        # A library's attribute is one of its C functions (ctypes.CDLL.__getattr__).
+        return cast(CFuncPtr, getattr(libc, name))
     except (OSError, AttributeError):  # not glibc
         return None
 
 
-def _trim():
+def _trim() -> CFuncPtr | None:
     trim = _glibc("malloc_trim")
     if trim is not None:
         trim.argtypes = [ctypes.c_size_t]

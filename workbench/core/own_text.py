@@ -19,12 +19,10 @@ false joins), so the check reads the signature matrix.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 from numba import njit
 
-from workbench.core.clustering import Vouch
+from workbench.core.clustering import PageColumn, Vouch
 
 
 class OwnTextCheck:
@@ -50,7 +48,7 @@ class OwnTextCheck:
         self._count = np.zeros(n_ids, np.int64)  # how many pages of the side have it
         self._checks = 0
 
-    def own_share(self, side: Sequence[int], other: Sequence[int]) -> float:
+    def own_share(self, side: PageColumn, other: PageColumn) -> float:
         """Of the signatures of ``side``'s pages that ``other``'s pages lack, the share on
         no page outside the two groups. Signatures on one page only (left out of the
         index) are the page's own. 1.0 when ``side`` has nothing the other lacks."""

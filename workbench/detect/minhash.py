@@ -21,6 +21,7 @@ from importlib.metadata import version
 from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 from numpy.lib.stride_tricks import sliding_window_view
 
 from workbench.core.distinct import distinct
@@ -140,7 +141,8 @@ def exact_jaccard(features: Sequence[MinHashFeatures], a: np.ndarray, b: np.ndar
     common = matcher.intersections(m, a, b).astype(np.float64)
     lengths = m.lengths().astype(np.float64)
     union = lengths[a] + lengths[b] - common
-    return np.divide(common, union, out=np.zeros_like(common), where=union > 0)
+    jaccard: npt.NDArray[np.float64] = np.divide(common, union, out=np.zeros_like(common), where=union > 0)
+    return jaccard
 
 
 def banding_recall(features: Sequence[MinHashFeatures], threshold: float) -> BandingRecall:

@@ -10,7 +10,7 @@ are imported on first use: a run of one method never pays for the others.
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import Any, cast
 
 from workbench.detect.detector import Detector
 
@@ -50,4 +50,6 @@ def make_detector(name: str, **options: Any) -> Detector:
         module, cls = _DETECTORS[name]
     except KeyError:
         raise ValueError(f"{name!r} is not a text detector; choose from {', '.join(_DETECTORS)}") from None
-    return getattr(importlib.import_module(module), cls)(**options)
+    # Every class _DETECTORS names is a subclass of Detector.
+    detector_class = cast(type[Detector], getattr(importlib.import_module(module), cls))
+    return detector_class(**options)

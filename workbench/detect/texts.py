@@ -117,9 +117,9 @@ def _retitled(out: Texts) -> Texts:
     """The pages with their sites' labels replaced as a SpotSigs run replaces them
     (workbench.text.site_titles), copies of one story told by their texts' word triples
     (or their features' ids)."""
-    sets: dict[int, set] = {}
+    sets: dict[int, set[int | str]] = {}  # feature ids, or word triples
 
-    def of(i: int) -> set:
+    def of(i: int) -> set[int | str]:
         if i not in sets:
             item = out.texts[i]
             ids = getattr(item, "ids", None)

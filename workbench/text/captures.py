@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from html import unescape
-from typing import Literal
+from typing import Literal, cast
 from urllib.parse import unquote, urljoin, urlsplit
 
 UrlFrom = Literal["archive", "replay", "canonical", "og:url", "base", "saved-from"]
@@ -194,11 +194,11 @@ def _scan(markup: str, tags: re.Pattern[str], lo: int, hi: int) -> Iterator[_Tok
             yield _Token(name, tag.start(), tag.end(), tag.group("attrs"))
             pos = tag.end()
             continue
-        close = end_tag.search(markup, tag.end(), hi)
-        if close is None:
+        closing = end_tag.search(markup, tag.end(), hi)
+        if closing is None:
             return
-        yield _Token(name, tag.start(), close.end(), tag.group("attrs"), markup[tag.end():close.start()])
-        pos = close.end()
+        yield _Token(name, tag.start(), closing.end(), tag.group("attrs"), markup[tag.end():closing.start()])
+        pos = closing.end()
 
 
 # ---------------------------------------------------------------- stripping
@@ -455,7 +455,8 @@ _WOMBAT_INIT = re.compile(r"""WB_wombat_Init\(\s*(["'])[^"']*\1\s*,\s*(["'])(\d{
 def url_hints(markup: str) -> UrlHints:
     """Canonical link, og:url, <base href>, "saved from url" comment and replay script."""
     found: dict[str, str] = {}
-    prologue_end = _PROLOGUE.match(markup, 0, _HINT_CHARS).end()
+    # The prologue pattern matches the empty string too: there is always a match.
+    prologue_end = cast(re.Match[str], _PROLOGUE.match(markup, 0, _HINT_CHARS)).end()
     for token in _scan(markup, _HEAD_TAGS, 0, _HINT_CHARS):
         if token.name == "body":
             break

@@ -185,10 +185,10 @@ def decode_bytes(data: bytes, http_charset: str | None = None) -> Decoded:
     for bom, enc in _BOMS:
         if data.startswith(bom):
             return Decoded(data[len(bom) :].decode(enc, errors="replace"), enc, "bom")
-    if (enc := utf16_codec(data)) is not None:
+    if (utf16 := utf16_codec(data)) is not None:
         # Markup in ASCII-compatible bytes has no NUL bytes at all: whatever a header or a
         # <meta> (found between the NULs) declares, these bytes are UTF-16.
-        return Decoded(data.decode(enc, errors="replace"), enc, "detected")
+        return Decoded(data.decode(utf16, errors="replace"), utf16, "detected")
     declared = declared_charsets(data, http_charset)
     if declared and _single_byte(declared[0][0]):
         if text := _utf8_with_multibyte(data):
@@ -205,10 +205,10 @@ def decode_bytes(data: bytes, http_charset: str | None = None) -> Decoded:
     text = _strict(data, "utf-8")
     if text is not None:
         return Decoded(text, "utf-8", "detected")
-    enc = _detect(data)
-    if enc is not None:
+    detected = _detect(data)
+    if detected is not None:
         try:
-            return Decoded(data.decode(enc, errors="replace"), enc, "detected")
+            return Decoded(data.decode(detected, errors="replace"), detected, "detected")
         except LookupError:
             pass
     enc = declared[0][0] if declared else "cp1252"

@@ -28,6 +28,7 @@ import unicodedata
 from collections import Counter
 from functools import cache
 from itertools import compress
+from typing import cast
 
 from resiliparse.parse.lang import detect_fast
 
@@ -58,7 +59,8 @@ def detect_language(text: str) -> str | None:
     sample = unicodedata.normalize("NFC", text[:SAMPLE_CHARS])
     if not sample.strip():
         return None
-    candidates: list[tuple[str, int]] = detect_fast(sample, n_results=CANDIDATES)
+    # Asked for more than one result, detect_fast returns a list (a tuple only for one).
+    candidates = cast(list[tuple[str, int]], detect_fast(sample, n_results=CANDIDATES))
     ranks = dict(candidates)
     trusted = bool(candidates) and len(sample) >= MIN_CHARS and candidates[0][1] <= MAX_RANK
     if trusted and not _rivals(candidates, ranks):

@@ -12,6 +12,7 @@ exactly the text shown.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypedDict
 
 from resiliparse.extract.html2text import extract_plain_text
 
@@ -28,7 +29,21 @@ _MIN_COVERAGE = 0.3
 _NOT_THE_STORY = [f'[{attr}*="{word}" i]' for attr in ("class", "id")
                   for word in ("gallery", "slideshow", "carousel")]
 
-_OPTIONS = {
+
+class _ExtractOptions(TypedDict):
+    """The options of resiliparse's extract_plain_text this module sets."""
+
+    preserve_formatting: bool
+    list_bullets: bool
+    alt_texts: bool
+    links: bool
+    form_fields: bool
+    noscript: bool
+    comments: bool
+    skip_elements: list[str]
+
+
+_OPTIONS: _ExtractOptions = {
     "preserve_formatting": True,
     "list_bullets": False,
     "alt_texts": False,

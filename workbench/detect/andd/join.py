@@ -24,6 +24,7 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
 from workbench.core.progress import ProgressFn, no_progress
@@ -160,7 +161,8 @@ def _prefix_ends(ptr: np.ndarray, col: np.ndarray, val: np.ndarray, t: float
 
     def running(x: np.ndarray) -> np.ndarray:  # cumulative sums restarted at every row
         total = np.cumsum(x)
-        return total - np.repeat(np.concatenate([[0.0], total])[ptr[:-1]], sizes)
+        sums: npt.NDArray[np.float64] = total - np.repeat(np.concatenate([[0.0], total])[ptr[:-1]], sizes)
+        return sums
 
     running_sq = running(val * val)
     bound = np.minimum(running(maxweight[col] * val), np.sqrt(running_sq))

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from workbench.detect.andd.features import GramMatrix, feature_names
 
@@ -129,7 +130,8 @@ def entry_weights(matrix: GramMatrix, weights: np.ndarray) -> np.ndarray:
     """Eq. 1 for every entry, negatives cut to zero."""
     if matrix.values.shape[1] != len(weights):
         raise ValueError(f"{len(weights)} weights for {matrix.values.shape[1]} features")
-    return np.maximum(matrix.values @ weights, 0.0)
+    weighted: npt.NDArray[np.float64] = np.maximum(matrix.values @ weights, 0.0)
+    return weighted
 
 
 def row_norms(matrix: GramMatrix, values: np.ndarray) -> np.ndarray:
@@ -142,4 +144,5 @@ def unit_vectors(matrix: GramMatrix, weights: np.ndarray) -> np.ndarray:
     values = entry_weights(matrix, weights)
     norms = row_norms(matrix, values)
     scale = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
-    return values * np.repeat(scale, np.diff(matrix.ptr))
+    units: npt.NDArray[np.float64] = values * np.repeat(scale, np.diff(matrix.ptr))
+    return units

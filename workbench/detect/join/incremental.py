@@ -255,7 +255,8 @@ class IncrementalIndex:
             raise ValueError("pages to add need their 64-bit signature ids (raw_ids): build the rows "
                              "with SignatureMatrix.from_vectors")
         first_new = self.n
-        raw = rows.raw_ids[rows.sig] if len(rows.sig) else np.empty(0, np.int64)  # type: ignore[index]
+        # raw_ids is there whenever there are signatures (checked above).
+        raw = rows.raw_ids[rows.sig] if rows.raw_ids is not None and len(rows.sig) else np.empty(0, np.int64)
         batch = SignatureMatrix(rows.ptr, self._dense(raw), rows.cnt.astype(np.int64)).sorted_rows()
         self._ptr = np.concatenate([self._ptr, self._ptr[-1] + batch.ptr[1:]])
         self._sig = np.concatenate([self._sig, batch.sig])

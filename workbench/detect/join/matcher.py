@@ -26,6 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from workbench.core.distinct import distinct
 from workbench.core.progress import ProgressFn, no_progress
@@ -85,6 +86,7 @@ class SignatureMatrix:
         builder = MatrixBuilder(len(vectors), sum(len(v[0]) for v in vectors))
         for i in range(len(vectors)):
             builder.add(*vectors[i])
+            # None in a list of vectors: the page's arrays go now, not when the list is cleared.
             vectors[i] = None  # type: ignore[call-overload]
         vectors.clear()
         return builder.finish()
@@ -264,7 +266,8 @@ def expand_ranges(start: np.ndarray, count: np.ndarray) -> np.ndarray:
     if total == 0:
         return np.empty(0, dtype=np.int64)
     offsets = np.repeat(np.cumsum(count) - count, count)
-    return np.repeat(start, count) + (np.arange(total, dtype=np.int64) - offsets)
+    ranges: npt.NDArray[np.int64] = np.repeat(start, count) + (np.arange(total, dtype=np.int64) - offsets)
+    return ranges
 
 
 def intersections(m: SignatureMatrix, i: np.ndarray, j: np.ndarray) -> np.ndarray:
@@ -281,8 +284,15 @@ def probing_order(active: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     return order[length[order] > 0]
 
 
+# The parts of a prefix index (see prefix_index): the ranked rows (ptr, rank, cnt, length,
+# unindexed) and the inverted lists (list_ptr, pos, delta, cnt).
+RankedRows = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+InvertedLists = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
 def prefix_index(m: SignatureMatrix, active: np.ndarray, lengths: np.ndarray, tau: float,
-                 in_probing_order: bool = False):
+                 in_probing_order: bool = False
+                 ) -> tuple[np.ndarray, RankedRows, InvertedLists, np.ndarray, np.ndarray]:
     """The prefix index of the active pages under one global order of signatures (by
     rarity over the whole matrix): the pages by ascending (length, id), the ranked rows
     (ptr, rank, cnt, length, unindexed), the inverted lists (list_ptr, pos, delta, cnt),

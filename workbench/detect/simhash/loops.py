@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -62,15 +63,16 @@ def _rows_within(fps: np.ndarray, lo: int, hi: int, k: int) -> Triple:
     found = 0
     for i in range(lo, hi):
         fi = fps[i]
-        count = 0
+        # Counts by adding comparisons (numpy bools): a numpy integer to the type checker.
+        count: int | np.signedinteger[Any] = 0
         for j in range(i + 1, n):
             hits[count] = j
             count += _popcount(fi ^ fps[j]) <= limit
         for t in range(count):
             if found == len(a):
                 a, b, d = _grow(a), _grow(b), _grow(d)
-            j = hits[t]
-            a[found], b[found], d[found] = i, j, _popcount(fi ^ fps[j])
+            hit = hits[t]
+            a[found], b[found], d[found] = i, hit, _popcount(fi ^ fps[hit])
             found += 1
     return a[:found], b[:found], d[:found]
 
@@ -94,13 +96,13 @@ def _runs_within(sorted_fps: np.ndarray, ids: np.ndarray, run_start: np.ndarray,
             hits = np.empty(end - run_start[r], dtype=np.int64)
         for s in range(run_start[r], end):
             fs = sorted_fps[s]
-            count = 0
+            count: int | np.signedinteger[Any] = 0  # as in _rows_within
             for t in range(s + 1, end):  # branch-free, as in _rows_within
                 hits[count] = t
                 count += _popcount(fs ^ sorted_fps[t]) <= limit
             for h in range(count):
-                t = hits[h]
-                x = fs ^ sorted_fps[t]
+                hit = hits[h]
+                x = fs ^ sorted_fps[hit]
                 credited = True
                 for c in range(len(shifts)):
                     if (x >> shifts[c]) & masks[c] == 0:
@@ -110,7 +112,7 @@ def _runs_within(sorted_fps: np.ndarray, ids: np.ndarray, run_start: np.ndarray,
                     continue
                 if found == len(a):
                     a, b, d = _grow(a), _grow(b), _grow(d)
-                i, j = ids[s], ids[t]
+                i, j = ids[s], ids[hit]
                 a[found], b[found], d[found] = min(i, j), max(i, j), _popcount(x)
                 found += 1
     return a[:found], b[:found], d[:found]

@@ -95,9 +95,10 @@ def boilerplate_masks(
     site_ids = {site: ids for site, ids in boiler.items() if site != ANY_SITE}
     page_site = np.full(n, -1, dtype=np.int64)
     if site_ids:
-        number = {site: k for k, site in enumerate(site_ids)}
+        # A page without a site (None) has no site's boilerplate.
+        number: dict[str | None, int] = {site: k for k, site in enumerate(site_ids)}
         for i, info in enumerate(infos):
-            page_site[i] = number.get(site_of(info), -1)  # type: ignore[arg-type]
+            page_site[i] = number.get(site_of(info), -1)
     touched = page_site >= 0 if everywhere is None else np.ones(n, dtype=bool)
     if not touched.any():
         return [None] * n

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from itertools import chain
 
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
 from workbench.core.distinct import distinct
@@ -65,7 +66,8 @@ class RepeatedBlocks:
         if pos == len(self.block_ids) or self.block_ids[pos] != block_id:
             return np.empty(0, np.int64)
         page = np.repeat(np.arange(self.n_pages, dtype=np.int64), np.diff(self.page_block_ptr))
-        return page[self.page_block == pos]
+        carrying: npt.NDArray[np.int64] = page[self.page_block == pos]
+        return carrying
 
 
 def repeated_blocks(
@@ -260,7 +262,7 @@ def _concatenate_freeing(parts: list[np.ndarray], dtype: type) -> np.ndarray:
     """np.concatenate(parts), emptying ``parts`` as it goes: each part is let go once it
     is copied, so the parts and the whole are not all held at once (np.concatenate held
     both: 580 MB above the rest on 300,000 small pages, for a 300 MB result)."""
-    out = np.empty(sum(len(p) for p in parts), dtype=dtype)  # committed as it is written
+    out: np.ndarray = np.empty(sum(len(p) for p in parts), dtype=dtype)  # committed as it is written
     at = 0
     parts.reverse()
     while parts:
@@ -448,7 +450,8 @@ def _segment_sums(values: np.ndarray, start: np.ndarray, count: np.ndarray) -> n
     """values[start[k]:start[k] + count[k]].sum() for every k (empty segments give 0)."""
     cum = np.zeros(len(values) + 1, dtype=np.int64)
     np.cumsum(values, out=cum[1:])
-    return cum[start + count] - cum[start]
+    sums: npt.NDArray[np.int64] = cum[start + count] - cum[start]
+    return sums
 
 
 def _ptr(counts: np.ndarray) -> np.ndarray:

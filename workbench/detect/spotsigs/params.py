@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from workbench.text.stopwords import DEFAULT_ANTECEDENTS
 
@@ -218,13 +219,13 @@ class SpotSigsParams:
         are for."""
         return self.weak_join if floor < self.tau else 0.0
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["specs"] = [str(s) for s in self.specs]
         return d
 
 
-def params_from_record(values: dict | None) -> SpotSigsParams:
+def params_from_record(values: dict[str, Any] | None) -> SpotSigsParams:
     """The parameters a run recorded (``SpotSigsParams.to_dict``) as an object again."""
     if not values:
         return SpotSigsParams()

@@ -54,7 +54,7 @@ def _other(code: str | None, template: AntecedentSpec) -> Scheme:
     if lang is None:
         return Scheme(code, PUNCTUATION, f"punct:{code}" if code else "punct", {}, frozenset())
     specs = tuple(replace(template, word=w) for w in lang.antecedents)
-    return Scheme(code, SPOTS, code, by_word(specs), lang.stopwords)
+    return Scheme(code, SPOTS, lang.code, by_word(specs), lang.stopwords)  # lang.code is code
 
 
 def scheme_for(code: str | None, params: SpotSigsParams) -> Scheme:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 
@@ -205,7 +206,9 @@ def _batch(pages: Sequence[Extracted], params: SpotSigsParams,
             own = Chains(found.antecedent[lo:hi] - off, np.where(chain >= 0, chain - off, -1),
                          found.length[lo:hi], found.ids[lo:hi])
             out[i] = _finish(ready[i], own)
-    return [(found, page.tokens) for found, page in zip(out, ready, strict=True)]  # type: ignore[misc]
+    # Every slot is filled: punctuation pages first, then every other page with its scheme.
+    filled = cast(list[BlockSignatures], out)
+    return [(found, page.tokens) for found, page in zip(filled, ready, strict=True)]
 
 
 @dataclass(slots=True)

@@ -10,17 +10,18 @@ the main process itself reads no page unless a file must be read here, as ``scan
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterator
 from concurrent.futures import Executor, Future
 from pathlib import Path
 from typing import Any
 
 from workbench.archive.replay import MainIndex, must_read_here, ranges_join, replay
+from workbench.archive.scan import FileEntry
 from workbench.archive.tasks import (
     BATCH_BYTES,
     BATCH_FILES,
     Deferred,
     FileBatch,
-    FileEntry,
     Plan,
     RangeLog,
     SplitFile,
@@ -104,12 +105,14 @@ class _Run:
         self.reported = -1
         self.loose: list[tuple[_Slot, RawPage | Deferred]] = []
         self.loose_bytes = 0
-        self.follow_ups: deque[tuple[Future, list[_Slot]]] = deque()
+        # A task's result is what its worker function returns: a batch's logs, a range's
+        # log or resolved pages, so futures are of Any.
+        self.follow_ups: deque[tuple[Future[Any], list[_Slot]]] = deque()
         self.ranges: list[RangeLog] = []
 
     def go(self) -> tuple[list[Any], list[SkipRecord]]:
         self._report_read()
-        window: deque[tuple[FileBatch | SplitFile, Future]] = deque()
+        window: deque[tuple[FileBatch | SplitFile, Future[Any]]] = deque()
         for unit, future in self._submit_all():
             window.append((unit, future))
             while len(window) >= _TASKS_PER_WORKER * self.workers:
@@ -123,7 +126,7 @@ class _Run:
         self.progress("read", self.plan.total, self.plan.total)
         return self._split()
 
-    def _submit_all(self):
+    def _submit_all(self) -> Iterator[tuple[FileBatch | SplitFile, Future[Any]]]:
         # Each unit is let go once submitted (the window holds it until it is taken): a
         # plan of a million files would otherwise be held to the end of the run.
         units, self.plan.units = deque(self.plan.units), []
@@ -137,7 +140,7 @@ class _Run:
 
     # ----------------------------------------------------------------------- results
 
-    def _take(self, unit: FileBatch | SplitFile, future: Future) -> None:
+    def _take(self, unit: FileBatch | SplitFile, future: Future[Any]) -> None:
         got = self._wait(future)
         if isinstance(unit, FileBatch):
             for item, log in zip(unit.items, got, strict=True):
@@ -157,7 +160,7 @@ class _Run:
                     self._read_here(unit.file)
         self.progress("extract", self.pages, None)
 
-    def _file(self, item: FileEntry, log: list) -> None:
+    def _file(self, item: FileEntry, log: list[Any]) -> None:
         if must_read_here([log], self.index):
             self._read_here(item)
         else:
@@ -212,7 +215,7 @@ class _Run:
         while len(self.follow_ups) > 2 * self.workers:  # bounded, like the tasks
             self._fill(*self.follow_ups.popleft())
 
-    def _fill(self, future: Future, slots: list[_Slot]) -> None:
+    def _fill(self, future: Future[Any], slots: list[_Slot]) -> None:
         for slot, value in zip(slots, self._wait(future), strict=True):
             slot.value = value
             if not isinstance(value, SkipRecord):
@@ -220,7 +223,7 @@ class _Run:
 
     # ----------------------------------------------------------------------- waiting
 
-    def _wait(self, future: Future) -> Any:
+    def _wait(self, future: Future[Any]) -> Any:
         while True:
             try:
                 return future.result(timeout=_POLL_S)

@@ -56,7 +56,7 @@ def worker_context() -> ForkServerContext:
     """The multiprocessing context of the workers (for shared values and events)."""
     ctx = multiprocessing.get_context("forkserver")
     ctx.set_forkserver_preload(_PRELOAD)
-    return ctx  # type: ignore[return-value]
+    return ctx
 
 
 def start_fork_server() -> None:
@@ -106,7 +106,7 @@ def _killed_with_parent() -> bool:
         return False
     try:
         libc = ctypes.CDLL(None, use_errno=True)
-        return libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+        return bool(libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0)
     except (OSError, AttributeError):
         return False
 

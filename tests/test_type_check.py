@@ -1,0 +1,44 @@
+"""The type checker: ./test (and so CI) runs mypy in strict mode on the core packages."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+from tests.conftest import REPO
+
+CHECKED = {"workbench/core", "workbench/text", "workbench/detect"}
+
+
+def _mypy_config() -> dict:
+    return tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
+
+
+def test_the_test_script_type_checks_after_ruff_and_before_pytest():
+    lines = (REPO / "test").read_text(encoding="utf-8").splitlines()
+    at = {tool: next(k for k, line in enumerate(lines) if f"-m {tool}" in line and not line.startswith("#"))
+          for tool in ("ruff", "mypy", "pytest")}
+    assert at["ruff"] < at["mypy"] < at["pytest"]
+    assert not any("mypy" in line and "|| true" in line for line in lines)  # a failure fails ./test
+
+
+def test_mypy_is_strict_on_the_core_packages_and_installed_with_the_tests():
+    config = _mypy_config()
+    assert config["strict"] is True
+    assert set(config["files"]) >= CHECKED
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert any(req.startswith("mypy") for req in project["optional-dependencies"]["test"])
+
+
+def test_the_configuration_rejects_an_unannotated_function(tmp_path: Path):
+    """The settings in pyproject.toml are strict in fact: a function without annotations,
+    which plain mypy accepts, is an error."""
+    module = tmp_path / "untyped.py"
+    module.write_text("def double(x):\n    return 2 * x\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "mypy", "--config-file", str(REPO / "pyproject.toml"),
+                           "--cache-dir", str(tmp_path / "cache"), str(module)],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "[no-untyped-def]" in done.stdout
