@@ -8,7 +8,7 @@ then times what the view does: loading the pairs and the current clusters, the
 histogram, the estimate shown while the line moves, the exact counts of every τ on the
 grid (the work done when the line rests, or in idle time), Apply (a new run) and undoing
 it. ``--memos N`` first puts N memos, N/2 "not this story" marks and N/10 hand splits on
-the largest clusters, which Apply carries over (workbench.store.carry).
+the largest clusters, which Apply carries over (workbench.store.coding.carry).
 """
 
 from __future__ import annotations

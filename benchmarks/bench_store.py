@@ -45,7 +45,8 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from workbench.core.records import Cluster, PageInfo, Pair  # noqa: E402
-from workbench.store import Project, integrity  # noqa: E402
+from workbench.store import Project  # noqa: E402
+from workbench.store.safety import integrity  # noqa: E402
 
 LIST_OPEN_MS = 1000.0
 ACTION_MS = 50.0

@@ -25,7 +25,7 @@ if str(REPO) not in sys.path:  # run as a plain script from a checkout
 
 from workbench.core.records import Cluster, PageInfo, Pair  # noqa: E402
 from workbench.store import Project  # noqa: E402
-from workbench.store.backup import backup_dir_for, list_backups  # noqa: E402
+from workbench.store.safety.backup import backup_dir_for, list_backups  # noqa: E402
 
 OPENER = """
 import sys

@@ -13,7 +13,7 @@ from workbench.export.codebook_csv import read_codebook
 from workbench.export.codebook_file import read_codebook_file
 from workbench.export.qdc import NAMESPACE, read_qdc
 from workbench.store import Project, ProjectError, TagSpec
-from workbench.store.codebook import MAX_CODEBOOK_BYTES, MAX_IMPORT_TAGS
+from workbench.store.coding.codebook import MAX_CODEBOOK_BYTES, MAX_IMPORT_TAGS
 
 
 def csv_codebook(path: Path, tags: int, description: str = "") -> Path:

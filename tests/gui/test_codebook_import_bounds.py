@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 
 from tests.export.test_codebook_bounds import csv_codebook, qdc_codebook
-from workbench.store.codebook import MAX_IMPORT_TAGS
+from workbench.store.coding.codebook import MAX_IMPORT_TAGS
 
 
 def test_the_file_is_read_off_the_gui_thread(qtbot, demo_window, prompter, tmp_path):

@@ -140,7 +140,7 @@ def test_unfinished_run_can_be_forgotten(qtbot, demo_window, prompter):
 
 
 def test_failed_opening_backup_is_shown(qtbot, demo_window, prompter, monkeypatch):
-    from workbench.store import backup
+    from workbench.store.safety import backup
 
     w = demo_window
     path = w.project.path

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from workbench.store import Project
-from workbench.store.backup import list_backups
+from workbench.store.safety.backup import list_backups
 
 
 def open_close(path: Path, keep: int = 2, tag: str | None = None) -> Path | None:

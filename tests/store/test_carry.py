@@ -23,7 +23,8 @@ from workbench.detect.andd.andd import AnddDetector
 from workbench.detect.andd.rerun import plan_rerun
 from workbench.detect.spotsigs.params import params_from_record
 from workbench.detect.texts import read_texts
-from workbench.store import Project, runs
+from workbench.store import Project
+from workbench.store.runs import runs
 from workbench.usecases.detector_run import MethodChoice, run_method_into_project
 from workbench.usecases.pipeline import run_into_project
 

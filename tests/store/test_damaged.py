@@ -13,10 +13,11 @@ import pytest
 
 from tests.store.builders import cluster_ids, new_project, tag_id
 from tests.store.faults import btree_page_near, flip_bytes, listing
-from workbench.store import Project, ProjectError, integrity
-from workbench.store.backup import backup_dir_for, good_backups, list_backups
+from workbench.store import Project, ProjectError
 from workbench.store.errors import ProjectDamaged
-from workbench.store.recovery import restore_backup
+from workbench.store.safety import integrity
+from workbench.store.safety.backup import backup_dir_for, good_backups, list_backups
+from workbench.store.safety.recovery import restore_backup
 
 
 @pytest.fixture

@@ -16,8 +16,8 @@ import pytest
 from tests.store.builders import cluster_ids, new_project, tag_id
 from tests.store.faults import last_json, run_on_tmpfs, run_python
 from workbench.store import Project
-from workbench.store.backup import COPY_NOTE, backup_dir_for, list_backups
 from workbench.store.errors import StorageError
+from workbench.store.safety.backup import COPY_NOTE, backup_dir_for, list_backups
 
 # Opens a project whose backup cannot be written: it must open, report the problem,
 # leave no partial file, and stay usable.

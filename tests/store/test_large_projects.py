@@ -16,7 +16,9 @@ import pytest
 
 from tests.store.builders import cluster_ids, groups_run, new_project, page, tag_id
 from workbench.core.records import Pair
-from workbench.store import Project, ProjectError, backup, queries, runs, summary
+from workbench.store import Project, ProjectError
+from workbench.store.runs import queries, runs, summary
+from workbench.store.safety import backup
 
 
 def direct_counts(project: Project) -> tuple[int, ...]:

@@ -10,7 +10,7 @@ import pytest
 
 from tests.store.builders import cluster_ids, new_project, tag_id
 from workbench.store import CURRENT_VERSION, Project, ProjectError
-from workbench.store.backup import list_backups
+from workbench.store.safety.backup import list_backups
 
 
 def test_create_sets_wal_foreign_keys_and_version(tmp_path: Path) -> None:

@@ -11,8 +11,8 @@ import pytest
 from tests.store.builders import cluster_ids, new_project, tag_id
 from tests.store.faults import last_json, run_python
 from workbench.store import Project, ProjectError
-from workbench.store.backup import backup_dir_for, list_backups
-from workbench.store.lock import lock_path_for
+from workbench.store.safety.backup import backup_dir_for, list_backups
+from workbench.store.safety.lock import lock_path_for
 
 # Another process, a second coder: open the project under its name and add 20 memos.
 SECOND_WRITER = """

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from workbench.store import CURRENT_VERSION, Project
-from workbench.store.backup import list_backups
+from workbench.store.safety.backup import list_backups
 
 SCHEMA_V1 = Path(__file__).resolve().parents[1] / "data" / "store" / "schema_v1.sql"
 T0 = "2025-03-01T10:00:00.000Z"

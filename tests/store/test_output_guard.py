@@ -19,7 +19,7 @@ from tests.conftest import DEMO_ARCHIVE
 from tests.store.builders import cluster_ids, new_project, tag_id
 from tests.store.faults import btree_page_near, flip_bytes
 from workbench.store import Project
-from workbench.store.backup import backup_dir_for
+from workbench.store.safety.backup import backup_dir_for
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -156,7 +156,7 @@ def test_a_memo_typed_in_forty_saves_logs_its_text_twice_at_most(tmp_path: Path)
 
 
 def test_changes_joined_fold_each_change_into_the_one_before_on_the_same_row() -> None:
-    from workbench.store.changelog import ChangeGroup, joined
+    from workbench.store.coding.changelog import ChangeGroup, joined
 
     cols = ("id", "cluster_id", "page_id", "coder_id", "created_at", "updated_at", "text")
     added = ChangeGroup("memos", "I", cols, [[7, 1, None, 1, "t0", "t0", "a"]])

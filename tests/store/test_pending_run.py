@@ -16,7 +16,8 @@ from tests.conftest import DEMO_ARCHIVE, REPO
 from tests.store.builders import groups_run, new_project
 from workbench.core.progress import Cancelled
 from workbench.detect.spotsigs.params import SpotSigsParams
-from workbench.store import Project, runs
+from workbench.store import Project
+from workbench.store.runs import runs
 from workbench.usecases.pipeline import run_into_project
 
 NEW = dataclasses.replace(SpotSigsParams(), tau=0.44)

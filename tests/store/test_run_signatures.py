@@ -13,8 +13,8 @@ from workbench.core.calibration import Calibration, clustering_options, labels_o
 from workbench.core.clustering import cluster_pairs
 from workbench.core.records import Pair
 from workbench.store import Project
-from workbench.store import signatures as stored
-from workbench.store.signatures import RunSignatures
+from workbench.store.runs import signatures as stored
+from workbench.store.runs.signatures import RunSignatures
 
 # Pages 0-3 copy one story, pages 4-7 another rewritten from it: 0.9 within each group,
 # 0.2 across. What each group does not share with the other is on no other page (pages 8

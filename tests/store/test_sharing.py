@@ -22,12 +22,13 @@ import pytest
 
 from tests.store.builders import cluster_ids, new_project, tag_id
 from tests.store.faults import PYTHON, listing, script
-from workbench.store import Project, ProjectError, integrity
-from workbench.store import lock as lock_module
-from workbench.store.backup import backup_dir_for
+from workbench.store import Project, ProjectError
 from workbench.store.connection import BUSY_TIMEOUT_MS
 from workbench.store.errors import ProjectInUse, ProjectReadOnly
-from workbench.store.lock import LockHolder, lock_path_for, read_holder
+from workbench.store.safety import integrity
+from workbench.store.safety import lock as lock_module
+from workbench.store.safety.backup import backup_dir_for
+from workbench.store.safety.lock import LockHolder, lock_path_for, read_holder
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and fork")
 

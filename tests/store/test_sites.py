@@ -6,7 +6,8 @@ from pathlib import Path
 
 from tests.store.builders import page
 from workbench.core.records import Cluster, PageInfo
-from workbench.store import Project, runs
+from workbench.store import Project
+from workbench.store.runs import runs
 from workbench.usecases.pipeline import run_into_project
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench.store.whole_files import OutputRefused, whole_file
+from workbench.store.safety.whole_files import OutputRefused, whole_file
 
 
 def test_a_failed_write_leaves_the_old_file_and_no_temporary_file(tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ from workbench.detect.spotsigs.params import CLUSTER_METHODS, AntecedentSpec, Sp
 from workbench.detect.spotsigs.scheme import PUNCTUATION, SPOTS
 from workbench.export.cells import csv_writer
 from workbench.export.skipped import write_skipped
-from workbench.store.whole_files import whole_file
+from workbench.store.safety.whole_files import whole_file
 from workbench.text.limit import MARKUP_LIMIT_BYTES, is_markup_cut
 from workbench.usecases.pipeline import Corpus, DedupResult, detect, load_corpus, pending_run, save_result
 
@@ -177,8 +177,8 @@ def _check_outputs(args: argparse.Namespace) -> None:
     """Before anything is read: refuse an output that cannot be written (exit 3), one that
     is the project, one of its files, or the crawl or a file in it, or a link, and a file
     given for two outputs (exit 2: bad parameters)."""
-    from workbench.store.outputs import check_output
-    from workbench.store.whole_files import OutputRefused
+    from workbench.store.safety.outputs import check_output
+    from workbench.store.safety.whole_files import OutputRefused
 
     seen: dict[str, str] = {}
     for option in ("pairs", "clusters", "skipped"):

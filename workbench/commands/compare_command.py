@@ -20,8 +20,8 @@ from workbench.detect.registry import METHODS, parse_methods
 from workbench.detect.spotsigs.params import SpotSigsParams, params_from_record
 from workbench.export.cells import csv_writer
 from workbench.store import Project, ProjectError
-from workbench.store.outputs import check_output
-from workbench.store.whole_files import OutputRefused, whole_file
+from workbench.store.safety.outputs import check_output
+from workbench.store.safety.whole_files import OutputRefused, whole_file
 from workbench.usecases.comparison import PAPER_FIGURES, Comparison, Truth, compare, truth_of_project
 
 EXIT_OK, EXIT_USAGE, EXIT_INPUT = 0, 2, 3

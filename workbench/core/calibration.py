@@ -122,7 +122,7 @@ def clustering_options(params: dict[str, Any], checkable: bool = False) -> dict[
 
 def run_vouch(params: dict[str, Any], signatures: Any) -> Vouch | None:
     """The check a run's weak joins were made with, from the signature matrix it kept
-    (anything with ``ptr``, ``sig`` and ``unindexed``: workbench.store.signatures); None
+    (anything with ``ptr``, ``sig`` and ``unindexed``: workbench.store.runs.signatures); None
     when its weak joins were not checked or it kept no matrix."""
     minimum = params.get("weak_join_own_text")
     if not params.get("weak_join") or not minimum or signatures is None:

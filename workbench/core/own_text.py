@@ -29,7 +29,7 @@ class OwnTextCheck:
     """For a signature matrix (workbench.detect.join.matcher.SignatureMatrix: rows ``ptr``,
     ascending ids ``sig``, ``unindexed`` per page): how much of a group's unshared text is
     its own. The arrays are taken as they are, from a run or from a project that kept them
-    (workbench.store.signatures).
+    (workbench.store.runs.signatures).
 
     A large crawl asks this tens of thousands of times (25,069 times on 100,000 small
     pages), so one check is a compiled pass over the two groups' rows that marks ids in

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from workbench.export.cells import csv_writer, unescape
 from workbench.store import ProjectError, Tag, TagSpec
-from workbench.store.codebook import (
+from workbench.store.coding.codebook import (
     MAX_CODEBOOK_BYTES,
     MAX_IMPORT_TAGS,
     check_file_size,
@@ -16,7 +16,7 @@ from workbench.store.codebook import (
     clean_colour,
     clean_name,
 )
-from workbench.store.whole_files import whole_file
+from workbench.store.safety.whole_files import whole_file
 
 COLUMNS = ["name", "description", "colour", "shortcut", "parent"]
 

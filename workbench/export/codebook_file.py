@@ -1,7 +1,7 @@
 """Read a codebook file the coder chose: ``.qdc`` (REFI-QDA) or CSV, by its suffix.
 
-Bounded (:data:`workbench.store.codebook.MAX_CODEBOOK_BYTES`,
-:data:`~workbench.store.codebook.MAX_IMPORT_TAGS`) and free of Qt, so the window can run
+Bounded (:data:`workbench.store.coding.codebook.MAX_CODEBOOK_BYTES`,
+:data:`~workbench.store.coding.codebook.MAX_IMPORT_TAGS`) and free of Qt, so the window can run
 it on a worker thread and the tests without a display.
 """
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from workbench.core.terminal_text import terminal_safe
 from workbench.export.pages import damage_report, export_pages
 from workbench.store import Project, ProjectError
-from workbench.store.whole_files import OutputRefused
+from workbench.store.safety.whole_files import OutputRefused
 
 # The command line's exit statuses (as cli.py's): 2 bad parameters, 3 unusable input.
 EXIT_USAGE, EXIT_INPUT = 2, 3

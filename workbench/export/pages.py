@@ -9,9 +9,9 @@ from typing import Any
 from workbench.export.cells import csv_writer
 from workbench.export.sidecar import sidecar_path, write_sidecar
 from workbench.store import PageRecord, Project, ProjectError
-from workbench.store.damaged_text import DamagedCell, is_decode_error
-from workbench.store.outputs import check_project_output
-from workbench.store.whole_files import whole_file
+from workbench.store.safety.damaged_text import DamagedCell, is_decode_error
+from workbench.store.safety.outputs import check_project_output
+from workbench.store.safety.whole_files import whole_file
 
 COLUMNS = ["cluster", "cluster_size", "is_reference", "similarity", "tags", "coder",
            "tagged_at", "path", "warc_file", "warc_offset", "url", "capture_date", "title",
@@ -77,7 +77,7 @@ def export_pages(project: Project, out_path: Path | str, *, coded_only: bool = T
     """Write the current run's pages as CSV plus ``<out>.run.json``.
 
     ``coded_only``: only the pages a coder has judged (a tag, "not this story", a
-    memo; see :func:`workbench.store.page_table.page_records`). ``wide``: one 0/1
+    memo; see :func:`workbench.store.runs.page_table.page_records`). ``wide``: one 0/1
     column per codebook tag after the others. ``excel``: UTF-8 with BOM so
     Excel detects the encoding. Quoting follows RFC 4180 (CRLF line ends).
     The file is written to a temporary name and renamed, so a failed export

@@ -21,14 +21,14 @@ from lxml import etree
 
 from workbench import __version__
 from workbench.store import ProjectError, Tag, TagSpec
-from workbench.store.codebook import (
+from workbench.store.coding.codebook import (
     check_file_size,
     check_import_size,
     clean_colour,
     clean_guid,
     clean_name,
 )
-from workbench.store.whole_files import whole_file
+from workbench.store.safety.whole_files import whole_file
 
 NAMESPACE = "urn:QDA-XML:codebook:1.0"
 _Q = f"{{{NAMESPACE}}}"

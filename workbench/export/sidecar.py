@@ -10,7 +10,7 @@ from typing import Any
 from workbench import __version__
 from workbench.store import Project
 from workbench.store.clock import utc_now
-from workbench.store.whole_files import whole_file
+from workbench.store.safety.whole_files import whole_file
 
 
 def sidecar_path(csv_path: Path) -> Path:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from workbench.core.records import SkipRecord
 from workbench.export.cells import csv_writer
-from workbench.store.whole_files import whole_file
+from workbench.store.safety.whole_files import whole_file
 
 COLUMNS = ["file", "offset", "url", "reason", "page_kept"]
 

@@ -3,7 +3,7 @@
 Shown after every re-clustering (Calibrate ▸ Apply, Run Again, Use This Method, learned
 weights) when :meth:`Project.carried_to_review` is not empty: memos on clusters whose
 pages now lie elsewhere, "not this story" marks that could not be carried. The list is
-the store's (:mod:`workbench.store.carry`); this dialog only draws it. Double-clicking
+the store's (:mod:`workbench.store.coding.carry`); this dialog only draws it. Double-clicking
 an item shows its cluster in the window; "Mark Reviewed" takes the chosen items (all
 when none is chosen) off the list as one undoable action; "Later" keeps them for
 Detection ▸ Review Carried Decisions….
@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.store import ProjectError
-from workbench.store.carry import CarriedItem
+from workbench.store.coding.carry import CarriedItem
 
 ACTION_NAME = "review_carried"
 

@@ -16,7 +16,7 @@ from workbench.gui.codebook_reader import CodebookReader
 from workbench.gui.locations import PROJECT_SUFFIX, projects_dir
 from workbench.gui.tagform import changes, form_of, new_tag_form, with_free_keys
 from workbench.store import ProjectError, Tag, TagSpec, codebook_of
-from workbench.store.outputs import check_project_output
+from workbench.store.safety.outputs import check_project_output
 
 if TYPE_CHECKING:
     from workbench.gui.mainwindow import MainWindow

@@ -2,7 +2,7 @@
 
 A 19 MB ``.qdc`` of 231,000 codes froze the window for 40 s when it was read and imported
 on the GUI thread. The file is now read (and refused, when over the bounds of
-:mod:`workbench.store.codebook`) by a :class:`CodebookReadJob` on the thread pool; what it
+:mod:`workbench.store.coding.codebook`) by a :class:`CodebookReadJob` on the thread pool; what it
 found comes back to the GUI thread through queued signals, where the coder is asked and
 the tags are imported.
 """

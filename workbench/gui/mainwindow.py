@@ -501,7 +501,7 @@ class MainWindow(QMainWindow):
             return
         self.memo_pane.flush()  # a memo typed just now goes into the copy
         try:
-            # Refuses a target open elsewhere; copies the -wal too (store.save_as).
+            # Refuses a target open elsewhere; copies the -wal too (store.safety.save_as).
             self.project.save_copy(target_path)
         except ProjectError as exc:
             self.prompter.error("Save As failed", str(exc))

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from workbench.store import Project
-from workbench.store.memos import Memo
+from workbench.store.coding.memos import Memo
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from typing import Protocol
 
 from workbench.store import Project
 from workbench.store.errors import ProjectDamaged, ProjectInUse
-from workbench.store.recovery import restore_backup
+from workbench.store.safety.recovery import restore_backup
 
 READ_ONLY = "Open Read-Only"
 RESTORE = "Restore Backup"

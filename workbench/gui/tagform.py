@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from workbench.store import ProjectError, Tag, TagSpec
-from workbench.store.codebook import clean_guid, clean_name
+from workbench.store.coding.codebook import clean_guid, clean_name
 
 KEYS = [str(d) for d in range(1, 10)]
 PALETTE = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6",

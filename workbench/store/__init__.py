@@ -4,13 +4,13 @@
 logged and undoable transaction. Nothing here imports Qt.
 """
 
-from workbench.store.actions import ActionInfo
-from workbench.store.codebook import Tag, TagSpec
+from workbench.store.coding.actions import ActionInfo
+from workbench.store.coding.codebook import Tag, TagSpec
+from workbench.store.coding.memos import Memo
 from workbench.store.errors import ProjectError
-from workbench.store.memos import Memo
-from workbench.store.page_table import PageRecord
 from workbench.store.project import ActionResult, Project
-from workbench.store.queries import (
+from workbench.store.runs.page_table import PageRecord
+from workbench.store.runs.queries import (
     ClusterRow,
     Counts,
     MemberRow,

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from workbench.store.lock import LockHolder
+    from workbench.store.safety.lock import LockHolder
 
 
 class ProjectError(Exception):
@@ -47,7 +47,7 @@ class ProjectDamaged(ProjectError):
     """The project file fails SQLite's integrity check.
 
     ``problems``: what the check reported (first few lines). ``good_backups``: the
-    backups that pass the check, oldest first; ``store.recovery.restore_backup`` puts
+    backups that pass the check, oldest first; ``store.safety.recovery.restore_backup`` puts
     one in place and keeps the damaged file aside.
     """
 
@@ -73,7 +73,7 @@ def _backups_passing(path: Path, good: Sequence[Path]) -> str:
     said 'one of 1' when a damaged one lay beside it)."""
     # Imported here: backup.py raises this module's errors, so a module-level import of it
     # would make the two import each other.
-    from workbench.store.backup import list_backups
+    from workbench.store.safety.backup import list_backups
 
     folder = good[-1].parent
     total = max(len(list_backups(path, folder)), len(good))

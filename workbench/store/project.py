@@ -22,24 +22,10 @@ from typing import Any, TypeVar
 from workbench.core.calibration import PairGraph, cluster_at, clustering_options, run_vouch
 from workbench.core.progress import ProgressFn, no_progress
 from workbench.core.records import Cluster, PageInfo, RunFilters, SkipRecord
-from workbench.store import (
-    access,
-    backup,
-    carry,
-    codebook,
-    damaged_text,
-    integrity,
-    memos,
-    pairs,
-    queries,
-    recorder,
-    runs,
-    save_as,
-    schema,
-    summary,
-    tagging,
-)
-from workbench.store.actions import (
+from workbench.store import access, schema
+from workbench.store.clock import utc_now
+from workbench.store.coding import carry, codebook, memos, recorder, tagging
+from workbench.store.coding.actions import (
     ActionInfo,
     ActionLog,
     clusters_of_action,
@@ -47,8 +33,7 @@ from workbench.store.actions import (
     next_redo,
     next_undo,
 )
-from workbench.store.clock import utc_now
-from workbench.store.codebook import Tag, TagSpec
+from workbench.store.coding.codebook import Tag, TagSpec
 from workbench.store.connection import Readers, ReadOnlyLane, WriteLane, connect, connect_uri
 from workbench.store.errors import (
     ProjectDamaged,
@@ -57,9 +42,11 @@ from workbench.store.errors import (
     StorageError,
     storage_error,
 )
-from workbench.store.lock import HardLinked, LockFolderReadOnly, ProjectLock
-from workbench.store.page_table import PageRecord, page_records
-from workbench.store.signatures import RunSignatures, run_signatures, save_signatures
+from workbench.store.runs import pairs, queries, runs, summary
+from workbench.store.runs.page_table import PageRecord, page_records
+from workbench.store.runs.signatures import RunSignatures, run_signatures, save_signatures
+from workbench.store.safety import backup, damaged_text, integrity, save_as
+from workbench.store.safety.lock import HardLinked, LockFolderReadOnly, ProjectLock
 
 T = TypeVar("T")
 
@@ -77,7 +64,7 @@ class Project:
     """An open project file. Use ``Project.create`` or ``Project.open``.
 
     One writer per project: a project open for writing holds its lock file
-    (:mod:`workbench.store.lock`) until closed, and any number of sessions may read
+    (:mod:`workbench.store.safety.lock`) until closed, and any number of sessions may read
     it alongside, opened with ``readonly=True``.
     """
 
@@ -155,7 +142,7 @@ class Project:
         holds it) when another session has it open for writing. When the file, its
         folder or its disk cannot be written, it opens read-only instead and says why
         in ``readonly_reason``; so does a file with more than one name (hard links,
-        see :mod:`store.lock`). ``readonly=True`` opens it read-only, which writes
+        see :mod:`store.safety.lock`). ``readonly=True`` opens it read-only, which writes
         nothing and always works next to a writer; ``coder`` is then ignored.
 
         The file is checked first (``integrity``): ProjectDamaged, naming the good
@@ -520,7 +507,7 @@ class Project:
         ``pairs``: Pair objects, or the matcher's arrays as they are (``runs.PairArrays``),
         which saves a Python object per pair. ``skipped``: inputs that gave no page (kept
         so the list survives reopening). ``signatures``: the run's signature matrix, for a
-        run whose clusters need more than its pairs to repeat (workbench.store.signatures).
+        run whose clusters need more than its pairs to repeat (workbench.store.runs.signatures).
         """
         def save(conn: sqlite3.Connection) -> int:
             run_id = runs.save_run(conn, params, method, timings, pages, pairs, clusters,
@@ -535,7 +522,7 @@ class Project:
     def _replace_run(self, description: str, save: Callable[[sqlite3.Connection], int]) -> int:
         """Save a new run (``save`` writes it without making it current) and make it the
         current one. When it replaces a run, that is one undoable action that carries
-        every decision of the coder over to it by page (:mod:`workbench.store.carry`);
+        every decision of the coder over to it by page (:mod:`workbench.store.coding.carry`);
         the project's first run is no action (there is nothing before it to go back to)."""
         self.last_carry = None
         if self.current_run() is None:
@@ -612,7 +599,7 @@ class Project:
 
         Nothing is read or extracted again; the pages, pairs and filters are the
         current run's. Every decision of the coder is carried over by page
-        (:mod:`workbench.store.carry`): tags stay on their pages (new clusters whose
+        (:mod:`workbench.store.coding.carry`): tags stay on their pages (new clusters whose
         pages carry differing tags are flagged for review), hand splits and merges are
         kept, "not this story" marks and memos follow their pages; what cannot map one
         to one is listed by ``carried_to_review``. One undoable action: undo makes the
@@ -794,7 +781,7 @@ class Project:
 
     def save_copy(self, target: Path | str) -> Path:
         """Write the project as it is now (its ``-wal`` included) to ``target``, which
-        may be a project nobody has open for writing (see :mod:`store.save_as`)."""
+        may be a project nobody has open for writing (see :mod:`store.safety.save_as`)."""
         return save_as.save_copy(self._read(), self.path, Path(target))
 
     # --------------------------------------------------------- undo/redo
@@ -877,13 +864,13 @@ class Project:
         return queries.skipped_pages(self._read())
 
     def page_records(self, *, coded_only: bool = False) -> Iterator[PageRecord]:
-        """Rows for the export; see :mod:`workbench.store.page_table`."""
+        """Rows for the export; see :mod:`workbench.store.runs.page_table`."""
         return page_records(self._read(), coded_only=coded_only)
 
     @contextmanager
     def tolerating_damaged_text(self) -> Iterator[None]:
         """Reads on this thread give text that is not UTF-8 with U+FFFD in place of the bad
-        bytes instead of failing (see :mod:`workbench.store.damaged_text`)."""
+        bytes instead of failing (see :mod:`workbench.store.safety.damaged_text`)."""
         with damaged_text.tolerating(self._read()):
             yield
 

@@ -315,7 +315,7 @@ CREATE INDEX memos_page ON memos(page_id) WHERE page_id IS NOT NULL
 def _v8_backfill(conn: sqlite3.Connection) -> None:
     import uuid
 
-    from workbench.store import summary
+    from workbench.store.runs import summary
 
     ids = [r[0] for r in conn.execute("SELECT id FROM tags WHERE guid IS NULL")]
     conn.executemany("UPDATE tags SET guid = ? WHERE id = ?",
@@ -327,7 +327,7 @@ def _v8_backfill(conn: sqlite3.Connection) -> None:
 def _v2_backfill(conn: sqlite3.Connection) -> None:
     # Imported here: summary.py needs the v2 table, and the migration must
     # fill it for files that already hold a run.
-    from workbench.store import summary
+    from workbench.store.runs import summary
 
     summary.rebuild(conn)
 
@@ -335,13 +335,13 @@ def _v2_backfill(conn: sqlite3.Connection) -> None:
 def _v5_rebuild(conn: sqlite3.Connection) -> None:
     # The summary's minimum similarity now says "unknown" (NULL) when a member's
     # similarity to the reference is below the run's pair floor; recompute it.
-    from workbench.store import summary
+    from workbench.store.runs import summary
 
     summary.rebuild(conn)
 
 
 def _v6_backfill(conn: sqlite3.Connection) -> None:
-    from workbench.store import summary
+    from workbench.store.runs import summary
 
     conn.execute("UPDATE runs SET page_count = "
                  "(SELECT count(*) FROM run_pages WHERE run_id = runs.id)")
@@ -349,7 +349,7 @@ def _v6_backfill(conn: sqlite3.Connection) -> None:
 
 
 def _v7_compact_log(conn: sqlite3.Connection) -> None:
-    from workbench.store import changelog
+    from workbench.store.coding import changelog
 
     rows = conn.execute(
         "SELECT c.action_id, c.tbl, c.op, c.before, c.after FROM changes c "
@@ -369,7 +369,7 @@ ALTER TABLE pages ADD COLUMN title_tag TEXT NOT NULL DEFAULT '';
 """
 
 
-# Version 10: run_signatures keeps a run's signature matrix (workbench.store.signatures)
+# Version 10: run_signatures keeps a run's signature matrix (workbench.store.runs.signatures)
 # when its clusters depend on more than its pairs: weak joins checked against the pages'
 # text (workbench.core.own_text), which the calibration view and Apply must repeat.
 _V10 = """
@@ -384,7 +384,7 @@ CREATE TABLE run_signatures (
 
 
 # Version 11: what a re-clustering carried over and the coder should look at again
-# (workbench.store.carry). Every re-clustering (Apply, Run Again, another method, learned
+# (workbench.store.coding.carry). Every re-clustering (Apply, Run Again, another method, learned
 # weights) carries the coder's decisions to the new clusters by page; what could not map
 # one to one (a memo on a cluster whose pages now lie in several clusters, a "not this
 # story" mark on a page that became a reference) gets a row here until the coder marks it
@@ -412,7 +412,7 @@ CREATE INDEX cluster_members_excluded ON cluster_members(cluster_id) WHERE exclu
 def _v11_settle_undo(conn: sqlite3.Connection) -> None:
     # Runs were saved outside the action log until now: coding done on the run a re-run
     # replaced stayed on the undo stack, and Ctrl+Z changed clusters no longer shown.
-    from workbench.store import actions
+    from workbench.store.coding import actions
 
     actions.settle_unreachable(conn)
 

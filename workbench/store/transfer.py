@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from workbench.store.codebook import TagSpec, specs_of
+from workbench.store.coding.codebook import TagSpec, specs_of
 from workbench.store.project import Project
 
 

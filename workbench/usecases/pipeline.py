@@ -55,7 +55,7 @@ from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.detect.workers import numba_setup
 from workbench.detect.workers.parallel import read_and_extract
 from workbench.detect.workers.pool import worker_pool
-from workbench.store.signatures import RunSignatures
+from workbench.store.runs.signatures import RunSignatures
 from workbench.text.site_titles import matrix_similarity, retitle_site_labels
 
 # Pages handed to a worker at once. An archive that fits in one batch is extracted in
@@ -468,7 +468,7 @@ def save_result(project, result: DedupResult, progress: ProgressFn = no_progress
 def _kept_signatures(result: DedupResult) -> RunSignatures | None:
     """The signature matrix a run keeps in the project: only when its clusters need it to
     be repeated from the stored pairs (weak joins checked against the text, with pairs
-    below tau to join by; workbench.store.signatures)."""
+    below tau to join by; workbench.store.runs.signatures)."""
     m, params = result.matrix, result.params
     if m is None or not (params.weak_join and params.weak_join_own_text):
         return None

@@ -155,7 +155,7 @@ class SpotSigsParams:
     # others is as similar to it as a rewrite is; unchecked, weak joins merged such
     # clusters wholesale on gensmall (cluster precision .55 at 20,000 pages, .45 at
     # 100,000). The check needs the signature matrix, so a saved run keeps it for the
-    # calibration view and Apply (workbench.store.signatures).
+    # calibration view and Apply (workbench.store.runs.signatures).
     weak_join_own_text: float = 0.4
     # Star clusters of 4 or more whose members, the reference left out, fall apart into
     # groups not linked to each other, the largest holding less than this share of them,

@@ -7,8 +7,8 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from workbench.store import summary
-from workbench.store.codebook import Tag, all_tags
+from workbench.store.coding.codebook import Tag, all_tags
+from workbench.store.runs import summary
 
 
 @dataclass(frozen=True, slots=True)

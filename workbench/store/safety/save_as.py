@@ -6,7 +6,7 @@ old log into the new file and damage it) and its lock (a session writing it woul
 on writing into a file that is no longer the one it opened). So:
 
 * the target is refused when it is the open project or one of its files
-  (:mod:`workbench.store.outputs`), a link, or a project open for writing elsewhere:
+  (:mod:`workbench.store.safety.outputs`), a link, or a project open for writing elsewhere:
   its lock is taken, and held until the copy is in place;
 * the copy is made with SQLite's online backup API from the open project (the ``-wal``
   included), into a new temporary file in the target's folder, made durable, and only
@@ -22,9 +22,9 @@ import sqlite3
 from pathlib import Path
 
 from workbench.store.errors import ProjectError, storage_error
-from workbench.store.lock import ProjectLock
-from workbench.store.outputs import check_output
-from workbench.store.whole_files import fsync_path, put_in_place, remove_quietly, temp_beside
+from workbench.store.safety.lock import ProjectLock
+from workbench.store.safety.outputs import check_output
+from workbench.store.safety.whole_files import fsync_path, put_in_place, remove_quietly, temp_beside
 
 _SIDE_FILES = ("-wal", "-shm", "-journal")
 

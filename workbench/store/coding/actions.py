@@ -12,10 +12,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from workbench.store import changelog, recorder, replay, summary
-from workbench.store.changelog import ChangeGroup
 from workbench.store.clock import utc_now
+from workbench.store.coding import changelog, recorder, replay
+from workbench.store.coding.changelog import ChangeGroup
 from workbench.store.connection import WriteLane
+from workbench.store.runs import summary
 
 T = TypeVar("T")
 

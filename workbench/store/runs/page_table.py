@@ -6,7 +6,8 @@ import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from workbench.store import memos, summary
+from workbench.store.coding import memos
+from workbench.store.runs import summary
 
 
 @dataclass(frozen=True, slots=True)

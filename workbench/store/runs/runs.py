@@ -3,7 +3,7 @@
 The bulk of a run (its pages, pairs and clusters) is written with the undo recorder
 paused: a run is a fact about the archive, and tags live on pages, so a new run never
 touches them. A run that replaces the current one is made current inside one undoable
-action that also carries the coder's decisions over (workbench.store.carry).
+action that also carries the coder's decisions over (workbench.store.coding.carry).
 """
 
 from __future__ import annotations
@@ -21,9 +21,10 @@ from workbench import __version__
 from workbench.core.calibration import run_floor
 from workbench.core.progress import ProgressFn, no_progress
 from workbench.core.records import Cluster, PageInfo, Pair, RunFilters, SkipRecord
-from workbench.store import recorder, summary
 from workbench.store.clock import utc_now
-from workbench.store.pairs import run_page_ids
+from workbench.store.coding import recorder
+from workbench.store.runs import summary
+from workbench.store.runs.pairs import run_page_ids
 
 _BATCH = 5_000
 
@@ -346,7 +347,7 @@ def _finish(conn: sqlite3.Connection, run_id: int, current: bool = True) -> None
     """What every new run ends with: known similarities filled in, clusters whose pages
     carry differing tags (from coding an earlier run) flagged, and (``current``) the run
     made current. A run that replaces another is made current by
-    :func:`workbench.store.carry.replace_run` instead, once the coder's decisions are on it."""
+    :func:`workbench.store.coding.carry.replace_run` instead, once the coder's decisions are on it."""
     _fill_missing_similarities(conn, run_id)
     _flag_mixed_tags(conn, run_id)
     if current:

@@ -22,7 +22,7 @@ import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
-from workbench.store.changelog import KEYS, Builder, ChangeGroup
+from workbench.store.coding.changelog import KEYS, Builder, ChangeGroup
 
 # Tables a user action may change, with the columns that identify a row.
 RECORDED: dict[str, tuple[str, ...]] = KEYS

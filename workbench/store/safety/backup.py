@@ -8,7 +8,7 @@ copy that fails (a full disk) is deleted at once, and leftovers of a killed
 session are deleted before the next copy is made.
 
 A copy is only ever made of a file that has just passed the integrity check
-(:mod:`workbench.store.integrity`), and old copies are pruned only after a new
+(:mod:`workbench.store.safety.integrity`), and old copies are pruned only after a new
 one is in place, so rotation never replaces good backups with copies of a
 damaged file, and the newest good one is never pruned.
 
@@ -39,9 +39,9 @@ from contextlib import suppress
 from datetime import UTC, datetime
 from pathlib import Path
 
-from workbench.store import integrity
 from workbench.store.errors import ProjectError
-from workbench.store.whole_files import create_new, fsync_path, sync_folder, whole_file
+from workbench.store.safety import integrity
+from workbench.store.safety.whole_files import create_new, fsync_path, sync_folder, whole_file
 
 DEFAULT_KEEP = 5
 _PARTIAL = ".partial"

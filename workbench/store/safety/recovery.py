@@ -14,11 +14,11 @@ from contextlib import suppress
 from datetime import UTC, datetime
 from pathlib import Path
 
-from workbench.store import integrity
-from workbench.store.backup import good_backups
 from workbench.store.errors import ProjectError, storage_error
-from workbench.store.lock import ProjectLock
-from workbench.store.whole_files import temp_beside
+from workbench.store.safety import integrity
+from workbench.store.safety.backup import good_backups
+from workbench.store.safety.lock import ProjectLock
+from workbench.store.safety.whole_files import temp_beside
 
 
 def restore_backup(project_path: Path | str, backup_path: Path | str | None = None, *,

@@ -31,8 +31,9 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from workbench.store import runs, summary, tagging
+from workbench.store.coding import tagging
 from workbench.store.errors import ProjectError
+from workbench.store.runs import runs, summary
 
 
 @dataclass(frozen=True, slots=True)

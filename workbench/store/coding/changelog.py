@@ -38,7 +38,7 @@ KEYS: dict[str, tuple[str, ...]] = {
     "splits": ("id",),
     "merges": ("id",),
     # A re-clustering is an action: it changes which run is current (the ``current_run``
-    # row), and what it carried over for review (workbench.store.carry).
+    # row), and what it carried over for review (workbench.store.coding.carry).
     "meta": ("key",),
     "carried": ("id",),
 }

@@ -45,7 +45,7 @@ from pathlib import Path
 
 from workbench.store.clock import utc_now
 from workbench.store.errors import ProjectError, ProjectInUse
-from workbench.store.whole_files import LinkRefused
+from workbench.store.safety.whole_files import LinkRefused
 
 # Errors meaning "this file system cannot lock", not "someone else holds it".
 _NO_LOCKING = {errno.ENOLCK, errno.EOPNOTSUPP, errno.ENOSYS, errno.EINVAL}

@@ -10,8 +10,8 @@ import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from workbench.store import changelog
 from workbench.store.clock import utc_now
+from workbench.store.coding import changelog
 from workbench.store.errors import ProjectError
 
 # Several memos of one cluster or page in one export cell, oldest first.

@@ -18,9 +18,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from workbench.store.backup import backup_dir_for
-from workbench.store.lock import lock_path_for
-from workbench.store.whole_files import OutputRefused, check_target
+from workbench.store.safety.backup import backup_dir_for
+from workbench.store.safety.lock import lock_path_for
+from workbench.store.safety.whole_files import OutputRefused, check_target
 
 if TYPE_CHECKING:
     from workbench.store.project import Project

@@ -6,7 +6,7 @@ import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
-from workbench.store.changelog import ChangeGroup
+from workbench.store.coding.changelog import ChangeGroup
 from workbench.store.errors import ProjectError
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
-from workbench.store import recorder
 from workbench.store.clock import utc_now
+from workbench.store.coding import recorder
 from workbench.store.errors import ProjectError
 
 
@@ -157,7 +157,7 @@ def set_excluded(conn: sqlite3.Connection, coder_id: int, cluster_id: int,
 def _untag_earlier_story(conn: sqlite3.Connection, cluster_id: int, pages: Sequence[int]) -> None:
     """Take off ``pages`` the tags they got through this story's cluster in an earlier run.
 
-    A re-clustering carries the story to new clusters by page (workbench.store.carry), so
+    A re-clustering carries the story to new clusters by page (workbench.store.coding.carry), so
     a tag given through the cluster of the run before is the story's too: it goes when
     the page is marked not this story, as a tag given through this cluster does. Such a
     cluster is one of another run that held (or was merged into one that held) a page

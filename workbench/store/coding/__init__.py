@@ -1,0 +1,1 @@
+"""The coder's decisions and their undo: tags, memos, the codebook and the action log."""

@@ -1,0 +1,1 @@
+"""What keeps the project file and every output whole: locking, backups, recovery and whole-file writes."""
