@@ -9,8 +9,13 @@ from tests.gui.conftest import RUN_TIMEOUT_MS
 from workbench.detect.andd.andd import AnddDetector
 from workbench.detect.andd.model import AnddWeights
 from workbench.detect.andd.train import NOTHING_CHECKED
-from workbench.gui.andd_actions import ACTION_NAME, AnddLearner, andd_run_params, install_andd_action
-from workbench.gui.andd_dialog import AnddDialog
+from workbench.gui.detection.andd_actions import (
+    ACTION_NAME,
+    AnddLearner,
+    andd_run_params,
+    install_andd_action,
+)
+from workbench.gui.detection.andd_dialog import AnddDialog
 from workbench.usecases.detector_run import MethodChoice
 
 

@@ -10,7 +10,7 @@ from workbench.core.andd_preview import preview_changes
 from workbench.core.records import PageInfo
 from workbench.detect.andd.model import AnddWeights
 from workbench.detect.join.matcher import PairResult
-from workbench.gui.andd_dialog import AnddDialog
+from workbench.gui.detection.andd_dialog import AnddDialog
 
 PAGES = [PageInfo(key=f"site/p{i}.htm", source="", title=f"Story {i}") for i in range(8)]
 

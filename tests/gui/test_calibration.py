@@ -10,8 +10,8 @@ from PySide6.QtCore import QPoint, Qt
 from tests.store.builders import page
 from workbench.core.calibration import Calibration
 from workbench.core.records import Cluster, Pair
-from workbench.gui.calibration import CalibrationDialog
-from workbench.gui.compare import MARGIN_KEY, DoubtRole
+from workbench.gui.detection.calibration import CalibrationDialog
+from workbench.gui.sidebyside.view import MARGIN_KEY, DoubtRole
 from workbench.store import Project
 
 # Story A: reference 0 with pages 1-3 (0.9); page 4 shares 0.3 with each of 1-3 but less

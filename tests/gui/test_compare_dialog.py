@@ -13,10 +13,10 @@ from PySide6.QtWidgets import QMainWindow, QMenu
 from tests.conftest import DEMO_ARCHIVE
 from tests.gui.conftest import RUN_TIMEOUT_MS
 from workbench.core.evaluation import Scores
-from workbench.gui.compare_actions import install_compare_action
-from workbench.gui.compare_dialog import CompareDialog
-from workbench.gui.compare_presenter import Curve
-from workbench.gui.prcurve import PRCurveView, colour_of
+from workbench.gui.detection.compare_actions import install_compare_action
+from workbench.gui.detection.compare_dialog import CompareDialog
+from workbench.gui.detection.compare_presenter import Curve
+from workbench.gui.detection.prcurve import PRCurveView, colour_of
 from workbench.store import Project
 from workbench.usecases import comparison
 from workbench.usecases.comparison import Comparison, MethodResult, Point

@@ -10,9 +10,9 @@ from tests.gui.conftest import RUN_TIMEOUT_MS
 from tests.gui.test_compare_dialog import _near
 from workbench.commands.compare_command import print_table
 from workbench.core.evaluation import Scores
-from workbench.gui.compare_dialog import CompareDialog
-from workbench.gui.compare_presenter import ComparePresenter, Curve, Source
-from workbench.gui.prcurve import PRCurveView, colour_of
+from workbench.gui.detection.compare_dialog import CompareDialog
+from workbench.gui.detection.compare_presenter import ComparePresenter, Curve, Source
+from workbench.gui.detection.prcurve import PRCurveView, colour_of
 from workbench.usecases.comparison import Comparison, MethodResult, Point
 from workbench.usecases.detector_run import MethodChoice
 
@@ -89,7 +89,7 @@ def test_the_windows_memory_figure_for_spotsigs_is_the_command_lines(qtbot, prom
     """The window has run SpotSigs on the crawl already; its comparison used to show
     SpotSigs' memory as "< 1 MB" (the window's growth) where the CLI says tens of MB."""
     from tests.usecases.test_comparison_process import _cli_memory_mb
-    from workbench.gui.compare_presenter import COLUMNS
+    from workbench.gui.detection.compare_presenter import COLUMNS
     from workbench.usecases.comparison import Truth, compare
 
     gold = tmp_path / "gold"

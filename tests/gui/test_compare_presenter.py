@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tests.conftest import REPO
 from workbench.core.evaluation import score_pairs
-from workbench.gui.compare_presenter import (
+from workbench.gui.detection.compare_presenter import (
     COLUMNS,
     ComparePresenter,
     ProjectTruthCount,
@@ -157,6 +157,6 @@ def test_failures_say_what_failed_and_what_to_do():
 
 
 def test_the_presenter_does_not_import_qt():
-    code = ("import sys, workbench.gui.compare_presenter; "
+    code = ("import sys, workbench.gui.detection.compare_presenter; "
             "sys.exit(1 if any(m.startswith('PySide6') for m in sys.modules) else 0)")
     assert subprocess.run([sys.executable, "-c", code], cwd=REPO).returncode == 0

@@ -7,7 +7,7 @@ import csv
 import sqlite3
 
 from workbench.gui.dialogs import ExportOptions
-from workbench.gui.export_actions import export_csv
+from workbench.gui.project.export_actions import export_csv
 
 
 def test_export_names_damaged_text_in_a_dialog(demo_window, prompter, tmp_path):

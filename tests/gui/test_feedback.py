@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from workbench.gui.feedback import progress_text, tag_message, undo_message
+from workbench.gui.coding.feedback import progress_text, tag_message, undo_message
 
 
 def test_tag_message_says_what_where_and_whether_it_moved_on():

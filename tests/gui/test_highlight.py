@@ -11,8 +11,8 @@ from workbench.archive import scan
 from workbench.detect.spotsigs.extract import extract_text
 from workbench.detect.spotsigs.hashing import chain_id, signature_id
 from workbench.detect.spotsigs.signatures import Spot, page_spots
-from workbench.gui.compare import OWN_COLOUR, SHARED_COLOUR, PagePane
-from workbench.gui.pagetext import PageText, highlight_spans, utf16_positions
+from workbench.gui.sidebyside.pagetext import PageText, highlight_spans, utf16_positions
+from workbench.gui.sidebyside.view import OWN_COLOUR, SHARED_COLOUR, PagePane
 from workbench.text.tokenize import tokenize
 
 
@@ -122,7 +122,7 @@ def test_spans_use_utf16_positions_after_astral_characters(qtbot):
                          ids=["ids", "ids-of-older-runs"])
 def test_signatures_the_run_left_out_are_grey_and_do_not_count(demo_window, id_of):
     from workbench.core.records import RunFilters
-    from workbench.gui.compare import NOT_COUNTED_COLOUR
+    from workbench.gui.sidebyside.view import NOT_COUNTED_COLOUR
 
     w = demo_window
     view = open_harbour_strike(w)

@@ -6,9 +6,9 @@ import csv
 
 from PySide6.QtCore import Qt
 
+from workbench.gui.coding.memopane import SAVE_AFTER_MS
 from workbench.gui.dialogs import ExportOptions
-from workbench.gui.export_actions import export_csv
-from workbench.gui.memopane import SAVE_AFTER_MS
+from workbench.gui.project.export_actions import export_csv
 
 
 def test_memo_typed_is_saved_exported_and_undone(qtbot, demo_window, tmp_path):

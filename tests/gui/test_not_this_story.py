@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 
 from tests.gui.test_window import focus_table, row_of_size
 from workbench.gui.dialogs import ExportOptions
-from workbench.gui.export_actions import export_csv
+from workbench.gui.project.export_actions import export_csv
 
 
 def test_not_this_story_keeps_clustering_and_exports_own_tags(qtbot, demo_window, tmp_path):

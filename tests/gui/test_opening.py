@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from workbench.detect.spotsigs.params import SpotSigsParams
-from workbench.gui.opening import pending_run_question
+from workbench.gui.project.opening import pending_run_question
 
 
 def test_question_names_each_changed_setting_with_the_current_value():

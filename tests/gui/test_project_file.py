@@ -9,7 +9,7 @@ from tests.conftest import DEMO_ARCHIVE
 from tests.gui.conftest import RUN_TIMEOUT_MS, FakePrompter
 from tests.store.faults import btree_page_near, flip_bytes, read_only
 from workbench.gui.dialogs import ExportOptions
-from workbench.gui.export_actions import export_csv
+from workbench.gui.project.export_actions import export_csv
 from workbench.store import Project
 
 

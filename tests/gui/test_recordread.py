@@ -13,8 +13,8 @@ from warcio.warcwriter import WARCWriter
 from tests.conftest import shared_path
 from workbench.archive import scan
 from workbench.core.records import RawPage
-from workbench.gui import pagetext
-from workbench.gui.pagetext import read_raw
+from workbench.gui.sidebyside import pagetext
+from workbench.gui.sidebyside.pagetext import read_raw
 
 
 def _crawl(folder: Path, pages: int, *, gzip: bool) -> Path:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from workbench.gui.tagform import (
+from workbench.gui.coding.tagform import (
     TagForm,
     changes,
     form_of,
@@ -50,7 +50,7 @@ def test_changes_name_only_what_differs():
 
 
 def test_dialog_keeps_a_bad_form_open_and_says_why(qtbot):
-    from workbench.gui.tagdialog import TagDialog
+    from workbench.gui.coding.tagdialog import TagDialog
 
     dialog = TagDialog("New Tag", new_tag_form(TAGS), TAGS, None)
     qtbot.addWidget(dialog)

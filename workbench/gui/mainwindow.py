@@ -40,30 +40,30 @@ import workbench
 from workbench import resources
 from workbench.core.calibration import run_floor
 from workbench.detect.spotsigs.params import SpotSigsParams
-from workbench.gui.andd_actions import install_andd_action
-from workbench.gui.backupwatch import BackupWatcher
-from workbench.gui.calibration import CalibrationDialog, open_calibration
-from workbench.gui.carried import CarriedDialog, carried_message, review_carried, show_carried
-from workbench.gui.codebook import CodebookPanel
-from workbench.gui.codebook_actions import CodebookActions
-from workbench.gui.coding_actions import CodingActions
-from workbench.gui.compare import CompareView
-from workbench.gui.compare_actions import install_compare_action
-from workbench.gui.export_actions import export_dialog
-from workbench.gui.feedback import count_of, memo_saved_message, progress_text
+from workbench.gui.coding.carried import CarriedDialog, carried_message, review_carried, show_carried
+from workbench.gui.coding.codebook import CodebookPanel
+from workbench.gui.coding.codebook_actions import CodebookActions
+from workbench.gui.coding.coding_actions import CodingActions
+from workbench.gui.coding.feedback import count_of, memo_saved_message, progress_text
+from workbench.gui.coding.memopane import MemoPane
+from workbench.gui.coding.memoview import memo_view
+from workbench.gui.detection.andd_actions import install_andd_action
+from workbench.gui.detection.calibration import CalibrationDialog, open_calibration
+from workbench.gui.detection.compare_actions import install_compare_action
 from workbench.gui.filterbar import FilterBar
 from workbench.gui.jobs import DetectJob, RunSummary
 from workbench.gui.keyboard import CodingUndoInTextFields, Pane, is_typing, pane_after, pane_of
-from workbench.gui.locations import APP_NAME, PROJECT_SUFFIX, project_for_archive, projects_dir
-from workbench.gui.memopane import MemoPane
-from workbench.gui.memoview import memo_view
 from workbench.gui.messages import MessageLog
 from workbench.gui.models import COL_MIN, COL_SIZE, COL_TITLE, ClusterTableModel
-from workbench.gui.opening import Opened, offer_pending_run, open_existing, read_only_banner
-from workbench.gui.pagetext import params_from_dict
+from workbench.gui.project.backupwatch import BackupWatcher
+from workbench.gui.project.export_actions import export_dialog
+from workbench.gui.project.locations import APP_NAME, PROJECT_SUFFIX, project_for_archive, projects_dir
+from workbench.gui.project.opening import Opened, offer_pending_run, open_existing, read_only_banner
+from workbench.gui.project.recent import RecentProjects
 from workbench.gui.prompter import Prompter
-from workbench.gui.recent import RecentProjects
 from workbench.gui.runpanel import RunPanel
+from workbench.gui.sidebyside.pagetext import params_from_dict
+from workbench.gui.sidebyside.view import CompareView
 from workbench.store import ClusterRow, Project, ProjectError
 from workbench.usecases.detector_run import MethodChoice
 
@@ -100,7 +100,7 @@ class MainWindow(QMainWindow):
         self._singles = 0
         self.skipped: list[tuple[str, str]] = []
         self.calibration: CalibrationDialog | None = None
-        # What the last re-clustering carried over, to review (workbench.gui.carried).
+        # What the last re-clustering carried over, to review (workbench.gui.coding.carried).
         self.carried_dialog: CarriedDialog | None = None
         self.setWindowTitle(APP_NAME)
         self.setWindowIcon(icon("app"))

@@ -2,14 +2,14 @@
 
 What each key does to the project and what the status bar says afterwards; the main
 window only routes menu items and shortcuts here (as the codebook's actions go to
-:mod:`workbench.gui.codebook_actions`).
+:mod:`workbench.gui.coding.codebook_actions`).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from workbench.gui.feedback import (
+from workbench.gui.coding.feedback import (
     key_message,
     merge_message,
     next_message,

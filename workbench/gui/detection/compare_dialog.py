@@ -44,7 +44,7 @@ from PySide6.QtWidgets import (
 from workbench.core.progress import Cancelled
 from workbench.detect.registry import METHODS
 from workbench.detect.spotsigs.params import SpotSigsParams
-from workbench.gui.compare_presenter import (
+from workbench.gui.detection.compare_presenter import (
     COLUMN_TIPS,
     COLUMNS,
     ComparePresenter,
@@ -53,9 +53,9 @@ from workbench.gui.compare_presenter import (
     display_name,
     project_truth_problem,
 )
-from workbench.gui.pagetext import params_from_dict
-from workbench.gui.prcurve import PRCurveView, colour_of
+from workbench.gui.detection.prcurve import PRCurveView, colour_of
 from workbench.gui.prompter import Prompter
+from workbench.gui.sidebyside.pagetext import params_from_dict
 from workbench.store import Project, ProjectError
 from workbench.usecases.comparison import Comparison, Truth, truth_of_project
 from workbench.usecases.comparison_process import compare_in_child

@@ -14,8 +14,8 @@ from typing import Any
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
-from workbench.gui.compare_dialog import CompareDialog
-from workbench.gui.compare_presenter import Source, display_name
+from workbench.gui.detection.compare_dialog import CompareDialog
+from workbench.gui.detection.compare_presenter import Source, display_name
 from workbench.usecases.detector_run import MethodChoice
 
 ACTION_NAME = "compare_methods"

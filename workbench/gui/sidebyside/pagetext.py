@@ -20,7 +20,7 @@ from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.detect.spotsigs.params import params_from_record as params_from_dict  # noqa: F401 - used by the window
 from workbench.detect.spotsigs.signatures import Spot, page_spots, spot_id
 from workbench.detect.spotsigs.spot import legacy_spot_id
-from workbench.gui.recordread import read_record_at
+from workbench.gui.sidebyside.recordread import read_record_at
 from workbench.text.tokenize import Tokens
 
 SHARED = "shared"

@@ -26,7 +26,7 @@ from workbench.core.doubt import DEFAULT_MARGIN, doubt_reasons, doubt_threshold,
 from workbench.core.records import RunFilters
 from workbench.detect.spotsigs.boilerplate import site_of
 from workbench.detect.spotsigs.params import SpotSigsParams
-from workbench.gui.pagetext import (
+from workbench.gui.sidebyside.pagetext import (
     NOT_COUNTED,
     OWN,
     SHARED,

@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from workbench.export import QdcImport, write_codebook, write_qdc
-from workbench.gui.codebook_reader import CodebookReader
-from workbench.gui.locations import PROJECT_SUFFIX, projects_dir
-from workbench.gui.tagform import changes, form_of, new_tag_form, with_free_keys
+from workbench.gui.coding.codebook_reader import CodebookReader
+from workbench.gui.coding.tagform import changes, form_of, new_tag_form, with_free_keys
+from workbench.gui.project.locations import PROJECT_SUFFIX, projects_dir
 from workbench.store import ProjectError, Tag, TagSpec, codebook_of
 from workbench.store.outputs import check_project_output
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
-from workbench.gui.memoview import MemoView
+from workbench.gui.coding.memoview import MemoView
 
 SAVE_AFTER_MS = 800
 

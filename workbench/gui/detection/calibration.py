@@ -47,7 +47,7 @@ from workbench.core.calibration import (
     run_vouch,
     weak_joins_note,
 )
-from workbench.gui.carried import carried_message, show_carried
+from workbench.gui.coding.carried import carried_message, show_carried
 from workbench.store import ProjectError
 
 if TYPE_CHECKING:

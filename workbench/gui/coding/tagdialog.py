@@ -17,8 +17,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.gui.codebook import swatch
-from workbench.gui.tagform import PALETTE, TagForm, free_keys, parent_choices, problem
+from workbench.gui.coding.codebook import swatch
+from workbench.gui.coding.tagform import PALETTE, TagForm, free_keys, parent_choices, problem
 from workbench.store import Tag
 
 OTHER_COLOUR = "Other colour…"

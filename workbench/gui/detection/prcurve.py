@@ -27,7 +27,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from workbench.detect.registry import METHODS
-from workbench.gui.compare_presenter import Curve
+from workbench.gui.detection.compare_presenter import Curve
 
 # Okabe & Ito's palette: told apart by people with the common colour-vision deficiencies.
 PALETTE: tuple[str, ...] = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.gui.pagetext import plain_tip
+from workbench.gui.sidebyside.pagetext import plain_tip
 from workbench.store import ClusterRow, Tag
 
 TagIdRole = Qt.ItemDataRole.UserRole + 1

@@ -35,8 +35,8 @@ from workbench.detect.andd.rerun import Rerun, plan_rerun
 from workbench.detect.andd.train import NOTHING_CHECKED
 from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.detect.texts import read_texts
-from workbench.gui.andd_dialog import AnddDialog
-from workbench.gui.carried import carried_message, show_carried
+from workbench.gui.coding.carried import carried_message, show_carried
+from workbench.gui.detection.andd_dialog import AnddDialog
 from workbench.gui.failures import explain
 from workbench.store import Project, ProjectError
 
