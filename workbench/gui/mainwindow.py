@@ -44,9 +44,10 @@ from workbench.gui.coding.carried import CarriedDialog, carried_message, review_
 from workbench.gui.coding.codebook import CodebookPanel
 from workbench.gui.coding.codebook_actions import CodebookActions
 from workbench.gui.coding.coding_actions import CodingActions
-from workbench.gui.coding.feedback import count_of, memo_saved_message, progress_text
+from workbench.gui.coding.feedback import count_of, memo_saved_message
 from workbench.gui.coding.memopane import MemoPane
 from workbench.gui.coding.memoview import memo_view
+from workbench.gui.coding.navigation import cluster_to_show, counts_text, edge_row, member_to_show
 from workbench.gui.detection.andd_actions import install_andd_action
 from workbench.gui.detection.calibration import CalibrationDialog, open_calibration
 from workbench.gui.detection.compare_actions import install_compare_action
@@ -680,11 +681,9 @@ class MainWindow(QMainWindow):
         if not rows or self.project is None:
             self.compare.clear()
         else:
-            ids = [r.id for r in rows]
-            target = current if current in ids else ids[0]
-            if member_page is None and target == current:
-                member_page = self._shown_member_id()
-            self.compare.show_cluster(self.project, target, member_page)
+            target = cluster_to_show([r.id for r in rows], current)
+            self.compare.show_cluster(self.project, target, member_to_show(
+                target, current, self._shown_member_id(), member_page))
         self._refresh_codebook()
         self._show_memos()
         self._update_actions()
@@ -736,13 +735,7 @@ class MainWindow(QMainWindow):
         self.table.viewport().update()
 
     def show_status(self) -> None:
-        if self.project is None or self.project.current_run() is None:
-            self.counts_label.setText("No detection run yet" if self.project else "No project open")
-        else:
-            c = self.project.counts()
-            self.counts_label.setText(
-                progress_text(c.clusters_all_coded, c.clusters, self._singles, c.pages_coded,
-                              c.pages))
+        self.counts_label.setText(counts_text(self.project, self._singles))
         # A narrow window cuts the permanent labels too: their tooltips hold them whole.
         self.counts_label.setToolTip(self.counts_label.text())
         self.coder_label.setText(f"Coder: {self.coder}" if self.coder else "")
@@ -776,11 +769,9 @@ class MainWindow(QMainWindow):
         rows = self.selected_rows()
         if self.project is not None and rows:
             current = self.table.currentIndex()
-            ids = [r.id for r in rows]
-            cid = ids[0]
-            if current.isValid() and current.row() < self.model.rowCount():
-                here = self.model.row_of(current.row()).id
-                cid = here if here in ids else cid
+            here = self.model.row_of(current.row()).id \
+                if current.isValid() and current.row() < self.model.rowCount() else None
+            cid = cluster_to_show([r.id for r in rows], here)
             if cid != self.compare.cluster_id:
                 self.compare.show_cluster(self.project, cid)
         elif not rows:
@@ -857,11 +848,9 @@ class MainWindow(QMainWindow):
 
     def select_edge(self, *, last: bool) -> None:
         """Ctrl+Home / Ctrl+End: the first or last cluster of the whole list."""
-        if last:
-            while self.model.canFetchMore():
-                self.model.fetchMore()
-        if self.model.rowCount():
-            self.select_row(self.model.rowCount() - 1 if last else 0)
+        row = edge_row(self.model, last=last)
+        if row is not None:
+            self.select_row(row)
             self.table.setFocus()
 
     def show_project_file(self) -> None:

@@ -17,6 +17,7 @@ from workbench.gui.coding.feedback import (
     tag_message,
     undo_message,
 )
+from workbench.gui.coding.navigation import after_tagging, next_uncoded_row, tag_for_key
 
 if TYPE_CHECKING:
     from workbench.gui.mainwindow import MainWindow
@@ -33,7 +34,7 @@ class CodingActions:
         if self.window.project is None:
             return
         pressed = f"Shift+{key}" if stay else key
-        tag = next((t for t in self.window.project.codebook() if t.shortcut == key), None)
+        tag = tag_for_key(self.window.project.codebook(), key)
         if tag is None:
             self.window.statusBar().showMessage(
                 key_message(pressed, f"no tag has the key {key}; Ctrl+T adds one."), 5000)
@@ -45,19 +46,18 @@ class CodingActions:
             return
         if not self.toggle_tag(tag.id):
             return
-        done = self.window.project.next_undo()
-        added = done is not None and done.kind == "tag"
-        advance = added and not stay and self.window.actions_by_name["advance"].isChecked()
-        if advance:
+        after = after_tagging(self.window.project.next_undo(), stay=stay,
+                              advance_on=self.window.actions_by_name["advance"].isChecked())
+        if after.advance:
             self.next_uncoded(quiet=True)
-        self.window.statusBar().showMessage(tag_message(tag.name, ids, added, advance, pressed),
-                                            6000)
+        self.window.statusBar().showMessage(
+            tag_message(tag.name, ids, after.added, after.advance, pressed), 6000)
 
     def toggle_page_tag_key(self, key: str) -> None:
         """Alt+digit: toggle the tag on the page shown on the right only (a page that is
         not the cluster's story gets its own tags so)."""
         member = self.window.compare.current_member()
-        tag = next((t for t in self.window.project.codebook() if t.shortcut == key), None) \
+        tag = tag_for_key(self.window.project.codebook(), key) \
             if self.window.project is not None else None
         if member is None or tag is None or not self.window.may_code():
             return
@@ -158,24 +158,9 @@ class CodingActions:
     def next_uncoded(self, quiet: bool = False) -> None:
         """N: the next uncoded cluster of the list (from the top again at its end);
         ``quiet``: after tagging, whose message says it moved on."""
-        found = self._next_uncoded_row()
+        found = next_uncoded_row(self.window.model, self.window.table.currentIndex().row())
         if found is not None:
             self.window.select_row(found)
         if not quiet and self.window.project is not None:
             cid = self.window.model.row_of(found).id if found is not None else None
             self.window.statusBar().showMessage(next_message(cid), 5000)
-
-    def _next_uncoded_row(self) -> int | None:
-        model = self.window.model
-        current = self.window.table.currentIndex().row()
-        row = current + 1
-        while True:
-            while row < model.rowCount():
-                if model.row_of(row).coded == "none":
-                    return row
-                row += 1
-            if not model.canFetchMore():
-                break
-            model.fetchMore()
-        return next((r for r in range(0, max(current, 0)) if model.row_of(r).coded == "none"),
-                    None)
