@@ -110,7 +110,7 @@ class MainWindow(QMainWindow):
         self._build_actions()
         self._build_menus()
         self._restore_layout()
-        self._update_actions()
+        self.update_actions()
         self.show_status()
         # The keyboard starts in the cluster list (it started in the filter box, where
         # Down did nothing), and the status bar always says where it is.
@@ -546,7 +546,7 @@ class MainWindow(QMainWindow):
         if self.model.rowCount() == 0:
             self.compare.clear("Detection is running; its clusters appear here when it is done.")
         self._run_started_at = time.monotonic()
-        self._update_actions()
+        self.update_actions()
         self.pool.start(self.job)
         self.run_started.emit()
         return True
@@ -566,7 +566,7 @@ class MainWindow(QMainWindow):
             self._retire(self.job)
         self.job = None
         self.run_panel.stop()
-        self._update_actions()
+        self.update_actions()
 
     def _retire(self, job: DetectJob) -> None:
         """Keep an ended job alive until its worker has surely left ``run()``.
@@ -640,7 +640,7 @@ class MainWindow(QMainWindow):
             ["File or record", "Reason"], self.skipped)
 
     # =============================================================== refresh
-    def _update_actions(self) -> None:
+    def update_actions(self) -> None:
         have = self.project is not None
         idle = self.job is None
         # A read-only project can be read, calibrated and exported, not changed.
@@ -684,9 +684,9 @@ class MainWindow(QMainWindow):
             target = cluster_to_show([r.id for r in rows], current)
             self.compare.show_cluster(self.project, target, member_to_show(
                 target, current, self._shown_member_id(), member_page))
-        self._refresh_codebook()
+        self.refresh_codebook()
         self._show_memos()
-        self._update_actions()
+        self.update_actions()
         self.show_status()
 
     def _show_memos(self) -> None:
@@ -708,7 +708,7 @@ class MainWindow(QMainWindow):
                 continued=continued)) is not None:
             if cluster_id is not None:
                 self.model.refresh_clusters({cluster_id})
-            self._update_actions()
+            self.update_actions()
             self.statusBar().showMessage(
                 memo_saved_message(cluster_id, page_id, deleted=not text.strip()), 4000)
 
@@ -740,7 +740,7 @@ class MainWindow(QMainWindow):
         self.counts_label.setToolTip(self.counts_label.text())
         self.coder_label.setText(f"Coder: {self.coder}" if self.coder else "")
 
-    def _refresh_codebook(self) -> None:
+    def refresh_codebook(self) -> None:
         tags = self.project.codebook() if self.project is not None else []
         self.codebook.set_tags(tags, self.selected_rows() if self.project is not None else [])
         self.filters.set_tags(tags)
@@ -776,7 +776,7 @@ class MainWindow(QMainWindow):
                 self.compare.show_cluster(self.project, cid)
         elif not rows:
             self.compare.clear()
-        self._refresh_codebook()
+        self.refresh_codebook()
         self._show_memos()
 
     def focus_list(self) -> None:

@@ -11,7 +11,7 @@ Detection ▸ Review Carried Decisions….
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Protocol, runtime_checkable
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.gui.host import ProjectWindow
 from workbench.store import ProjectError
 from workbench.store.carry import CarriedItem
 
@@ -39,11 +40,25 @@ def item_text(item: CarriedItem) -> str:
     return f"{item.note} Memo: “{text[:120]}{'…' if len(text) > 120 else ''}”"
 
 
+@runtime_checkable
+class CarriedWindow(ProjectWindow, Protocol):
+    """What the list of carried decisions uses of the window: the list it keeps open,
+    a cluster to show, and a refresh once items are marked reviewed."""
+
+    carried_dialog: CarriedDialog | None
+
+    def select_cluster(self, cluster_id: int) -> bool: ...
+
+    def refresh(self, select_ids: list[int] | None = None,
+                member_page: int | None = None) -> None: ...
+
+
 class CarriedDialog(QDialog):
     """The carried items to review, with Mark Reviewed and Later."""
 
-    def __init__(self, window: Any, items: list[CarriedItem], parent: QWidget | None = None) -> None:
-        super().__init__(parent or window)
+    def __init__(self, window: CarriedWindow, items: list[CarriedItem],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent or window.window())
         self.setObjectName("carriedDialog")
         self.setWindowTitle("Carried to the new clusters: please review")
         self.window_ = window
@@ -107,7 +122,7 @@ class CarriedDialog(QDialog):
             self.accept()
 
 
-def show_carried(window: Any) -> CarriedDialog | None:
+def show_carried(window: CarriedWindow) -> CarriedDialog | None:
     """After a re-clustering: open the list of carried items to review, when there are
     any (None: nothing to review). Not modal, so the coder can look at the clusters."""
     project = window.project
@@ -130,13 +145,13 @@ def show_carried(window: Any) -> CarriedDialog | None:
     return dialog
 
 
-def _forget(window: Any, dialog: CarriedDialog) -> None:
+def _forget(window: CarriedWindow, dialog: CarriedDialog) -> None:
     if getattr(window, "carried_dialog", None) is dialog:
         window.carried_dialog = None
     dialog.deleteLater()
 
 
-def review_carried(window: Any) -> CarriedDialog | None:
+def review_carried(window: CarriedWindow) -> CarriedDialog | None:
     """Detection ▸ Review Carried Decisions…: the list again, or word that it is empty."""
     dialog = show_carried(window)
     if dialog is None and window.project is not None:
@@ -145,7 +160,7 @@ def review_carried(window: Any) -> CarriedDialog | None:
     return dialog
 
 
-def carried_message(window: Any) -> str:
+def carried_message(window: ProjectWindow) -> str:
     """The status line's ending after a re-clustering: what was carried over."""
     project = window.project
     report = getattr(project, "last_carry", None) if project is not None else None

@@ -9,26 +9,39 @@ CSV (``name,description,colour,shortcut,parent``) or as the REFI-QDA exchange fo
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from workbench.export import QdcImport, write_codebook, write_qdc
 from workbench.gui.coding.codebook_reader import CodebookReader
 from workbench.gui.coding.tagform import changes, form_of, new_tag_form, with_free_keys
+from workbench.gui.host import CodingWindow
 from workbench.gui.project.locations import PROJECT_SUFFIX, projects_dir
 from workbench.store import ProjectError, Tag, TagSpec, codebook_of
 from workbench.store.outputs import check_project_output
 
 if TYPE_CHECKING:
-    from workbench.gui.mainwindow import MainWindow
+    from PySide6.QtCore import QSettings
+
+    from workbench.gui.coding.codebook import CodebookPanel
 
 CODEBOOK_FILES = "Codebooks (*.qdc *.csv);;REFI-QDA codebook (*.qdc);;CSV (*.csv)"
 
 
+@runtime_checkable
+class CodebookWindow(CodingWindow, Protocol):
+    """What the codebook's actions use of the window: the tag chosen in its codebook
+    panel, and its settings (the folder codebooks were last read from or written to)."""
+
+    settings: QSettings
+    codebook: CodebookPanel
+
+
 class CodebookActions:
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: CodebookWindow) -> None:
         self.window = window
         # Codebook files are read on a worker thread (a big one froze the window).
-        self.reader = CodebookReader(window, self._codebook_read, self._codebook_unreadable)
+        self.reader = CodebookReader(window.window(), self._codebook_read,
+                                     self._codebook_unreadable)
         self._importing_into: object = None  # the project a codebook file is read for
 
     # ----------------------------------------------------------------- helpers

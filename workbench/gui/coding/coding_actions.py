@@ -7,7 +7,7 @@ window only routes menu items and shortcuts here (as the codebook's actions go t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from workbench.gui.coding.feedback import (
     key_message,
@@ -18,13 +18,39 @@ from workbench.gui.coding.feedback import (
     undo_message,
 )
 from workbench.gui.coding.navigation import after_tagging, next_uncoded_row, tag_for_key
+from workbench.gui.host import CodingWindow
 
 if TYPE_CHECKING:
-    from workbench.gui.mainwindow import MainWindow
+    from PySide6.QtGui import QAction
+    from PySide6.QtWidgets import QTableView
+
+    from workbench.gui.models import ClusterTableModel
+    from workbench.gui.sidebyside.view import CompareView
+
+
+@runtime_checkable
+class CodingKeysWindow(CodingWindow, Protocol):
+    """What the coding keys use of the window: the list, the side by side, and the
+    refreshes a tag needs (a tag changes no row's place, so no whole refresh)."""
+
+    model: ClusterTableModel
+    table: QTableView
+    compare: CompareView
+    actions_by_name: dict[str, QAction]
+
+    def selected_ids(self) -> list[int]: ...
+
+    def select_row(self, row: int) -> None: ...
+
+    def refresh_codebook(self) -> None: ...
+
+    def update_actions(self) -> None: ...
+
+    def show_status(self) -> None: ...
 
 
 class CodingActions:
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: CodingKeysWindow) -> None:
         self.window = window
 
     def toggle_tag_key(self, key: str, *, stay: bool = False) -> None:
@@ -78,8 +104,8 @@ class CodingActions:
         if self.window.attempt("Cannot tag", lambda: self.window.project.toggle_tag(ids, tag_id)) is None:
             return False
         self.window.model.refresh_clusters(set(ids))
-        self.window._refresh_codebook()
-        self.window._update_actions()
+        self.window.refresh_codebook()
+        self.window.update_actions()
         self.window.show_status()
         return True
 

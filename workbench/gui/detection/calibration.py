@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -47,11 +47,11 @@ from workbench.core.calibration import (
     run_vouch,
     weak_joins_note,
 )
-from workbench.gui.coding.carried import carried_message, show_carried
+from workbench.gui.coding.carried import CarriedWindow, carried_message, show_carried
 from workbench.store import ProjectError
 
 if TYPE_CHECKING:
-    from workbench.gui.mainwindow import MainWindow
+    from workbench.gui.models import ClusterTableModel
 
 LINKED = QColor("#3b82c4")  # pairs ≥ τ: they link pages into clusters
 UNLINKED = QColor("#c3c8cf")  # pairs below τ
@@ -412,7 +412,19 @@ class CalibrationDialog(QDialog):
         super().done(result)
 
 
-def open_calibration(window: MainWindow) -> CalibrationDialog | None:
+@runtime_checkable
+class CalibrationWindow(CarriedWindow, Protocol):
+    """What calibration uses of the window: its job (no calibrating while a run goes),
+    the dialog it keeps open, and the list, whose first row is shown after applying τ."""
+
+    job: object | None
+    calibration: CalibrationDialog | None
+    model: ClusterTableModel
+
+    def select_row(self, row: int) -> None: ...
+
+
+def open_calibration(window: CalibrationWindow) -> CalibrationDialog | None:
     """Detection ▸ Calibrate…: the view for the window's current run (None: nothing to show)."""
     project = window.project
     if project is None or window.job is not None:
@@ -432,7 +444,7 @@ def open_calibration(window: MainWindow) -> CalibrationDialog | None:
     except (ProjectError, ValueError) as exc:
         window.prompter.error("Cannot calibrate", str(exc))
         return None
-    dialog = CalibrationDialog(presenter, edits, window, floor_reason=floor_note(run.params),
+    dialog = CalibrationDialog(presenter, edits, window.window(), floor_reason=floor_note(run.params),
                                clustering_note=" ".join(filter(None, (
                                    weak_joins_note(run.params, vouch is not None),
                                    corroboration_note(run.params)))))
@@ -443,7 +455,7 @@ def open_calibration(window: MainWindow) -> CalibrationDialog | None:
     return dialog
 
 
-def apply_tau(window: MainWindow, dialog: CalibrationDialog, tau: float) -> int | None:
+def apply_tau(window: CalibrationWindow, dialog: CalibrationDialog, tau: float) -> int | None:
     """Confirm, then store the run clustered again at τ as the current run; returns its id."""
     project = window.project
     if project is None or window.job is not None:

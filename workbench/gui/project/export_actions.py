@@ -3,23 +3,33 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from workbench.export import damage_report, export_pages
 from workbench.gui.dialogs import ExportOptions
+from workbench.gui.host import ProjectWindow
 from workbench.store import ProjectError
 
 if TYPE_CHECKING:
-    from workbench.gui.mainwindow import MainWindow
+    from PySide6.QtCore import QSettings
 
 
-def default_export_path(window: MainWindow) -> Path:
+@runtime_checkable
+class ExportWindow(ProjectWindow, Protocol):
+    """What export uses of the window: its settings (the folder exported to last) and its
+    job (no export while a run rewrites the clusters)."""
+
+    settings: QSettings
+    job: object | None
+
+
+def default_export_path(window: ExportWindow) -> Path:
     last = window.settings.value("lastExportFolder", "") or str(Path.home())
     stem = Path(window.project.archive_root).name if window.project else "export"
     return Path(last) / f"{stem or 'export'}-tagged.csv"
 
 
-def export_dialog(window: MainWindow) -> None:
+def export_dialog(window: ExportWindow) -> None:
     if window.project is None or window.job is not None:
         return
     options = window.prompter.export_options(default_export_path(window))
@@ -27,7 +37,7 @@ def export_dialog(window: MainWindow) -> None:
         export_csv(window, options)
 
 
-def export_csv(window: MainWindow, options: ExportOptions) -> int | None:
+def export_csv(window: ExportWindow, options: ExportOptions) -> int | None:
     """Write the export; the number of rows, or None when it failed (and was said)."""
     if window.project is None:
         return None
