@@ -7,7 +7,7 @@ import shutil
 
 from tests.conftest import DEMO_ARCHIVE
 from tests.gui.conftest import RUN_TIMEOUT_MS
-from tests.gui.test_compare_dialog import _near
+from tests.gui.detection.test_compare_dialog import _near
 from workbench.commands.compare_command import print_table
 from workbench.core.evaluation import Scores
 from workbench.gui.detection.compare_dialog import CompareDialog

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from tests.gui.test_calibration import PAIRS, open_calibration
+from tests.gui.detection.test_calibration import PAIRS, open_calibration
 from tests.store.builders import page
 from workbench.core.records import Cluster, Pair
 from workbench.store import Project

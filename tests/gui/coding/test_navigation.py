@@ -23,7 +23,7 @@ from workbench.gui.coding.navigation import (
 )
 from workbench.store import ActionInfo, ClusterRow, Counts, RunInfo, Tag
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def cluster(cid: int, coded: str) -> ClusterRow:
@@ -162,7 +162,7 @@ def test_runs_without_qt():
     """Every other test of this module, in an interpreter that has no PySide6 loaded."""
     script = (
         "import sys\n"
-        "import tests.gui.test_navigation as t\n"
+        "import tests.gui.coding.test_navigation as t\n"
         "ran = 0\n"
         "for name in dir(t):\n"
         "    if name.startswith('test_') and name != 'test_runs_without_qt':\n"
