@@ -10,7 +10,9 @@ import pytest
 from workbench.gui.coding.carried import CarriedWindow
 from workbench.gui.coding.codebook_actions import CodebookWindow
 from workbench.gui.coding.coding_actions import CodingKeysWindow
+from workbench.gui.detection.andd_actions import AnddWindow
 from workbench.gui.detection.calibration import CalibrationWindow
+from workbench.gui.detection.compare_actions import CompareWindow
 from workbench.gui.host import CodingWindow, ProjectWindow
 from workbench.gui.project.export_actions import ExportWindow
 
@@ -38,7 +40,8 @@ def test_action_modules_do_not_import_the_window(module):
 
 
 @pytest.mark.parametrize("protocol", [ProjectWindow, CodingWindow, CodingKeysWindow, CodebookWindow,
-                                      ExportWindow, CarriedWindow, CalibrationWindow])
+                                      ExportWindow, CarriedWindow, CalibrationWindow, CompareWindow,
+                                      AnddWindow])
 def test_the_main_window_is_every_protocol_its_actions_name(window, protocol):
     assert isinstance(window, protocol)
 

@@ -1,9 +1,10 @@
 """What the window's action modules may use of it: small protocols instead of MainWindow.
 
 Each action module (the coding keys, the codebook's actions, export, calibration, carried
-decisions) names a protocol of exactly what it touches, built from the two here.
-MainWindow is every one of them without saying so, and none of those modules imports
-it: they used to, for their type hints, while it imported them.
+decisions, Compare Methods, Learn From My Coding) names a protocol of exactly what it
+touches, built from the two here. MainWindow is every one of them without saying so, and
+none of those modules imports it: four used to, for their type hints, while it imported
+them. Dialogs they open are parented to ``window.window()``, the window itself.
 """
 
 from __future__ import annotations

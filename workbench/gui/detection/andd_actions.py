@@ -10,8 +10,9 @@ other runs wait, the status bar's Cancel stops it, closing the project waits for
 The merges and splits it would make are then shown in :class:`AnddDialog`; Apply saves
 them as a new run (the current one stays in the project, the tags stay on their pages).
 
-The window needs ``project``, ``prompter``, ``job``, ``workers``, ``statusBar()``,
-``current_params()``, ``refresh(select_ids=...)``, and ``run_panel`` when it has one.
+The window is an :class:`AnddWindow`: ``project``, ``prompter``, ``job``, ``statusBar()``,
+``current_params()``, ``refresh(select_ids=...)``, what :func:`show_carried` needs, and
+``workers`` and ``run_panel`` when it has them.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import threading
 import time
 import traceback
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 from PySide6.QtGui import QAction
@@ -35,7 +36,7 @@ from workbench.detect.andd.rerun import Rerun, plan_rerun
 from workbench.detect.andd.train import NOTHING_CHECKED
 from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.detect.texts import read_texts
-from workbench.gui.coding.carried import carried_message, show_carried
+from workbench.gui.coding.carried import CarriedWindow, carried_message, show_carried
 from workbench.gui.detection.andd_dialog import AnddDialog
 from workbench.gui.failures import explain
 from workbench.store import Project, ProjectError
@@ -52,10 +53,20 @@ STAGE_TEXT = {"featurize": "Reading the archive", "train": "Learning weights fro
               "match": "Matching pages with the learned weights"}
 
 
-def install_andd_action(window: Any, menu: QMenu) -> QAction:
+@runtime_checkable
+class AnddWindow(CarriedWindow, Protocol):
+    """What learning from the coding uses of the window: its job (the learning is the
+    window's job while it works) and the extraction settings of its current run."""
+
+    job: object | None
+
+    def current_params(self) -> SpotSigsParams: ...
+
+
+def install_andd_action(window: AnddWindow, menu: QMenu) -> QAction:
     """Add "Learn From My Coding (ANDD)…" to ``menu`` for ``window``."""
     learner = AnddLearner(window)
-    action = QAction("&Learn From My Coding (ANDD)…", window)
+    action = QAction("&Learn From My Coding (ANDD)…", window.window())
     action.setObjectName(ACTION_NAME)
     action.setStatusTip("Learn ANDD weights from the clusters you coded, see which clusters "
                         "would merge or split with them, and apply that as a new run")
@@ -172,8 +183,8 @@ class AnddLearner(QObject):
     stopped = Signal()  # the job was cancelled
     failed = Signal(str)  # the message shown
 
-    def __init__(self, window: Any, pool: QThreadPool | None = None) -> None:
-        super().__init__(window)
+    def __init__(self, window: AnddWindow, pool: QThreadPool | None = None) -> None:
+        super().__init__(window.window())
         self.setObjectName("anddLearner")
         self.window = window
         self.pool = pool or QThreadPool.globalInstance()
@@ -299,7 +310,7 @@ class AnddLearner(QObject):
         if not self._still_current():
             return
         self.rerun = rerun
-        dialog = self.dialog = AnddDialog(rerun.changes, self.window,
+        dialog = self.dialog = AnddDialog(rerun.changes, self.window.window(),
                                           trained_on=rerun.labelled.describe(),
                                           weights=rerun.weights, pairs=rerun.pairs,
                                           threshold=rerun.threshold)

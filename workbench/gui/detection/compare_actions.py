@@ -2,29 +2,37 @@
 
 The main window adds the action with one line,
 ``install_compare_action(self, detect)``, where ``detect`` is its Detection menu. The
-window needs ``project``, ``prompter``, ``job``, ``statusBar()`` and
-``start_method_run(choice) -> bool``; ``workers`` and ``settings`` (the gold folder last
-used is remembered there) when it has them.
+window is a :class:`CompareWindow`: ``project``, ``prompter``, ``statusBar()`` and
+``start_method_run(choice) -> bool``; ``job``, ``workers`` and ``settings`` (the gold
+folder last used is remembered there) when it has them.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
 from workbench.gui.detection.compare_dialog import CompareDialog
 from workbench.gui.detection.compare_presenter import Source, display_name
+from workbench.gui.host import ProjectWindow
 from workbench.usecases.detector_run import MethodChoice
 
 ACTION_NAME = "compare_methods"
 GOLD_SETTING = "compare/goldFolder"
 
 
-def install_compare_action(window: Any, menu: QMenu) -> QAction:
+@runtime_checkable
+class CompareWindow(ProjectWindow, Protocol):
+    """What Compare Methods uses of the window: it runs the method the coder chose."""
+
+    def start_method_run(self, choice: MethodChoice) -> bool: ...
+
+
+def install_compare_action(window: CompareWindow, menu: QMenu) -> QAction:
     """Add "Compare Methods…" to ``menu``; it opens the dialog for ``window.project``."""
-    action = QAction("Compare &Methods…", window)
+    action = QAction("Compare &Methods…", window.window())
     action.setObjectName(ACTION_NAME)
     action.setStatusTip("Score every detection method against a gold folder or your coded clusters, "
                         "and run the best one")
@@ -36,10 +44,10 @@ def install_compare_action(window: Any, menu: QMenu) -> QAction:
     return action
 
 
-def open_compare(window: Any) -> CompareDialog:
+def open_compare(window: CompareWindow) -> CompareDialog:
     """Show the dialog (window-modal) for the window's project; the gold folder last used
     is filled in."""
-    dialog = CompareDialog(window, window.project, prompter=window.prompter,
+    dialog = CompareDialog(window.window(), window.project, prompter=window.prompter,
                            workers=getattr(window, "workers", None))
     settings = getattr(window, "settings", None)
     if settings is not None:
@@ -58,7 +66,7 @@ def _remember_gold(settings: Any, dialog: CompareDialog) -> None:
         settings.setValue(GOLD_SETTING, dialog.presenter.gold_folder)
 
 
-def use_method(window: Any, dialog: CompareDialog, choice: MethodChoice) -> bool:
+def use_method(window: CompareWindow, dialog: CompareDialog, choice: MethodChoice) -> bool:
     """Run detection on the window's project with ``choice``; close the dialog once it started."""
     name = display_name(choice.name)
     if window.project is None:
