@@ -4,6 +4,7 @@ drop), close it, save a copy."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 
@@ -13,9 +14,39 @@ from workbench.gui.sidebyside.pagetext import params_from_dict
 from workbench.store import Project, ProjectError
 from workbench.usecases.detector_run import MethodChoice
 
+if TYPE_CHECKING:
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QLabel
+
+    from workbench.gui.coding.carried import CarriedDialog
+    from workbench.gui.coding.memopane import MemoPane
+    from workbench.gui.jobs import DetectJob
+    from workbench.gui.models import ClusterTableModel
+    from workbench.gui.project.backupwatch import BackupWatcher
+    from workbench.gui.project.recent import RecentProjects
+    from workbench.gui.prompter import Prompter
+    from workbench.gui.sidebyside.view import CompareView
+
 
 class ProjectSession:
     """MainWindow's opening, closing and Save As; one project is open at a time."""
+
+    # The window's, set in MainWindow.__init__, _build_widgets and _build_menus.
+    project: Project | None
+    prompter: Prompter
+    settings: QSettings
+    projects_folder: Path | None
+    coder: str
+    job: DetectJob | None
+    skipped: list[tuple[str, str]]
+    carried_dialog: CarriedDialog | None
+    model: ClusterTableModel
+    compare: CompareView
+    memo_pane: MemoPane
+    recent: RecentProjects
+    backup_watcher: BackupWatcher
+    readonly_label: QLabel
+    project_label: QLabel
 
     def open_archive_dialog(self) -> None:
         path = self.prompter.folder("Open Archive Folder", self.settings.value("lastFolder", "") or "")

@@ -3,14 +3,36 @@ and the status bar's word for it."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from workbench.gui.keyboard import Pane, is_typing, pane_after, pane_of
 
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QLabel, QTableView
+
+    from workbench.gui.coding.codebook import CodebookPanel
+    from workbench.gui.coding.memopane import MemoPane
+    from workbench.gui.filterbar import FilterBar
+    from workbench.gui.models import ClusterTableModel
+    from workbench.gui.sidebyside.view import CompareView
+    from workbench.store import Project
+
 
 class KeyboardFocus:
     """MainWindow's keyboard: pane to pane by Tab, back to the cluster list after dialogs."""
+
+    # The window's, built in MainWindow._build_widgets.
+    project: Project | None
+    model: ClusterTableModel
+    table: QTableView
+    filters: FilterBar
+    codebook: CodebookPanel
+    memo_pane: MemoPane
+    compare: CompareView
+    keyboard_label: QLabel
 
     def focus_list(self) -> None:
         """Escape, and after every dialog: the keyboard goes back to the cluster list."""

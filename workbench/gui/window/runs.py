@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.gui.coding.carried import carried_message, show_carried
@@ -12,6 +13,15 @@ from workbench.gui.jobs import DetectJob, RunSummary
 from workbench.gui.sidebyside.pagetext import params_from_dict
 from workbench.usecases.detector_run import MethodChoice
 
+if TYPE_CHECKING:
+    from PySide6.QtCore import QThreadPool
+
+    from workbench.gui.models import ClusterTableModel
+    from workbench.gui.prompter import Prompter
+    from workbench.gui.runpanel import RunPanel
+    from workbench.gui.sidebyside.view import CompareView
+    from workbench.store import Project
+
 # How long after its worker is done an ended detection job is kept alive (see _retire).
 JOB_GRACE_SECONDS = 2.0
 
@@ -19,6 +29,20 @@ JOB_GRACE_SECONDS = 2.0
 class DetectionRuns:
     """MainWindow's detection runs: one :class:`DetectJob` at a time on the thread pool,
     reporting through queued signals; the window's ``run_*`` signals say how it went."""
+
+    # The window's, set in MainWindow.__init__ and _build_widgets.
+    project: Project | None
+    prompter: Prompter
+    workers: int | None
+    job: DetectJob | None
+    pool: QThreadPool
+    skipped: list[tuple[str, str]]
+    model: ClusterTableModel
+    compare: CompareView
+    run_panel: RunPanel
+    _retired_jobs: list[tuple[DetectJob, float]]
+    _singles: int
+    _run_started_at: float
 
     def current_params(self) -> SpotSigsParams:
         run = self.project.current_run() if self.project else None

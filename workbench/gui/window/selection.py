@@ -2,15 +2,32 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QItemSelectionModel
 
 from workbench.gui.coding.navigation import cluster_to_show, edge_row
 from workbench.store import ClusterRow
 
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QTableView
+
+    from workbench.gui.filterbar import FilterBar
+    from workbench.gui.models import ClusterTableModel
+    from workbench.gui.sidebyside.view import CompareView
+    from workbench.store import Project
+
 
 class ClusterSelection:
     """MainWindow's selection in the cluster list (what is shown is asked of
     :mod:`workbench.gui.coding.navigation`)."""
+
+    # The window's, built in MainWindow._build_widgets.
+    project: Project | None
+    model: ClusterTableModel
+    table: QTableView
+    filters: FilterBar
+    compare: CompareView
 
     def selected_rows(self) -> list[ClusterRow]:
         rows = sorted({i.row() for i in self.table.selectionModel().selectedRows()})
