@@ -83,3 +83,16 @@ def progress_text(clusters_coded: int, clusters: int, singles: int, pages_coded:
     return (f"{count_of(groups, 'cluster', 'clusters')} and "
             f"{count_of(singles, 'single page', 'single pages')}"
             f": {clusters_coded:,} of {clusters:,} coded — {pages_coded:,} of {pages:,} pages")
+
+
+def run_done_message(seconds: float, pages: int, pairs: int, clusters: int, singles: int,
+                     skipped: int, note: str = "", carried: str | None = None) -> str:
+    """What the status bar says when a detection run is done: how long, what it found,
+    what it skipped, the run's own ``note``, and what a re-run ``carried`` over (None:
+    nothing was carried, as on a first run)."""
+    said_skipped = (f"{count_of(skipped, 'file or record', 'files or records')} gave no page to "
+                    "compare (File ▸ Skipped Files says why)" if skipped else "nothing skipped")
+    return (f"Detection done in {seconds:.1f} s: {count_of(pages, 'page', 'pages')}, "
+            f"{count_of(pairs, 'pair', 'pairs')}, {count_of(clusters, 'cluster', 'clusters')} and "
+            f"{count_of(singles, 'single page', 'single pages')}; {said_skipped}.{note}"
+            + (f" Your {carried}." if carried is not None else ""))

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.gui.coding.carried import carried_message, show_carried
-from workbench.gui.coding.feedback import count_of
+from workbench.gui.coding.feedback import count_of, run_done_message
 from workbench.gui.jobs import DetectJob, RunSummary
 from workbench.gui.sidebyside.pagetext import params_from_dict
 from workbench.usecases.detector_run import MethodChoice
@@ -126,17 +126,10 @@ class DetectionRuns:
         self.skipped = self.project.skipped_pages() if self.project is not None else []
         spent = time.monotonic() - self._run_started_at
         self.refresh(select_ids=[])
-        skipped = (f"{count_of(len(self.skipped), 'file or record', 'files or records')} gave "
-                   "no page to compare (File ▸ Skipped Files says why)" if self.skipped
-                   else "nothing skipped")
-        self.statusBar().showMessage(
-            f"Detection done in {spent:.1f} s: {count_of(summary.pages, 'page', 'pages')}, "
-            f"{count_of(summary.pairs, 'pair', 'pairs')}, "
-            f"{count_of(summary.clusters, 'cluster', 'clusters')} and "
-            f"{count_of(self._singles, 'single page', 'single pages')}; {skipped}."
-            f"{summary.note}"
-            + (f" Your {carried_message(self)}." if self.project and self.project.last_carry else ""),
-            15000)
+        carried = carried_message(self) if self.project and self.project.last_carry else None
+        self.statusBar().showMessage(run_done_message(
+            spent, summary.pages, summary.pairs, summary.clusters, self._singles, len(self.skipped),
+            summary.note, carried), 15000)
         if self.model.rowCount():
             self.select_row(0)
         show_carried(self)  # what the re-run carried to clusters that changed, if anything
