@@ -25,8 +25,8 @@ def inner(args: argparse.Namespace) -> int:
     from PySide6.QtCore import Qt
     from PySide6.QtGui import QImage
 
-    from workbench.gui.calibration import open_calibration
-    from workbench.gui.compare import DoubtRole
+    from workbench.gui.detection.calibration import open_calibration
+    from workbench.gui.sidebyside.view import DoubtRole
 
     app, window = open_window(args)
 

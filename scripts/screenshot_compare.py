@@ -58,7 +58,7 @@ def inner(args: argparse.Namespace) -> int:
     from PySide6.QtGui import QImage
 
     from workbench.gui.app import make_app
-    from workbench.gui.compare_dialog import CompareDialog
+    from workbench.gui.detection.compare_dialog import CompareDialog
     from workbench.store import Project
 
     app = make_app()

@@ -148,7 +148,7 @@ def inner(args: argparse.Namespace) -> int:
     if not shot_taken:
         print("the run was too quick for a progress screenshot", file=sys.stderr)
 
-    from workbench.gui.tagform import free_keys
+    from workbench.gui.coding.tagform import free_keys
 
     project = window.project
     for name, colour in (("unions", "#e6194b"), ("local issue", "#3cb44b"), ("health", "#4363d8"),
@@ -191,8 +191,8 @@ def inner(args: argparse.Namespace) -> int:
 
 def coding_shots(window, project, args: argparse.Namespace) -> None:
     """The coding flow: sub-tag, a member that is not the story, a memo; the tag dialog."""
-    from workbench.gui.tagdialog import TagDialog
-    from workbench.gui.tagform import new_tag_form
+    from workbench.gui.coding.tagdialog import TagDialog
+    from workbench.gui.coding.tagform import new_tag_form
 
     economy = project.tag_by_name("economy")
     project.add_tag("strike", "Work stoppages and walk-outs", "#911eb4", None, economy.id)

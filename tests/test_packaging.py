@@ -216,7 +216,7 @@ def test_mime_file_is_accepted_by_update_mime_database(tmp_path):
     shutil.copy(MIME_XML, tmp_path / "packages")
     done = subprocess.run([update, "-V", tmp_path], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and "error" not in done.stderr.lower(), done.stderr
-    from workbench.gui.locations import PROJECT_SUFFIX
+    from workbench.gui.project.locations import PROJECT_SUFFIX
 
     assert f"{PROJECT_MIME}:*{PROJECT_SUFFIX}" in (tmp_path / "globs2").read_text(encoding="utf-8")
 
@@ -225,7 +225,7 @@ def test_desktop_files_agree_with_each_other_and_the_package():
     import tomllib
     import xml.etree.ElementTree as ET
 
-    from workbench.gui.locations import PROJECT_SUFFIX
+    from workbench.gui.project.locations import PROJECT_SUFFIX
 
     entry = _desktop_entry()
     scripts = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]

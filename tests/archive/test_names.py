@@ -69,7 +69,7 @@ def test_dedup_run_with_colliding_names_is_saved(tmp_path):
 
 @byte_names
 def test_page_view_reads_a_file_with_an_undecodable_name(tmp_path):
-    from workbench.gui.pagetext import read_raw
+    from workbench.gui.sidebyside.pagetext import read_raw
 
     _write(tmp_path, b"caf\xe9.html", page(7))
     (raw,) = _pages(tmp_path).values()

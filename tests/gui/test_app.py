@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QApplication
 from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.gui.compat import protect_none
 from workbench.gui.dialogs import ExportDialog, SettingsDialog
-from workbench.gui.locations import APP_NAME, ORG_NAME
+from workbench.gui.project.locations import APP_NAME, ORG_NAME
 
 
 def test_run_app_opens_the_demo_archive_without_arguments(qtbot, tmp_path, monkeypatch):
@@ -100,7 +100,7 @@ def test_pages_are_read_again_from_warc_records():
     from tests.conftest import shared_path
     from workbench.archive import scan
     from workbench.core.records import RawPage
-    from workbench.gui.pagetext import read_raw
+    from workbench.gui.sidebyside.pagetext import read_raw
 
     root = shared_path("warc")
     checked = 0

@@ -6,8 +6,8 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
 from tests.gui.test_window import focus_table
+from workbench.gui.coding.tagform import TagForm
 from workbench.gui.prompter import Prompter
-from workbench.gui.tagform import TagForm
 
 
 def focus(qtbot, w, widget):

@@ -374,7 +374,7 @@ def test_layout_is_remembered(qtbot, window, settings, prompter, tmp_path):
 
 
 def test_project_file_path_is_named_after_archive(tmp_path):
-    from workbench.gui.locations import project_for_archive
+    from workbench.gui.project.locations import project_for_archive
     from workbench.store import Project
 
     folder = tmp_path / "projects"

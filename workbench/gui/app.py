@@ -14,8 +14,8 @@ import workbench
 from workbench import resources
 from workbench.gui.compat import protect_none
 from workbench.gui.errorhook import ErrorReporter
-from workbench.gui.locations import APP_NAME, ORG_NAME, PROJECT_SUFFIX, data_dir
 from workbench.gui.mainwindow import MainWindow
+from workbench.gui.project.locations import APP_NAME, ORG_NAME, PROJECT_SUFFIX, data_dir
 from workbench.gui.prompter import Prompter
 
 DEMO_ARCHIVE = resources.DEMO_ARCHIVE

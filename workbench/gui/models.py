@@ -5,8 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
-from workbench.gui.feedback import count_of
-from workbench.gui.pagetext import plain_tip
+from workbench.gui.coding.feedback import count_of
+from workbench.gui.sidebyside.pagetext import plain_tip
 from workbench.store import ClusterRow, Project
 
 PAGE_SIZE = 200

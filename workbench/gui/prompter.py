@@ -18,10 +18,10 @@ from PySide6.QtGui import QColor, QDesktopServices
 from PySide6.QtWidgets import QColorDialog, QFileDialog, QInputDialog, QMessageBox, QWidget
 
 from workbench.detect.spotsigs.params import SpotSigsParams
+from workbench.gui.coding.tagdialog import TagDialog
+from workbench.gui.coding.tagform import TagForm
 from workbench.gui.dialogs import ExportDialog, ExportOptions, ListDialog, SettingsDialog, shortcuts_dialog
-from workbench.gui.locations import PROJECT_SUFFIX
-from workbench.gui.tagdialog import TagDialog
-from workbench.gui.tagform import TagForm
+from workbench.gui.project.locations import PROJECT_SUFFIX
 from workbench.store import Tag
 
 F = TypeVar("F", bound=Callable[..., Any])

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings, QTimer
 
-from workbench.gui.locations import DATA_DIR_ENV
+from workbench.gui.project.locations import DATA_DIR_ENV
 
 # A first run of the demo archive takes seconds; a bundle on a slow machine may take longer.
 TIMEOUT_SECONDS = 600

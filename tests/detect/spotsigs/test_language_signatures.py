@@ -21,7 +21,7 @@ from workbench.detect.spotsigs.params import AntecedentSpec, SpotSigsParams
 from workbench.detect.spotsigs.punctuation import punctuation_spots
 from workbench.detect.spotsigs.scheme import PUNCTUATION, SPOTS, scheme_for
 from workbench.detect.spotsigs.signatures import block_signatures, page_spots, spot_id, spots_in
-from workbench.gui.pagetext import params_from_dict
+from workbench.gui.sidebyside.pagetext import params_from_dict
 from workbench.text.languages import language
 from workbench.text.tokenize import tokenize, words_of
 from workbench.usecases.pipeline import run_dedup

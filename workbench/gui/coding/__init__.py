@@ -1,0 +1,1 @@
+"""The coding pane: tags, the codebook, memos and what the coder is told after each step."""

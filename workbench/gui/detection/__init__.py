@@ -1,0 +1,1 @@
+"""The Detection menu's tools: calibrate tau, compare methods, learn from coding."""

@@ -1,0 +1,55 @@
+"""File ▸ Export: the tagged pages as CSV, from the dialog's options (read-only projects too)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+from workbench.export import damage_report, export_pages
+from workbench.gui.dialogs import ExportOptions
+from workbench.gui.host import ProjectWindow
+from workbench.store import ProjectError
+
+if TYPE_CHECKING:
+    from PySide6.QtCore import QSettings
+
+
+@runtime_checkable
+class ExportWindow(ProjectWindow, Protocol):
+    """What export uses of the window: its settings (the folder exported to last) and its
+    job (no export while a run rewrites the clusters)."""
+
+    settings: QSettings
+    job: object | None
+
+
+def default_export_path(window: ExportWindow) -> Path:
+    last = window.settings.value("lastExportFolder", "") or str(Path.home())
+    stem = Path(window.project.archive_root).name if window.project else "export"
+    return Path(last) / f"{stem or 'export'}-tagged.csv"
+
+
+def export_dialog(window: ExportWindow) -> None:
+    if window.project is None or window.job is not None:
+        return
+    options = window.prompter.export_options(default_export_path(window))
+    if options is not None:
+        export_csv(window, options)
+
+
+def export_csv(window: ExportWindow, options: ExportOptions) -> int | None:
+    """Write the export; the number of rows, or None when it failed (and was said)."""
+    if window.project is None:
+        return None
+    try:
+        result = export_pages(window.project, options.path, coded_only=options.coded_only,
+                              wide=options.wide, excel=options.excel)
+    except (ProjectError, OSError) as exc:
+        window.prompter.error("Export failed", str(exc))
+        return None
+    window.settings.setValue("lastExportFolder", str(Path(options.path).parent))
+    window.statusBar().showMessage(f"Exported {result.rows:,} rows to {result.csv_path}", 10000)
+    if result.damaged:
+        window.prompter.error("Exported, with damaged text", damage_report(result.damaged),
+                              "\n".join(str(d) for d in result.damaged))
+    return result.rows
