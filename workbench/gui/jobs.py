@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from PySide6.QtCore import QObject, QRunnable, Signal
 
@@ -22,6 +23,32 @@ from workbench.usecases.pipeline import Corpus, DedupResult, run_into_project
 
 # At most one progress signal per this many seconds, unless the stage changes.
 EMIT_INTERVAL = 0.05
+
+
+# How long after its worker is done an ended job is kept alive (see retire).
+JOB_GRACE_SECONDS = 2.0
+
+
+class EndingJob(Protocol):
+    done: threading.Event  # set by the worker as the last thing it does in run()
+
+
+_retired: list[tuple[EndingJob, float]] = []
+
+
+def retire(job: EndingJob) -> None:
+    """Keep an ended or abandoned job alive until its worker has surely left ``run()``.
+
+    Dropping the last reference while the worker still unwinds would delete the job's
+    signal object on the worker thread, racing the GUI thread's event loop over its queued
+    signals (a crash seen about once in eight test-suite runs). Jobs are let go here, on
+    the GUI thread, a while after their worker said it was done. One list for every kind
+    of job (detection, comparison, learning).
+    """
+    now = time.monotonic()
+    _retired[:] = [(j, t) for j, t in _retired
+                   if not (j.done.is_set() and now - t > JOB_GRACE_SECONDS)]
+    _retired.append((job, now))
 
 
 @dataclass(slots=True)

@@ -78,7 +78,6 @@ class MainWindow(WindowActions, ProjectSession, DetectionRuns, ClusterSelection,
         self.coder = ""
         self.job: DetectJob | None = None
         self.pool = QThreadPool.globalInstance()
-        self._retired_jobs: list[tuple[DetectJob, float]] = []
         self._singles = 0
         self.skipped: list[tuple[str, str]] = []
         self.calibration: CalibrationDialog | None = None

@@ -39,14 +39,12 @@ from workbench.detect.texts import read_texts
 from workbench.gui.coding.carried import CarriedWindow, carried_message, show_carried
 from workbench.gui.detection.andd_dialog import AnddDialog
 from workbench.gui.failures import explain
+from workbench.gui.jobs import retire
 from workbench.store import Project, ProjectError
 
 ACTION_NAME = "learn_andd"
 # At most one progress signal per this many seconds, unless the stage changes.
 EMIT_INTERVAL = 0.05
-# How long after its worker is done an ended job is kept alive (see _retire).
-JOB_GRACE_SECONDS = 2.0
-_retired: list[tuple[AnddJob, float]] = []
 
 # What the status bar says for the stages the run panel does not know.
 STAGE_TEXT = {"featurize": "Reading the archive", "train": "Learning weights from your coding",
@@ -163,14 +161,6 @@ class AnddJob(QRunnable):
             self.signals.ended.emit()
 
 
-def _retire(job: AnddJob) -> None:
-    """Keep an ended or abandoned job alive until its worker has surely left ``run()``:
-    dropping the last reference while the worker unwinds would delete its signal object
-    on the worker thread (the window keeps its detection jobs the same way)."""
-    now = time.monotonic()
-    _retired[:] = [(j, t) for j, t in _retired if not (j.done.is_set() and now - t > JOB_GRACE_SECONDS)]
-    _retired.append((job, now))
-
 
 class AnddLearner(QObject):
     """One per window: starts the job, shows the preview, applies it."""
@@ -263,7 +253,7 @@ class AnddLearner(QObject):
         job, self.job = self.job, None
         if job is None:
             return
-        _retire(job)
+        retire(job)
         w = self.window
         if w.job is job:
             w.job = None

@@ -54,6 +54,7 @@ from workbench.gui.detection.compare_presenter import (
     project_truth_problem,
 )
 from workbench.gui.detection.prcurve import PRCurveView, colour_of
+from workbench.gui.jobs import retire
 from workbench.gui.prompter import Prompter
 from workbench.gui.sidebyside.pagetext import params_from_dict
 from workbench.store import Project, ProjectError
@@ -62,9 +63,6 @@ from workbench.usecases.comparison_process import compare_in_child
 
 # At most one progress signal per this many seconds, unless the stage changes.
 EMIT_INTERVAL = 0.05
-# How long after its worker is done an ended job is kept alive (see _retire).
-JOB_GRACE_SECONDS = 2.0
-_retired: list[tuple[CompareJob, float]] = []
 
 METHOD_TIPS: dict[str, str] = {
     "spotsigs": "Spot signatures: short word chains after stopwords, which news text has and "
@@ -137,14 +135,6 @@ class CompareJob(QRunnable):
             self.done.set()
             self.signals.ended.emit()
 
-
-def _retire(job: CompareJob) -> None:
-    """Keep an ended or abandoned job alive until its worker has surely left ``run()``:
-    dropping the last reference while the worker unwinds would delete its signal object
-    on the worker thread (the window keeps its detection jobs the same way)."""
-    now = time.monotonic()
-    _retired[:] = [(j, t) for j, t in _retired if not (j.done.is_set() and now - t > JOB_GRACE_SECONDS)]
-    _retired.append((job, now))
 
 
 class CompareDialog(QDialog):
@@ -439,7 +429,7 @@ class CompareDialog(QDialog):
 
     def _end_job(self) -> None:
         if self.job is not None:
-            _retire(self.job)
+            retire(self.job)
         self.job = None
         self._sync_inputs()
 
@@ -520,6 +510,6 @@ class CompareDialog(QDialog):
         """Closing mid-run stops the work; its late signals are ignored."""
         if self.job is not None:
             self.job.cancel()
-            _retire(self.job)
+            retire(self.job)
             self.job = None
         super().done(result)

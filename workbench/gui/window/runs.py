@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.gui.coding.carried import carried_message, show_carried
 from workbench.gui.coding.feedback import count_of, run_done_message
-from workbench.gui.jobs import DetectJob, RunSummary
+from workbench.gui.jobs import DetectJob, RunSummary, retire
 from workbench.gui.sidebyside.pagetext import params_from_dict
 from workbench.usecases.detector_run import MethodChoice
 
@@ -22,8 +22,6 @@ if TYPE_CHECKING:
     from workbench.gui.sidebyside.view import CompareView
     from workbench.store import Project
 
-# How long after its worker is done an ended detection job is kept alive (see _retire).
-JOB_GRACE_SECONDS = 2.0
 
 
 class DetectionRuns:
@@ -40,7 +38,6 @@ class DetectionRuns:
     model: ClusterTableModel
     compare: CompareView
     run_panel: RunPanel
-    _retired_jobs: list[tuple[DetectJob, float]]
     _singles: int
     _run_started_at: float
 
@@ -97,23 +94,10 @@ class DetectionRuns:
 
     def _end_job(self) -> None:
         if self.job is not None:
-            self._retire(self.job)
+            retire(self.job)
         self.job = None
         self.run_panel.stop()
         self.update_actions()
-
-    def _retire(self, job: DetectJob) -> None:
-        """Keep an ended job alive until its worker has surely left ``run()``.
-
-        Dropping the last reference while the worker still unwinds would delete the
-        job's signal object on the worker thread, racing this thread's event loop over
-        its queued signals (a crash seen about once in eight test-suite runs). Jobs are
-        let go here, on the GUI thread, a while after their worker said it was done.
-        """
-        now = time.monotonic()
-        self._retired_jobs = [(j, t) for j, t in self._retired_jobs
-                              if not (j.done.is_set() and now - t > JOB_GRACE_SECONDS)]
-        self._retired_jobs.append((job, now))
 
     def _from_current_job(self) -> bool:
         """Signals of a job given up on (cancelled while closing) arrive late: ignore them."""
