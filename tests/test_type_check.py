@@ -9,7 +9,7 @@ from pathlib import Path
 
 from tests.conftest import REPO
 
-CHECKED = {"workbench/core", "workbench/text", "workbench/detect"}
+CHECKED = {"workbench/core", "workbench/text", "workbench/detect", "workbench/store"}
 
 
 def _mypy_config() -> dict:
@@ -30,6 +30,17 @@ def test_mypy_is_strict_on_the_core_packages_and_installed_with_the_tests():
     assert set(config["files"]) >= CHECKED
     project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert any(req.startswith("mypy") for req in project["optional-dependencies"]["test"])
+
+
+def test_no_checked_package_is_silenced():
+    """A package on ``files`` must not also be on the follow_imports = "silent" list, which
+    would hide the errors its imports make mypy find in it."""
+    silenced = {module.removesuffix(".*").replace(".", "/")
+                for override in _mypy_config().get("overrides", [])
+                if override.get("follow_imports") == "silent"
+                for module in override["module"]}
+    assert not silenced & set(_mypy_config()["files"])
+    assert not silenced & CHECKED
 
 
 def test_the_configuration_rejects_an_unannotated_function(tmp_path: Path):

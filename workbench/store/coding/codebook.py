@@ -88,7 +88,7 @@ def specs_of(tags: Sequence[Tag]) -> list[TagSpec]:
         n, cur, seen = 0, tag, set()
         while cur.parent_id in by_id and cur.id not in seen:
             seen.add(cur.id)
-            cur, n = by_id[cur.parent_id], n + 1  # type: ignore[index]
+            cur, n = by_id[cur.parent_id], n + 1
         return n
 
     ordered = sorted(tags, key=lambda t: (depth(t), t.id))
