@@ -1,8 +1,7 @@
 from collections.abc import Iterator
 from typing import Any
 
-from warcio.bufferedreaders import _Readable
-from warcio.bufferedreaders import BufferedReader
+from warcio.bufferedreaders import BufferedReader, _Readable
 from warcio.recordloader import ArcWarcRecord, ArcWarcRecordLoader
 
 class ArchiveIterator(Iterator[ArcWarcRecord]):
