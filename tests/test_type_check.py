@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tomllib
@@ -9,7 +10,8 @@ from pathlib import Path
 
 from tests.conftest import REPO
 
-CHECKED = {"workbench/core", "workbench/text", "workbench/detect"}
+CHECKED = {"workbench/core", "workbench/text", "workbench/detect", "workbench/store",
+           "workbench/archive"}
 
 
 def _mypy_config() -> dict:
@@ -32,6 +34,17 @@ def test_mypy_is_strict_on_the_core_packages_and_installed_with_the_tests():
     assert any(req.startswith("mypy") for req in project["optional-dependencies"]["test"])
 
 
+def test_no_checked_package_is_silenced():
+    """A package on ``files`` must not also be on the follow_imports = "silent" list, which
+    would hide the errors its imports make mypy find in it."""
+    silenced = {module.removesuffix(".*").replace(".", "/")
+                for override in _mypy_config().get("overrides", [])
+                if override.get("follow_imports") == "silent"
+                for module in override["module"]}
+    assert not silenced & set(_mypy_config()["files"])
+    assert not silenced & CHECKED
+
+
 def test_the_configuration_rejects_an_unannotated_function(tmp_path: Path):
     """The settings in pyproject.toml are strict in fact: a function without annotations,
     which plain mypy accepts, is an error."""
@@ -42,3 +55,16 @@ def test_the_configuration_rejects_an_unannotated_function(tmp_path: Path):
                           capture_output=True, text=True, cwd=tmp_path)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "[no-untyped-def]" in done.stdout
+
+
+def test_the_warcio_stubs_match_the_installed_warcio(tmp_path: Path):
+    """warcio ships no types; workbench.archive subclasses its readers, so typings/warcio
+    declares the parts it uses. mypy's stubtest compares them with the warcio installed:
+    a parameter, attribute or class the stubs get wrong (or a warcio upgrade that changes
+    one) fails here instead of being believed by the type check."""
+    done = subprocess.run([sys.executable, "-m", "mypy.stubtest", "warcio", "--mypy-config-file",
+                           str(REPO / "pyproject.toml"), "--ignore-missing-stub"],
+                          capture_output=True, text=True, cwd=tmp_path,
+                          env={**os.environ, "MYPY_CACHE_DIR": str(tmp_path / "cache")})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "no issues found" in done.stdout

@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
-from workbench.archive.common import PAGE_LIMIT_BYTES, mb
+from workbench.archive.common import PAGE_LIMIT_BYTES, ByteStream, mb
+
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer
 
 # Longest header line read (WARC, ARC or HTTP). Real ones are a few hundred bytes; the
 # longest seen in practice (cookies, content security policies) stay well under this.
@@ -114,7 +117,7 @@ class InflateGuard(io.RawIOBase):
     what came out, against ``compressed()`` bytes gone in, makes a bomb. ``tell()`` is the
     inflated stream's own."""
 
-    def __init__(self, inflating: BinaryIO, compressed: Callable[[], int]) -> None:
+    def __init__(self, inflating: ByteStream, compressed: Callable[[], int]) -> None:
         super().__init__()
         self._inflating = inflating
         self._compressed = compressed
@@ -130,9 +133,10 @@ class InflateGuard(io.RawIOBase):
             raise CompressionBomb(self.inflated, self._compressed())
         return data
 
-    def readinto(self, buffer) -> int:  # type: ignore[override]
-        data = self.read(len(buffer))
-        buffer[: len(data)] = data
+    def readinto(self, buffer: WriteableBuffer) -> int:
+        view = memoryview(buffer).cast("B")  # io hands a bytearray or a memoryview of bytes
+        data = self.read(len(view))
+        view[: len(data)] = data
         return len(data)
 
     def tell(self) -> int:

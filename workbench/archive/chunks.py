@@ -29,7 +29,7 @@ from typing import BinaryIO
 from isal import isal_zlib
 from warcio.utils import BUFF_SIZE
 
-from workbench.archive.common import CHUNK, Counted, Opener
+from workbench.archive.common import CHUNK, ByteStream, Counted, Opener
 from workbench.archive.sniff import SNIFF_BYTES, sniff
 
 # Private pieces of the whole-file reader, used as they are so that a record read
@@ -158,21 +158,21 @@ def _opens_a_record(fh: BinaryIO, pos: int) -> bool:
 class _IsalReader(RecordReader):
     """The whole-file reader's gzip-member reader, inflating with ISA-L (or not at all)."""
 
-    def __init__(self, stream, gzipped: bool) -> None:
+    def __init__(self, stream: ByteStream, gzipped: bool) -> None:
         super().__init__(stream, block_size=BUFF_SIZE)
         if not gzipped:
             # A plain range starts at a WARC header: warcio would try gzip on it, fail, and
             # read the bytes as they are; say so from the start.
             self.set_decomp(None)
 
-    def _init_decomp(self, decomp_type) -> None:
+    def _init_decomp(self, decomp_type: str | None) -> None:
         super()._init_decomp(decomp_type)
         if self.decompressor is not None and (decomp_type or "").lower() == "gzip":
             self.decompressor = isal_zlib.decompressobj(16 + isal_zlib.MAX_WBITS)
 
 
 class _RangeIterator(RecordIterator):
-    def __init__(self, fh, gzipped: bool) -> None:
+    def __init__(self, fh: ByteStream, gzipped: bool) -> None:
         super().__init__(fh, "warc")
         self.reader = _IsalReader(self.fh, gzipped)
 

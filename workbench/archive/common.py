@@ -7,10 +7,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO, Protocol
 
 from workbench.core.progress import ProgressFn
 from workbench.core.records import SkipRecord
+
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer
 
 PAGE_LIMIT_BYTES = 50 * 1024 * 1024
 CHUNK = 1024 * 1024
@@ -76,9 +79,10 @@ class Counted(io.RawIOBase):
         self.pos += len(data)
         return data
 
-    def readinto(self, buffer) -> int:  # type: ignore[override]
-        data = self.read(len(buffer))
-        buffer[: len(data)] = data
+    def readinto(self, buffer: WriteableBuffer) -> int:
+        view = memoryview(buffer).cast("B")  # io hands a bytearray or a memoryview of bytes
+        data = self.read(len(view))
+        view[: len(data)] = data
         return len(data)
 
     def tell(self) -> int:
@@ -101,7 +105,25 @@ class Opener:
             import zipfile
 
             with zipfile.ZipFile(self.path) as zf, zf.open(self.member) as fh:
+                # A ZipExtFile is an io.BufferedIOBase, which typing does not count as a
+                # BinaryIO; it has every method the readers call on what Opener opens.
                 yield fh  # type: ignore[misc]
+
+
+class ByteStream(Protocol):
+    """What the readers read from: an open file, a ZIP member, or a gzip, counting or
+    bomb-guarding view of one (:class:`Counted`, ``bounds.InflateGuard``)."""
+
+    def read(self, size: int = -1, /) -> bytes: ...
+
+    def tell(self) -> int: ...
+
+
+class Positions(Protocol):
+    """Where a reader reports how far into its input it is: :class:`Tracker`, or a worker's
+    ``Meter`` (workbench.archive.worker)."""
+
+    def at(self, pos: int, *, force: bool = False) -> None: ...
 
 
 class Tracker:

@@ -18,18 +18,21 @@ from collections.abc import Callable, Sequence
 from itertools import pairwise
 
 from workbench.archive.chunks import RangeEnd
-from workbench.archive.tasks import Added, Deferred, Revisit
+from workbench.archive.tasks import Added, Deferred, Log, Revisit
 from workbench.archive.warc import Original, PendingRevisit, RevisitIndex
 
 
 class MainIndex(RevisitIndex):
     """The run's revisit index. Resolving reads the original's payload: a worker does that."""
 
+    # Kept ignore: the main process's own reading then yields a Deferred where a page would
+    # be. Only detect.workers.parallel reads with this index, and it tells the two apart
+    # (isinstance) before it uses either; typing that would make every reader generic.
     def resolve(self, rv: PendingRevisit, orig: Original) -> Deferred:  # type: ignore[override]
         return Deferred(rv, orig)
 
 
-def replay(entries: list, index: MainIndex, emit: Callable[[object], None]) -> None:
+def replay(entries: Log, index: MainIndex, emit: Callable[[object], None]) -> None:
     """Feed one log to the run's index; pass on its outputs (or what to resolve) in order."""
     it = iter(entries)
     for entry in it:
@@ -47,13 +50,13 @@ def replay(entries: list, index: MainIndex, emit: Callable[[object], None]) -> N
             emit(entry)
 
 
-def must_read_here(logs: Sequence[list], index: MainIndex) -> bool:
+def must_read_here(logs: Sequence[Log], index: MainIndex) -> bool:
     """Does a file's log (or its ranges' logs, in order) need the main process to read it?"""
     if not any(isinstance(e, Revisit) and e.local is None and not e.yielded
                for log in logs for e in log):
         return False
     # Replay the captures on a scratch layer over the run's index, which stays untouched.
-    trial = RevisitIndex(keys=ChainMap({}, index.keys))  # type: ignore[arg-type]
+    trial = RevisitIndex(keys=ChainMap({}, index.keys))
     for log in logs:
         for e in log:
             if isinstance(e, Added):

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from workbench.archive.common import Opener, Tracker
+from workbench.archive.common import Opener, Positions, Tracker
 from workbench.archive.names import name_text, within
 from workbench.archive.pages import read_gzip_page, read_page
 from workbench.archive.sniff import SNIFF_BYTES, gunzip_head, sniff
@@ -67,14 +67,14 @@ def _kind_of(mode: int) -> str:
     return "a special file"
 
 
-def _is_link(entry: os.DirEntry) -> bool:
+def _is_link(entry: os.DirEntry[str]) -> bool:
     try:
         return entry.is_symlink()
     except OSError:
         return False
 
 
-def _link_reason(entry: os.DirEntry, est: os.stat_result, real_root: str) -> str | None:
+def _link_reason(entry: os.DirEntry[str], est: os.stat_result, real_root: str) -> str | None:
     """Why a symbolic link is not followed (None: it is, being a folder in the opened one).
 
     A link that leads out of the opened folder is never read: a crawl is not a way to
@@ -204,7 +204,7 @@ def scan(root: Path | str, progress: ProgressFn = no_progress) -> Iterator[RawPa
     tracker.end()
 
 
-def read_file(item: FileEntry, tracker: Tracker, index: RevisitIndex
+def read_file(item: FileEntry, tracker: Positions, index: RevisitIndex
                ) -> Iterator[RawPage | SkipRecord]:
     rel, path = item.rel, item.path
     if item.size == 0:

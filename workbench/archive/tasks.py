@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from workbench.archive.chunks import RangeEnd, splittable
+from workbench.archive.common import Positions
 from workbench.archive.scan import FileEntry, read_file, walk
 from workbench.archive.scan import scan as scan_here
 from workbench.archive.sniff import SNIFF_BYTES
@@ -181,16 +182,21 @@ class Deferred:
         return RevisitIndex.resolve(_NO_INDEX, self.rv, self.orig)
 
 
+# A task's log, in reading order: the revisit index's events (Added, Revisit), skip records,
+# and each page as the run's ``process`` left it (its extracted form, of the detector's own
+# type, or a skip record); whoever replays it tells them apart by isinstance.
+Log = list[object]
+
 _NO_INDEX = RevisitIndex()  # resolve() needs an index only to be a method
 
 
 @dataclass(slots=True)
 class RangeLog:
     end: RangeEnd
-    entries: list  # empty when the range was not clean
+    entries: Log  # empty when the range was not clean
 
 
-def read_one(item: FileEntry, tracker, index: RevisitIndex) -> Iterator[RawPage | SkipRecord]:
+def read_one(item: FileEntry, tracker: Positions, index: RevisitIndex) -> Iterator[RawPage | SkipRecord]:
     """One file as ``scan`` reads it: nothing but ``Cancelled`` escapes."""
     try:
         yield from read_file(item, tracker, index)

@@ -15,13 +15,16 @@ import hashlib
 import re
 import zlib
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator, MutableMapping
 from dataclasses import dataclass, field
+from io import BytesIO
 from typing import BinaryIO
 
 from warcio.archiveiterator import ArchiveIterator
 from warcio.bufferedreaders import BufferedReader, ChunkedDataReader, DecompressingBufferedReader
-from warcio.recordloader import ArcWarcRecordLoader
+from warcio.limitreader import LimitReader
+from warcio.recordloader import ArcWarcRecord, ArcWarcRecordLoader
+from warcio.statusandheaders import StatusAndHeaders
 from warcio.utils import BUFF_SIZE
 
 from workbench.archive.bounds import (
@@ -39,6 +42,7 @@ from workbench.archive.bounds import (
 from workbench.archive.common import (
     CHUNK,
     PAGE_LIMIT_BYTES,
+    ByteStream,
     Counted,
     Opener,
     SkippedInput,
@@ -74,6 +78,9 @@ _WARC_LINE = re.compile(rb"WARC/[01]\.\d+\r?\n")
 _ARC_START = re.compile(rb"\n(\S+ \S+ \d{14} \S+ \d+\r?\n)")
 
 Report = Callable[[int], None]
+# What reading one archive (or one pass over it) yields, and returns: the damage that
+# stopped it, or None at its end.
+Reading = Generator[RawPage | SkipRecord, None, "_Damage | None"]
 
 
 def warc_line_starts(hay: bytes) -> Iterator[int]:
@@ -130,13 +137,13 @@ class RecordReader(DecompressingBufferedReader):
     stops a gzip member that inflates like a compression bomb
     (:class:`~workbench.archive.bounds.CompressionBomb`)."""
 
-    def __init__(self, stream, block_size: int = BUFF_SIZE) -> None:
+    def __init__(self, stream: ByteStream, block_size: int = BUFF_SIZE) -> None:
         super().__init__(stream, block_size=block_size)
         self.gzip_error: str | None = None
         self.truncated_member = False
         self.header_run = 0  # bytes read by readline since the last read
 
-    def _init_decomp(self, decomp_type) -> None:
+    def _init_decomp(self, decomp_type: str | None) -> None:
         super()._init_decomp(decomp_type)
         self.fed = False  # has the current gzip member been given any bytes?
         self.member_in = 0  # compressed bytes given to this member's decompressor
@@ -150,7 +157,7 @@ class RecordReader(DecompressingBufferedReader):
             return data
         self.fed = True
         try:
-            out = self.decompressor.decompress(data)
+            out: bytes = self.decompressor.decompress(data)
         except zlib.error as exc:
             if self.num_block_read == 0:
                 # Not gzip after all: read the bytes as they are (warcio does the same).
@@ -175,6 +182,7 @@ class RecordReader(DecompressingBufferedReader):
         self._fillbuff()
         if self.empty():
             return b""
+        assert self.buff is not None  # not empty(): it holds data
         line = self.buff.readline(length)
         n = len(line)
         if line.endswith(b"\n") or (length is not None and n >= length):
@@ -193,7 +201,7 @@ class RecordReader(DecompressingBufferedReader):
         self.header_run = 0  # a record's payload: its headers have ended
         return super().read(length)
 
-    def _filled(self):
+    def _filled(self) -> BytesIO | None:
         self._fillbuff()
         return None if self.empty() else self.buff
 
@@ -212,7 +220,7 @@ class RecordReader(DecompressingBufferedReader):
         super().close_decompressor()
 
 
-def _tell(stream) -> int:
+def _tell(stream: ByteStream) -> int:
     try:
         return stream.tell()
     except (AttributeError, OSError, ValueError):
@@ -231,12 +239,14 @@ class NoTargetURI(ValueError):
 class _Loader(ArcWarcRecordLoader):
     """warcio's record loader, fixing odd target URIs without logging a warning each."""
 
-    def load_http_headers(self, rec_type, uri, stream, length):
+    def load_http_headers(self, rec_type: str, uri: str | None,
+                          stream: LimitReader | BufferedReader,
+                          length: int | None) -> StatusAndHeaders | None:
         if uri is None and length != 0 and rec_type in self.HTTP_RECORDS:
             raise NoTargetURI(rec_type)
         return super().load_http_headers(rec_type, uri, stream, length)
 
-    def _ensure_target_uri_format(self, rec_headers):
+    def _ensure_target_uri_format(self, rec_headers: StatusAndHeaders) -> str | None:
         uri = rec_headers.get_header("WARC-Target-URI")
         if uri is None:
             return None
@@ -250,14 +260,17 @@ class _Loader(ArcWarcRecordLoader):
 class RecordIterator(ArchiveIterator):
     """ArchiveIterator with our reader, a fixed format and no writing to stderr."""
 
-    def __init__(self, fh, fmt: str) -> None:
+    reader: RecordReader
+
+    def __init__(self, fh: ByteStream, fmt: str) -> None:
         super().__init__(fh, arc2warc=True, verify_http=False)
         self.loader = _Loader(verify_http=False, arc2warc=True)
         self.reader = RecordReader(self.fh)
         self.known_format = "arc" if fmt == "arc" else "warc"
         self.odd_endings = 0
 
-    def _consume_blanklines(self):  # same contract as warcio's, minus the warning on stderr
+    # The same contract as warcio's, minus the warning on stderr.
+    def _consume_blanklines(self) -> tuple[bytes | None, int]:
         empty_size = 0
         first_line = True
         while True:
@@ -278,13 +291,10 @@ class RecordIterator(ArchiveIterator):
             return line, empty_size
 
 
-class _PayloadDecoding:
+class _PayloadDecoding(BufferedReader):
     """Content-Encoding decoding that remembers damage instead of printing it, and can
     tell whether the compressed payload ended before its compressed stream did."""
 
-    decompressor: object
-    decomp_type: str | None
-    num_block_read: int
     damage: str | None = None
     fed = False  # has the decompressor been given any bytes?
 
@@ -293,11 +303,12 @@ class _PayloadDecoding:
             return data
         self.fed = True
         try:
-            return self.decompressor.decompress(data)  # type: ignore[attr-defined]
+            out: bytes = self.decompressor.decompress(data)
+            return out
         except Exception as exc:  # noqa: BLE001 - zlib and brotli fail in their own ways
             if self.num_block_read == 0:  # not compressed after all: as warcio does
                 if self.decomp_type == "deflate":
-                    self._init_decomp("deflate_alt")  # type: ignore[attr-defined]
+                    self._init_decomp("deflate_alt")
                     return self._decompress(data)
                 self.decompressor = None
                 return data
@@ -322,7 +333,7 @@ class _ChunkedPayload(_PayloadDecoding, ChunkedDataReader):
     pass
 
 
-def content_stream(rec):
+def content_stream(rec: ArcWarcRecord) -> ByteStream:
     """``rec.content_stream()`` (the payload, de-chunked and decoded), through readers that
     record damage and a cut-short compressed payload instead of writing to stderr."""
     http = rec.http_headers
@@ -347,7 +358,7 @@ class PayloadLoss:
     none_kept: str
 
 
-def payload_loss(stream, encoding: str) -> PayloadLoss | None:
+def payload_loss(stream: ByteStream, encoding: str) -> PayloadLoss | None:
     """What a payload lost to its Content-Encoding (None: nothing)."""
     if not isinstance(stream, _PayloadDecoding):
         return None
@@ -402,7 +413,8 @@ class RevisitIndex:
     # capture, so a crawl of a million pages keeps its index in ~300 MB at most.
     # A later capture with the same key replaces an earlier one, so a revisit finds
     # the original in its own file before a copy in a file read earlier.
-    keys: dict[int, Original] = field(default_factory=dict)
+    # (A mapping, not only a dict: a trial replay layers a ChainMap over the run's index.)
+    keys: MutableMapping[int, Original] = field(default_factory=dict)
     pending: list[PendingRevisit] = field(default_factory=list)
 
     @staticmethod
@@ -479,12 +491,14 @@ class RevisitIndex:
 def read_payload_at(orig: Original) -> bytes | None:
     """Read one record's payload again (for a revisit), or None if it is not there."""
     with orig.opener.open() as fh:
+        stream: ByteStream
         if orig.mode == "gunzip":
-            stream: BinaryIO = gzip.GzipFile(fileobj=fh, mode="rb")  # type: ignore[assignment]
-            stream.seek(orig.offset)
+            gunzipped = gzip.GzipFile(fileobj=fh, mode="rb")
+            gunzipped.seek(orig.offset)
+            stream = gunzipped
         else:
             fh.seek(orig.offset)
-            stream = Counted(fh, orig.offset)  # type: ignore[assignment]
+            stream = Counted(fh, orig.offset)
         it = RecordIterator(stream, orig.fmt)
         rec = next(iter(it), None)
         if rec is None:
@@ -515,7 +529,7 @@ class ReadState:
     index: RevisitIndex
     records: int = 0
     outputs: int = 0
-    ignored: Counter = field(default_factory=Counter)
+    ignored: Counter[str] = field(default_factory=Counter)
 
 
 def _describe(exc: BaseException) -> str:
@@ -525,7 +539,7 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
-def _read_capped(stream, tick: Callable[[], None]) -> tuple[bytes, bool]:
+def _read_capped(stream: ByteStream, tick: Callable[[], None]) -> tuple[bytes, bool]:
     """Read a payload stream up to the page limit; True in the second place if it is larger."""
     parts: list[bytes] = []
     size = 0
@@ -581,17 +595,18 @@ def read_archive(
             break
         start, resyncs, skip_first = nxt, resyncs + 1, 0
     if st.outputs == 0:
-        seen = ", ".join(plural(n, f"{kind} record") for kind, n in sorted(st.ignored.items()))
-        yield SkipRecord(source, f"no web pages in this archive ({seen or 'no records'})")
+        kinds = ", ".join(plural(n, f"{kind} record") for kind, n in sorted(st.ignored.items()))
+        yield SkipRecord(source, f"no web pages in this archive ({kinds or 'no records'})")
 
 
-def _unseen(pass_, seen: set[tuple[str, int | None]]):
+def _unseen(pass_: Reading, seen: set[tuple[str, int | None]]) -> Reading:
     """Pass on a pass's output, dropping records already yielded; return its damage."""
     while True:
         try:
             item = next(pass_)
         except StopIteration as stop:
-            return stop.value
+            damage: _Damage | None = stop.value
+            return damage
         # A note beside a page (what part of it was lost) has the page's offset.
         kind = "note" if isinstance(item, SkippedInput) and item.page_kept else "record"
         key = (kind, item.offset)
@@ -601,8 +616,9 @@ def _unseen(pass_, seen: set[tuple[str, int | None]]):
         yield item
 
 
-def _one_pass(st: ReadState, fh: BinaryIO, mode: str, start: int, skip_first: int):
+def _one_pass(st: ReadState, fh: BinaryIO, mode: str, start: int, skip_first: int) -> Reading:
     """Read records from ``start`` until the end or the first damage (returned)."""
+    stream: ByteStream
     if mode == "gunzip":
         counted = Counted(fh, 0)
         gunzipped = gzip.GzipFile(fileobj=counted, mode="rb")
@@ -611,12 +627,12 @@ def _one_pass(st: ReadState, fh: BinaryIO, mode: str, start: int, skip_first: in
                 gunzipped.seek(start)
             except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
                 return _Damage(start, f"gzip data damaged or cut short ({_describe(exc)})")
-        stream: BinaryIO = InflateGuard(gunzipped, lambda: counted.pos)  # type: ignore[assignment]
+        stream = InflateGuard(gunzipped, lambda: counted.pos)
     else:
         if start:
             fh.seek(start)
         counted = Counted(fh, start)
-        stream = counted  # type: ignore[assignment]
+        stream = counted
     it = RecordIterator(stream, st.fmt)
     reader: RecordReader = it.reader
     records = iter(it)
@@ -703,7 +719,8 @@ def _bounded(exc: LineTooLong | CompressionBomb, reader: RecordReader, offset: i
                    "its record is skipped", tally=False)
 
 
-def handle_record(st: ReadState, rec, offset: int, mode: str, counted: Counted):
+def handle_record(st: ReadState, rec: ArcWarcRecord, offset: int, mode: str,
+                  counted: Counted) -> Reading:
     """Yield at most one page or skip record for ``rec``; return damage if it is cut short."""
     rh = rec.rec_headers
     rtype = (rec.rec_type or "unknown").lower()
@@ -758,7 +775,7 @@ def handle_record(st: ReadState, rec, offset: int, mode: str, counted: Counted):
     missing = getattr(raw, "limit", 0)
     if missing and missing > 0:
         declared = getattr(raw, "_orig_limit", None)
-        reader: RecordReader = raw.stream if isinstance(raw.stream, RecordReader) else None  # type: ignore
+        reader: RecordReader | None = raw.stream if isinstance(raw.stream, RecordReader) else None
         if reader is not None and reader.member_cut_short():
             what = f"truncated gzip member at byte {offset:,}"
         elif reader is not None and reader.decompressor is not None and mode == "raw":
@@ -781,7 +798,7 @@ def handle_record(st: ReadState, rec, offset: int, mode: str, counted: Counted):
     return None
 
 
-def _status(http) -> int | None:
+def _status(http: StatusAndHeaders | None) -> int | None:
     if http is None:
         return None
     try:
@@ -791,8 +808,10 @@ def _status(http) -> int | None:
         return None
 
 
-def _page_or_skip(st: ReadState, rec, offset, uri, date, status, ctype, media, charset, data, big,
-                  mode, loss: PayloadLoss | None = None) -> RawPage | SkipRecord:
+def _page_or_skip(st: ReadState, rec: ArcWarcRecord, offset: int, uri: str | None,
+                  date: str | None, status: int | None, ctype: str | None, media: str,
+                  charset: str | None, data: bytes, big: bool, mode: str,
+                  loss: PayloadLoss | None = None) -> RawPage | SkipRecord:
     if big:
         return skipped(st.source, too_large(), offset, url=uri)
     if not data:
@@ -829,7 +848,9 @@ def _page_or_skip(st: ReadState, rec, offset, uri, date, status, ctype, media, c
     )
 
 
-def _revisit(st: ReadState, rec, offset, uri, date, status, ctype, media, charset):
+def _revisit(st: ReadState, rec: ArcWarcRecord, offset: int, uri: str | None, date: str | None,
+             status: int | None, ctype: str | None, media: str, charset: str | None
+             ) -> RawPage | SkipRecord | None:
     if media and media not in PAGE_TYPES and media not in VAGUE_TYPES:
         return skipped(st.source, f"not a web page: {media} (revisit)", offset, url=uri)
     rh = rec.rec_headers
@@ -880,10 +901,10 @@ def _find_next_record(opener: Opener, pos: int, gzipped: bool, fmt: str, mode: s
                 gunzipped = gzip.GzipFile(fileobj=counted, mode="rb")
                 gunzipped.seek(pos)
                 # Looking through a compression bomb for a record would inflate all of it.
-                stream: BinaryIO = InflateGuard(gunzipped, lambda: counted.pos)  # type: ignore
+                stream: ByteStream = InflateGuard(gunzipped, lambda: counted.pos)
             else:
+                fh.seek(pos)
                 stream = fh
-                stream.seek(pos)
             at, tail = pos, b""
             while True:
                 try:

@@ -21,6 +21,7 @@ from workbench.archive.tasks import (
     Deferred,
     FileBatch,
     FileRange,
+    Log,
     RangeLog,
     Revisit,
     read_one,
@@ -128,10 +129,10 @@ class _Pages:
     def __init__(self, process: Process, params: Any) -> None:
         self._process = process
         self._params = params
-        self._waiting: list[tuple[list, int, RawPage]] = []
+        self._waiting: list[tuple[Log, int, RawPage]] = []
         self._bytes = 0
 
-    def add(self, log: list, page: RawPage) -> None:
+    def add(self, log: Log, page: RawPage) -> None:
         log.append(page)
         self._waiting.append((log, len(log) - 1, page))
         self._bytes += len(page.data)
@@ -147,7 +148,7 @@ class _Pages:
             log[at] = SkipRecord(page.source, res, page.offset) if isinstance(res, str) else res
 
 
-def _take(item: RawPage | SkipRecord, rec: _Recorder, log: list, pages: _Pages) -> None:
+def _take(item: RawPage | SkipRecord, rec: _Recorder, log: Log, pages: _Pages) -> None:
     log.extend(rec.events)
     rec.events.clear()
     if rec.out is not None and item is rec.out[1]:
@@ -162,18 +163,18 @@ def _take(item: RawPage | SkipRecord, rec: _Recorder, log: list, pages: _Pages) 
         log.append(item)
 
 
-def read_files(batch: FileBatch, process: Process, params: Any) -> list[list | None]:
+def read_files(batch: FileBatch, process: Process, params: Any) -> list[Log | None]:
     """Task: whole files, one log each (the main process may read a file again), in batch
     order; None for the walk's skip records, which the main process has already."""
     pages = _Pages(process, params)
-    out: list[list | None] = []
+    out: list[Log | None] = []
     prefetch((item.location, item.size) for item in batch.items if not isinstance(item, SkipRecord))
     for item in batch.items:
         if isinstance(item, SkipRecord):
             out.append(None)
             continue
         rec = _Recorder()
-        log: list = []
+        log: Log = []
         meter = Meter(item.size, _count)
         for got in read_one(item, meter, rec):
             _take(got, rec, log, pages)
@@ -188,7 +189,7 @@ def read_file_range(task: FileRange, process: Process, params: Any) -> RangeLog:
     """Task: the records that start in one range of a large WARC file."""
     pages = _Pages(process, params)
     rec = _Recorder()
-    log: list = []
+    log: Log = []
     meter = Meter(task.end - task.start, _count, base=task.start)
     reading = read_range(task.file.path, task.file.rel, task.gzipped, task.start, task.end, rec,
                          meter.at)
@@ -212,10 +213,10 @@ def read_file_range(task: FileRange, process: Process, params: Any) -> RangeLog:
     return RangeLog(end, log)
 
 
-def resolve_pages(items: list[RawPage | Deferred], process: Process, params: Any) -> list:
+def resolve_pages(items: list[RawPage | Deferred], process: Process, params: Any) -> Log:
     """Task: pages the main process met (revisits to resolve, pages it read itself)."""
     pages = _Pages(process, params)
-    log: list = []
+    log: Log = []
     for item in items:
         got = item.resolve() if isinstance(item, Deferred) else item
         if isinstance(got, RawPage):

@@ -11,8 +11,9 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections.abc import Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import contextmanager
 from pathlib import Path
+from typing import NoReturn
 
 from workbench.store.errors import ProjectReadOnly
 
@@ -116,7 +117,7 @@ class ReadOnlyLane(WriteLane):
     def __init__(self, message: str) -> None:  # no connection: there is nothing to write
         self.message = message
 
-    def transaction(self) -> AbstractContextManager[sqlite3.Connection]:
+    def transaction(self) -> NoReturn:  # raises before any block runs: there is no transaction
         raise ProjectReadOnly(self.message)
 
     @property

@@ -34,6 +34,7 @@ from workbench.store.coding.actions import (
     next_undo,
 )
 from workbench.store.coding.codebook import Tag, TagSpec
+from workbench.store.coding.memos import Memo
 from workbench.store.connection import Readers, ReadOnlyLane, WriteLane, connect, connect_uri
 from workbench.store.errors import (
     ProjectDamaged,
@@ -495,7 +496,7 @@ class Project:
         return {p: (s, m) for p, s, m in
                 self._read().execute("SELECT path, size, mtime FROM files")}
 
-    def save_run(self, params: dict, method: str, timings: dict[str, float],
+    def save_run(self, params: dict[str, Any], method: str, timings: dict[str, float],
                  pages: Sequence[PageInfo], pairs: runs.Pairs, clusters: Sequence[Cluster],
                  *, singletons: bool = True, progress: ProgressFn = no_progress,
                  filters: RunFilters | None = None, skipped: Sequence[SkipRecord] = (),
@@ -545,14 +546,14 @@ class Project:
         """The signature matrix a run (default: the current one) kept, or None."""
         return run_signatures(self._read(), self._run_id(run_id))
 
-    def begin_run(self, params: dict) -> None:
+    def begin_run(self, params: dict[str, Any]) -> None:
         """Keep ``params`` in the project as the settings of a run about to start, so a
         run that never finishes (killed, crashed) does not lose them. ``save_run`` clears
         them in the transaction that saves the run; so does ``forget_pending_run``."""
         with self._write() as conn:
             runs.begin_run(conn, params)
 
-    def pending_run(self) -> dict | None:
+    def pending_run(self) -> dict[str, Any] | None:
         """The params given to ``begin_run`` for a run that was never saved, or None."""
         return runs.pending_run(self._read())
 
@@ -739,7 +740,7 @@ class Project:
         return self._act("memo", f"Delete memo {memo_id}",
                          lambda c, _a: memos.delete_memo(c, memo_id))
 
-    def memos(self, cluster_id: int) -> list[memos.Memo]:
+    def memos(self, cluster_id: int) -> list[Memo]:
         """The cluster's memos, oldest first (page memos: ``page_memos``)."""
         return memos.memos_of(self._read(), cluster_id)
 
@@ -748,7 +749,7 @@ class Project:
         return self._act("memo", f"Add memo to page {page_id}",
                          lambda c, _a: memos.add_page_memo(c, self.coder_id, page_id, text))
 
-    def page_memos(self, page_id: int) -> list[memos.Memo]:
+    def page_memos(self, page_id: int) -> list[Memo]:
         """The page's memos, oldest first."""
         return memos.page_memos_of(self._read(), page_id)
 

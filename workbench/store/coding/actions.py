@@ -178,7 +178,8 @@ def _ids_in(conn: sqlite3.Connection, sql: str, ids: set[int],
             params: Sequence[object] = ()) -> set[int]:
     """What ``sql`` (``@IDS@``: the list of ``ids``) selects, asked in chunks under
     SQLite's limit of parameters."""
-    wanted, found = sorted(ids), set()
+    wanted = sorted(ids)
+    found: set[int] = set()
     for start in range(0, len(wanted), 30_000):
         chunk = wanted[start:start + 30_000]
         found.update(r[0] for r in conn.execute(

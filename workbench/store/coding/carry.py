@@ -101,8 +101,8 @@ def _members(conn: sqlite3.Connection, cluster_id: int) -> list[tuple[int, bool]
 
 
 def _reference(conn: sqlite3.Connection, cluster_id: int) -> int:
-    return conn.execute("SELECT reference_page_id FROM clusters WHERE id = ?",
-                        (cluster_id,)).fetchone()[0]
+    return int(conn.execute("SELECT reference_page_id FROM clusters WHERE id = ?",
+                            (cluster_id,)).fetchone()[0])
 
 
 def _note(conn: sqlite3.Connection, run_id: int, kind: str, note: str, *,

@@ -9,6 +9,7 @@ import stat
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
 
 from workbench.core.formula import is_formula
@@ -88,7 +89,7 @@ def specs_of(tags: Sequence[Tag]) -> list[TagSpec]:
         n, cur, seen = 0, tag, set()
         while cur.parent_id in by_id and cur.id not in seen:
             seen.add(cur.id)
-            cur, n = by_id[cur.parent_id], n + 1  # type: ignore[index]
+            cur, n = by_id[cur.parent_id], n + 1
         return n
 
     ordered = sorted(tags, key=lambda t: (depth(t), t.id))
@@ -176,12 +177,19 @@ def add_tag(conn: sqlite3.Connection, name: str, description: str = "", colour: 
     return tag_id
 
 
-_UNSET = object()
+class _Unset(Enum):
+    """edit_tag's "not given" (None is a value there: it clears the field)."""
+
+    UNSET = 0
+
+
+_UNSET = _Unset.UNSET
 
 
 def edit_tag(conn: sqlite3.Connection, tag_id: int, *, name: str | None = None,
              description: str | None = None, colour: str | None = None,
-             shortcut: object = _UNSET, parent_id: object = _UNSET) -> None:
+             shortcut: str | None | _Unset = _UNSET,
+             parent_id: int | None | _Unset = _UNSET) -> None:
     """Change the given fields; ``shortcut=None``/``parent_id=None`` clear them."""
     row = conn.execute("SELECT name, description, colour, shortcut, parent_id FROM tags "
                        "WHERE id = ?", (tag_id,)).fetchone()
@@ -190,10 +198,10 @@ def edit_tag(conn: sqlite3.Connection, tag_id: int, *, name: str | None = None,
     new_name = clean_name(name) if name is not None else row[0]
     new_desc = description.strip() if description is not None else row[1]
     new_colour = clean_colour(colour) if colour is not None else row[2]
-    new_short = clean_shortcut(shortcut) if shortcut is not _UNSET else row[3]  # type: ignore[arg-type]
+    new_short = clean_shortcut(shortcut) if shortcut is not _UNSET else row[3]
     new_parent = parent_id if parent_id is not _UNSET else row[4]
     _check_unique(conn, new_name, new_short, tag_id)
-    _check_parent(conn, tag_id, new_parent)  # type: ignore[arg-type]
+    _check_parent(conn, tag_id, new_parent)
     conn.execute(
         "UPDATE tags SET name = ?, description = ?, colour = ?, shortcut = ?, parent_id = ? "
         "WHERE id = ? AND (name, description, colour, shortcut, parent_id) "

@@ -56,10 +56,10 @@ def run_groups(conn: sqlite3.Connection, run_id: int) -> list[list[int]]:
 def hand_edits(conn: sqlite3.Connection, run_id: int) -> int:
     """Split and merge actions the coder took in the run (a re-clustering keeps the
     clusters they made: workbench.store.coding.carry.hand_clusters)."""
-    return conn.execute(
+    return int(conn.execute(
         """SELECT (SELECT count(DISTINCT s.action_id) FROM splits s
                    JOIN clusters c ON c.id = s.from_cluster WHERE c.run_id = :r)
                 + (SELECT count(DISTINCT m.action_id) FROM merges m
                    JOIN clusters c ON c.id = m.into_cluster WHERE c.run_id = :r)""",
         {"r": run_id},
-    ).fetchone()[0]
+    ).fetchone()[0])

@@ -144,7 +144,7 @@ _ROW_COLUMNS = """cluster_id, size, min_similarity, mean_similarity, reference_p
     needs_review, excluded_count"""
 
 
-def _cluster_row(row: tuple, tags: dict[int, Tag]) -> ClusterRow:
+def _cluster_row(row: tuple[Any, ...], tags: dict[int, Tag]) -> ClusterRow:
     (cid, size, min_sim, mean_sim, ref, title, sites, site_count, state, coded_pages,
      tag_counts, memo_count, review, excluded) = row
     states = []
@@ -180,8 +180,8 @@ def list_clusters(conn: sqlite3.Connection, offset: int = 0, limit: int = 200, *
 def count_single_pages(conn: sqlite3.Connection) -> int:
     """Clusters of one page in the current run (pages with no near duplicate); counted on
     the size index, so the window asks once per run or split/merge, not per keystroke."""
-    return conn.execute("SELECT count(*) FROM cluster_summary WHERE active = 1 AND size = 1"
-                        ).fetchone()[0]
+    return int(conn.execute("SELECT count(*) FROM cluster_summary WHERE active = 1 AND size = 1"
+                            ).fetchone()[0])
 
 
 def count_clusters(conn: sqlite3.Connection, *, coded: str | None = None,
@@ -194,7 +194,7 @@ def count_clusters(conn: sqlite3.Connection, *, coded: str | None = None,
             return c.clusters_need_review
         return {None: c.clusters, "all": c.clusters_all_coded, "some": c.clusters_some_coded,
                 "none": c.clusters - c.clusters_all_coded - c.clusters_some_coded}[coded]
-    return conn.execute(f"SELECT count(*) FROM cluster_summary WHERE {where}", args).fetchone()[0]
+    return int(conn.execute(f"SELECT count(*) FROM cluster_summary WHERE {where}", args).fetchone()[0])
 
 
 def cluster(conn: sqlite3.Connection, cluster_id: int) -> ClusterRow | None:
@@ -251,8 +251,12 @@ def page(conn: sqlite3.Connection, page_id: int) -> PageDetail | None:
     ).fetchone()
     if row is None:
         return None
-    return PageDetail(*row[:-1], cluster_of_page(conn, page_id), page_tags(conn, page_id),
-                      title_tag=row[-1])
+    # Named one by one (not ``*row``): the fields after them are then checkably in place.
+    (pid, key, source, offset, url, capture_date, http_status, content_type, encoding, title,
+     checksum, signature_count, skip_reason, site, title_tag) = row
+    return PageDetail(pid, key, source, offset, url, capture_date, http_status, content_type,
+                      encoding, title, checksum, signature_count, skip_reason, site,
+                      cluster_of_page(conn, page_id), page_tags(conn, page_id), title_tag)
 
 
 def page_id_by_key(conn: sqlite3.Connection, key: str) -> int | None:
@@ -267,7 +271,7 @@ def counts(conn: sqlite3.Connection) -> Counts:
     return Counts(*row)
 
 
-def _run(row: tuple) -> RunInfo:
+def _run(row: tuple[Any, ...]) -> RunInfo:
     rid, created, method, params, timings, version, n = row
     return RunInfo(rid, created, method, json.loads(params), json.loads(timings), version, n)
 

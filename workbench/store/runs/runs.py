@@ -109,8 +109,10 @@ def validate(pages: Sequence[PageInfo], pairs: Pairs, clusters: Sequence[Cluster
     n = len(pages)
     if len({p.key for p in pages}) != n:
         seen_keys: set[str] = set()
-        dup = next(p.key for p in pages if p.key in seen_keys or seen_keys.add(p.key))
-        raise ValueError(f"page key {dup!r} occurs twice in one run")
+        for p in pages:
+            if p.key in seen_keys:
+                raise ValueError(f"page key {p.key!r} occurs twice in one run")
+            seen_keys.add(p.key)
     _validate_pairs(pairs, n)
     in_cluster = bytearray(n)  # a byte a page, not a set of a million ints
     for i, cluster in enumerate(clusters):
@@ -162,7 +164,7 @@ _UPSERT_PAGE = """INSERT INTO pages (key, source, "offset", url, capture_date, h
         site = excluded.site, title_tag = excluded.title_tag"""
 
 
-def _page_rows(pages: Sequence[PageInfo]) -> Iterator[tuple]:
+def _page_rows(pages: Sequence[PageInfo]) -> Iterator[tuple[object, ...]]:
     folders = folders_are_sites(pages)
     for p in pages:
         yield (p.key, p.source, p.offset, p.url, p.capture_date, p.http_status, p.content_type,
@@ -170,7 +172,7 @@ def _page_rows(pages: Sequence[PageInfo]) -> Iterator[tuple]:
                site_of(p, folder_sites=folders), p.title_tag)
 
 
-def _upsert_pages(conn: sqlite3.Connection, run_id: int, pages: Sequence[PageInfo]) -> array:
+def _upsert_pages(conn: sqlite3.Connection, run_id: int, pages: Sequence[PageInfo]) -> array[int]:
     """Insert new pages, refresh provenance of known ones (matched by key), list them in
     ``run_pages``; return the page ids by page index.
 
@@ -186,7 +188,7 @@ def _upsert_pages(conn: sqlite3.Connection, run_id: int, pages: Sequence[PageInf
     return _page_id_array(conn, run_id, len(pages))
 
 
-def _page_id_array(conn: sqlite3.Connection, run_id: int, n: int) -> array:
+def _page_id_array(conn: sqlite3.Connection, run_id: int, n: int) -> array[int]:
     """Page ids of a run by index, 8 bytes each (a list would hold an int object each)."""
     ids = array("q", bytes(8 * n))
     for page_id, idx in conn.execute("SELECT page_id, idx FROM run_pages WHERE run_id = ?",
@@ -203,14 +205,14 @@ def _page_id_array(conn: sqlite3.Connection, run_id: int, n: int) -> array:
 _PENDING = "pending_run"
 
 
-def begin_run(conn: sqlite3.Connection, params: dict) -> None:
+def begin_run(conn: sqlite3.Connection, params: dict[str, Any]) -> None:
     """Record that a run with ``params`` is starting (replaces an earlier pending one)."""
     conn.execute("INSERT INTO meta (key, value) VALUES (?, ?) "
                  "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                  (_PENDING, json.dumps(params, sort_keys=True, default=str)))
 
 
-def pending_run(conn: sqlite3.Connection) -> dict | None:
+def pending_run(conn: sqlite3.Connection) -> dict[str, Any] | None:
     """The params of a run that was started and never saved, or None."""
     row = conn.execute("SELECT value FROM meta WHERE key = ?", (_PENDING,)).fetchone()
     return json.loads(row[0]) if row else None
@@ -220,7 +222,7 @@ def forget_pending_run(conn: sqlite3.Connection) -> None:
     conn.execute("DELETE FROM meta WHERE key = ?", (_PENDING,))
 
 
-def _new_run(conn: sqlite3.Connection, method: str, params: dict, timings: dict[str, float]) -> int:
+def _new_run(conn: sqlite3.Connection, method: str, params: dict[str, Any], timings: dict[str, float]) -> int:
     """A row for a new run (its parameters, timings and the software that made it)."""
     run_id = conn.execute(
         "INSERT INTO runs (created_at, method, params, timings, software_version) "
@@ -233,7 +235,7 @@ def _new_run(conn: sqlite3.Connection, method: str, params: dict, timings: dict[
 
 
 def save_run(
-    conn: sqlite3.Connection, params: dict, method: str, timings: dict[str, float],
+    conn: sqlite3.Connection, params: dict[str, Any], method: str, timings: dict[str, float],
     pages: Sequence[PageInfo], pairs: Pairs, clusters: Sequence[Cluster],
     *, singletons: bool = True, progress: ProgressFn = no_progress,
     filters: RunFilters | None = None, skipped: Sequence[SkipRecord] = (),
@@ -281,7 +283,7 @@ def save_run(
     return run_id
 
 
-def _pair_rows(run_id: int, page_ids: array, pairs: Pairs) -> Iterator[tuple[int, int, int, float]]:
+def _pair_rows(run_id: int, page_ids: array[int], pairs: Pairs) -> Iterator[tuple[int, int, int, float]]:
     for a, b, similarity in pair_triples(pairs):
         x, y = page_ids[a], page_ids[b]
         yield (run_id, x, y, float(similarity)) if x < y else (run_id, y, x, float(similarity))
@@ -434,7 +436,8 @@ def _carry_shares(conn: sqlite3.Connection, base_run: int, run_id: int) -> None:
 
 
 def _save_filters(conn: sqlite3.Connection, run_id: int, filters: RunFilters) -> None:
-    rows = [(run_id, "common", None, v) for v in sorted(filters.common)]
+    rows: list[tuple[int, str, str | None, int]] = [
+        (run_id, "common", None, v) for v in sorted(filters.common)]
     rows += [(run_id, "boilerplate", site, v) for site, ids in sorted(filters.boilerplate.items())
              for v in sorted(ids)]
     conn.executemany("INSERT INTO run_filters (run_id, kind, site, value) VALUES (?, ?, ?, ?)", rows)

@@ -38,7 +38,7 @@ def save_signatures(conn: sqlite3.Connection, run_id: int, signatures: RunSignat
                          f"{len(signatures.sig)}, not {len(signatures.ptr)} ending at {signatures.ptr[-1]}")
     for part, kind in _TYPES.items():
         array = np.ascontiguousarray(getattr(signatures, part), dtype=kind)
-        data = memoryview(array).cast("B")
+        data = array.data.cast("B")  # ndarray.data: the memoryview of its buffer
         conn.executemany(
             "INSERT INTO run_signatures (run_id, part, seq, data) VALUES (?, ?, ?, ?)",
             ((run_id, part, seq, data[start:start + _PART_BYTES])

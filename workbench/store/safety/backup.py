@@ -50,6 +50,10 @@ _SIDE_FILES = ("-journal", "-wal", "-shm")
 # Which copy holds the project file as it is while the file keeps its size and mtime.
 COPY_NOTE = "newest-copy.json"
 
+# The project file's {"size": ..., "mtime_ns": ...} (file_state): a copy taken of the file
+# in one state is still the newest copy while the file is in that state.
+FileState = dict[str, int]
+
 
 def backup_dir_for(project_path: Path) -> Path:
     """``study.wbproj`` keeps its copies in ``study.wbproj.backups/`` beside it."""
@@ -58,7 +62,7 @@ def backup_dir_for(project_path: Path) -> Path:
 
 def make_backup(
     conn: sqlite3.Connection, project_path: Path, keep: int = DEFAULT_KEEP,
-    directory: Path | None = None, state: dict | None = None,
+    directory: Path | None = None, state: FileState | None = None,
 ) -> Path | None:
     """Copy the database behind ``conn`` and keep only the newest ``keep`` copies.
 
@@ -105,7 +109,7 @@ def _refuse_link(directory: Path) -> None:
             "(and move the copies it points to back, if they are yours).")
 
 
-def file_state(project_path: Path) -> dict | None:
+def file_state(project_path: Path) -> FileState | None:
     """The project file's size and modification time, or None when its ``-wal`` holds
     changes (the file alone then does not say what a copy would hold)."""
     try:
@@ -118,7 +122,7 @@ def file_state(project_path: Path) -> dict | None:
     return {"size": st.st_size, "mtime_ns": st.st_mtime_ns}
 
 
-def _copy_of(project_path: Path, directory: Path, state: dict | None) -> Path | None:
+def _copy_of(project_path: Path, directory: Path, state: FileState | None) -> Path | None:
     """The newest copy, if it was taken of the file in ``state``."""
     if state is None:
         return None
@@ -133,7 +137,7 @@ def _copy_of(project_path: Path, directory: Path, state: dict | None) -> Path | 
     return None
 
 
-def _note_copy(directory: Path, copy: Path, state: dict | None) -> None:
+def _note_copy(directory: Path, copy: Path, state: FileState | None) -> None:
     note = directory / COPY_NOTE
     with suppress(OSError, ProjectError):
         if state is None:
@@ -215,7 +219,7 @@ class BackgroundBackup:
 
     def __init__(self, source: sqlite3.Connection, project_path: Path, keep: int,
                  directory: Path | None, *, check: bool = False,
-                 state: dict | None = None) -> None:
+                 state: FileState | None = None) -> None:
         self._source = source
         self._args = (project_path, keep, directory, state)
         self._check = check

@@ -21,9 +21,9 @@ import os
 import secrets
 import stat
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager, suppress
 from pathlib import Path
-from typing import IO
+from typing import IO, Any, Literal, overload
 
 from workbench.store.errors import ProjectError, storage_error
 
@@ -132,9 +132,18 @@ def write_error(exc: OSError, target: Path) -> ProjectError:
         f"Cannot write {target}: {exc.strerror or exc}.")
 
 
+# The file a block writes into: text (str) by default, bytes with ``text=False``.
+@overload
+def whole_file(target: Path | str, *, what: str = "", text: Literal[True] = True,
+               encoding: str = "utf-8", newline: str | None = "") -> AbstractContextManager[IO[str]]: ...
+@overload
+def whole_file(target: Path | str, *, what: str = "", text: Literal[False],
+               encoding: str = "utf-8", newline: str | None = "") -> AbstractContextManager[IO[bytes]]: ...
+
+
 @contextmanager
 def whole_file(target: Path | str, *, what: str = "", text: bool = True,
-               encoding: str = "utf-8", newline: str | None = "") -> Iterator[IO]:
+               encoding: str = "utf-8", newline: str | None = "") -> Iterator[IO[Any]]:
     """Write ``target`` whole or not at all: yields a file (text, or binary with
     ``text=False``) on a temporary file that replaces ``target`` when the block ends
     without an error. On any error the temporary file is deleted and ``target`` is

@@ -1,0 +1,1 @@
+BUFF_SIZE: int
