@@ -126,6 +126,7 @@ class RunPanel(QWidget):
         if "clusters" in self.counts:
             parts.append(f"{self.counts['clusters']:,} clusters")
         self.detail.setText(" · ".join(parts))
+        self.detail.setToolTip(self.detail.text())  # whole, when a narrow window cuts it
 
     def on_counts(self, counts: dict) -> None:
         self.counts.update(counts)

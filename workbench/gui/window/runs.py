@@ -74,6 +74,9 @@ class DetectionRuns:
         sig.failed.connect(self._run_failed)
         sig.cancelled.connect(self._run_cancelled)
         self.run_panel.start(f"Opening {Path(root).name}…")
+        # The run's figures need the status bar's room; where the keyboard is says little
+        # while a run reads (a narrow window cut the figures into the elapsed time).
+        self.keyboard_label.hide()
         if self.model.rowCount() == 0:
             self.compare.clear("Detection is running; its clusters appear here when it is done.")
         self._run_started_at = time.monotonic()
@@ -97,6 +100,7 @@ class DetectionRuns:
             retire(self.job)
         self.job = None
         self.run_panel.stop()
+        self.keyboard_label.show()
         self.update_actions()
 
     def _from_current_job(self) -> bool:
