@@ -16,8 +16,10 @@ from workbench.store.clock import utc_now
 from workbench.store.team import samples
 from workbench.store.team.identity import set_meta
 
-# meta key: the newest action id of the copy as handed out (the coder's come after it).
+# meta keys: the newest action id of the copy as handed out (the coder's come after it),
+# and its newest cluster id (a cluster above it was made in the copy, by a split).
 AFTER_KEY = "team_copy_after_action"
+CLUSTERS_KEY = "team_copy_clusters_upto"
 
 
 def prepare(conn: sqlite3.Connection) -> None:
@@ -25,6 +27,8 @@ def prepare(conn: sqlite3.Connection) -> None:
     the caller's transaction, outside the log)."""
     newest = conn.execute("SELECT coalesce(max(id), 0) FROM actions").fetchone()[0]
     set_meta(conn, AFTER_KEY, str(int(newest)))
+    upto = conn.execute("SELECT coalesce(max(id), 0) FROM clusters").fetchone()[0]
+    set_meta(conn, CLUSTERS_KEY, str(int(upto)))
     conn.execute("DELETE FROM action_changes")
     conn.execute("UPDATE actions SET state = 'discarded', state_changed_at = ? "
                  "WHERE state != 'discarded'", (utc_now(),))
@@ -46,7 +50,17 @@ def prepare(conn: sqlite3.Connection) -> None:
     conn.execute("DROP TABLE temp.blind_clusters")
 
 
+def _number(conn: sqlite3.Connection, key: str) -> int:
+    row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    return int(row[0]) if row else 0
+
+
 def handed_out_after(conn: sqlite3.Connection) -> int:
     """The newest action id of the copy as handed out: its coder's actions come after."""
-    row = conn.execute("SELECT value FROM meta WHERE key = ?", (AFTER_KEY,)).fetchone()
-    return int(row[0]) if row else 0
+    return _number(conn, AFTER_KEY)
+
+
+def clusters_handed_out(conn: sqlite3.Connection) -> int:
+    """The newest cluster id of the copy as handed out: a cluster up to it is the lead's
+    cluster of the same id; one above it was made in the copy."""
+    return _number(conn, CLUSTERS_KEY)

@@ -170,13 +170,17 @@ class _Merge:
             self.report.tags_added += 1
 
     def _structure(self) -> None:
-        for source, pages in self.work.splits.items():
+        for source, (split_from, ref, pages) in self.work.splits.items():
             if self._imported("split", source) is not None:
                 continue
+            # The pages must still be in the story the coder split them from: that very
+            # cluster, or for one the coder made, the one holding its reference page.
+            story = split_from if split_from is not None else self.cluster_of(ref)
             cluster = self.cluster_of(pages[0])
             members = set() if cluster is None else {r[0] for r in self.conn.execute(
                 "SELECT page_id FROM cluster_members WHERE cluster_id = ?", (cluster,))}
-            if cluster is not None and set(pages) <= members and members - set(pages):
+            if (cluster is not None and cluster == story and set(pages) <= members
+                    and members - set(pages)):
                 new = tagging.split(self.conn, self.action_id, cluster, pages)
                 self._record("split", source, new, "split", self.work.stamp.handed_out_at)
                 self.report.splits += 1

@@ -19,7 +19,7 @@ from workbench.store.coding import changelog
 from workbench.store.connection import connect_uri
 from workbench.store.errors import ProjectError
 from workbench.store.runs import summary
-from workbench.store.team.blind_copy import handed_out_after
+from workbench.store.team.blind_copy import clusters_handed_out, handed_out_after
 from workbench.store.team.identity import CopyStamp, copy_stamp
 
 
@@ -58,7 +58,9 @@ class CopyWork:
     page_codes: dict[int, dict[int, str]] = field(default_factory=dict)  # page -> tag -> when
     exceptions: dict[int, tuple[int, bool, str]] = field(default_factory=dict)  # page -> ...
     memos: list[CopyMemo] = field(default_factory=list)
-    splits: dict[int, list[int]] = field(default_factory=dict)  # action id -> pages moved
+    # action id -> (the lead's cluster split, None: one made in the copy; the reference
+    # page of the cluster split; the pages moved out)
+    splits: dict[int, tuple[int | None, int, list[int]]] = field(default_factory=dict)
     merges: dict[int, list[int]] = field(default_factory=dict)  # action id -> ref pages, into 1st
     unit_pages: set[int] = field(default_factory=set)  # a page of each cluster touched
 
@@ -127,9 +129,13 @@ def _work(conn: sqlite3.Connection, stamp: CopyStamp) -> CopyWork:
                 f"WHERE coder_id = ? AND id IN ({marks}) ORDER BY id", (coder[0], *memo_ids)):
             ref = _reference(conn, cluster) if cluster is not None else None
             work.memos.append(CopyMemo(memo_id, ref, page, created, updated, text))
-    for action_id, page in conn.execute("SELECT action_id, page_id FROM splits "
-                                        "WHERE action_id > ? ORDER BY id", (after,)):
-        work.splits.setdefault(action_id, []).append(page)
+    upto = clusters_handed_out(conn)
+    for action_id, source, page in conn.execute(
+            "SELECT action_id, from_cluster, page_id FROM splits WHERE action_id > ? ORDER BY id",
+            (after,)).fetchall():
+        split = work.splits.setdefault(
+            action_id, (source if source <= upto else None, _reference(conn, source), []))
+        split[2].append(page)
     for action_id, into, source in conn.execute(
             "SELECT action_id, into_cluster, from_cluster FROM merges WHERE action_id > ? "
             "ORDER BY id", (after,)):
