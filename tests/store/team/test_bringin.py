@@ -11,7 +11,14 @@ import pytest
 from tests.store.realistic import dump
 from tests.store.team.conftest import clusters, guid, tag
 from workbench.store import Project, ProjectError
-from workbench.store.team import bring_in, brought_in_actions, coder_codes, hand_out
+from workbench.store.team import (
+    bring_in,
+    brought_in_actions,
+    coder_codes,
+    copy_of,
+    hand_out,
+    page_codes_by_coder,
+)
 from workbench.store.team.identity import copy_stamp
 
 
@@ -186,3 +193,19 @@ def test_a_merge_is_made_and_a_split_that_no_longer_fits_is_kept_aside(
     assert "bob split pages" in report.kept_aside[0]
     assert bring_in(lead, bob_path).action_id is None  # kept aside once, not again
     assert lead.cluster(c1) is not None
+
+
+def test_the_export_can_name_each_coders_tags_per_page(lead: Project, out_dir: Path) -> None:
+    ann_path, bob_path = hand_out(lead, ["ann", "bob"], out_dir)
+    assert copy_of(lead) is None
+    with Project.open(ann_path, backups=0) as copy:
+        stamp = copy_of(copy)
+        assert stamp is not None and stamp.coder == "ann"
+    _code_ann(ann_path)
+    _code_bob(bob_path)
+    bring_in(lead, ann_path)
+    bring_in(lead, bob_path)
+    c1 = clusters(lead)[0]
+    reference = lead.members(c1)[0].page_id
+    assert page_codes_by_coder(lead.reader())[reference] == {"ann": ("unions",),
+                                                             "bob": ("feminism",)}

@@ -118,3 +118,14 @@ def decisions(conn: sqlite3.Connection, cluster_id: int) -> dict[int, CoderClust
         tags=units.get(coder, {}).get(cluster_id, frozenset()),
         excluded=frozenset(excluded.get(coder, ())),
         memos=tuple(t for c, t in memo_rows if c == coder)) for coder in sorted(coders)}
+
+
+def page_codes_by_coder(conn: sqlite3.Connection) -> dict[int, dict[str, tuple[str, ...]]]:
+    """page id -> {coder name: names of the tags the coder put on it, sorted}: for the
+    export's one column of tags per coder (the final tags are the page's own)."""
+    found: dict[int, dict[str, list[str]]] = {}
+    for page, coder, tag in conn.execute(
+            "SELECT cc.page_id, c.name, t.name FROM coder_codes cc JOIN coders c "
+            "ON c.id = cc.coder_id JOIN tags t ON t.id = cc.tag_id ORDER BY t.name"):
+        found.setdefault(page, {}).setdefault(coder, []).append(tag)
+    return {p: {c: tuple(t) for c, t in by.items()} for p, by in found.items()}

@@ -14,8 +14,12 @@ import json
 import sqlite3
 import uuid
 from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
 
 from workbench.store.errors import ProjectError
+
+if TYPE_CHECKING:
+    from workbench.store.project import Project
 
 PROJECT_KEY = "project_uuid"
 COPY_KEY = "team_copy"
@@ -89,3 +93,9 @@ def copy_stamp(conn: sqlite3.Connection) -> CopyStamp | None:
     except (ValueError, KeyError, TypeError) as exc:
         raise ProjectError(f"The coder's copy has a damaged stamp ({exc}); hand the work "
                            "out again.") from exc
+
+
+def copy_of(project: Project) -> CopyStamp | None:
+    """The stamp of ``project`` when it is a coder's copy (the window opens it with
+    ``stamp.coder`` and shows whose copy it is), else None."""
+    return copy_stamp(project.reader())
