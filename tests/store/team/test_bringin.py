@@ -209,3 +209,19 @@ def test_the_export_can_name_each_coders_tags_per_page(lead: Project, out_dir: P
     reference = lead.members(c1)[0].page_id
     assert page_codes_by_coder(lead.reader())[reference] == {"ann": ("unions",),
                                                              "bob": ("feminism",)}
+
+
+def test_a_memo_edited_or_deleted_in_the_copy_follows(lead: Project, out_dir: Path) -> None:
+    [ann_path] = hand_out(lead, ["ann"], out_dir)
+    c1 = clusters(lead)[0]
+    with Project.open(ann_path, backups=0) as copy:
+        kept = copy.add_memo(c1, "first thought").id
+        dropped = copy.add_memo(c1, "to be dropped").id
+    bring_in(lead, ann_path)
+    assert [m.text for m in lead.memos(c1)] == ["first thought", "to be dropped"]
+    with Project.open(ann_path, backups=0) as copy:
+        copy.edit_memo(kept, "second thought")  # type: ignore[arg-type]
+        copy.delete_memo(dropped)  # type: ignore[arg-type]
+    assert bring_in(lead, ann_path).memos == 2
+    assert [(m.coder, m.text) for m in lead.memos(c1)] == [("ann", "second thought")]
+    assert bring_in(lead, ann_path).action_id is None

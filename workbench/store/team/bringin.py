@@ -276,6 +276,14 @@ class _Merge:
             self._record("memo", memo.id, new, memo.text[:80], memo.created_at)
             self.report.memos += 1
 
+        for source in sorted(self.work.deleted_memos):
+            # A memo brought in before and deleted in the copy since: the coder's own choice.
+            done = self._imported("memo", source)
+            if done is not None and done[0] is not None and self.conn.execute(
+                    "DELETE FROM memos WHERE id = ? AND coder_id = ?",
+                    (done[0], self.coder)).rowcount:
+                self.report.memos += 1
+
     def _units(self) -> None:
         """Each cluster the coder touched is a unit they coded (:mod:`codes`)."""
         for page in sorted(self.work.unit_pages):

@@ -58,6 +58,7 @@ class CopyWork:
     page_codes: dict[int, dict[int, str]] = field(default_factory=dict)  # page -> tag -> when
     exceptions: dict[int, tuple[int, bool, str]] = field(default_factory=dict)  # page -> ...
     memos: list[CopyMemo] = field(default_factory=list)
+    deleted_memos: set[int] = field(default_factory=set)  # touched, gone from the copy now
     # action id -> (the lead's cluster split, None: one made in the copy; the reference
     # page of the cluster split; the pages moved out)
     splits: dict[int, tuple[int | None, int, list[int]]] = field(default_factory=dict)
@@ -129,6 +130,9 @@ def _work(conn: sqlite3.Connection, stamp: CopyStamp) -> CopyWork:
                 f"WHERE coder_id = ? AND id IN ({marks}) ORDER BY id", (coder[0], *memo_ids)):
             ref = _reference(conn, cluster) if cluster is not None else None
             work.memos.append(CopyMemo(memo_id, ref, page, created, updated, text))
+    existing = {r[0] for r in conn.execute(
+        f"SELECT id FROM memos WHERE id IN ({','.join('?' * len(memo_ids))})", list(memo_ids))}
+    work.deleted_memos = memo_ids - existing
     upto = clusters_handed_out(conn)
     for action_id, source, page in conn.execute(
             "SELECT action_id, from_cluster, page_id FROM splits WHERE action_id > ? ORDER BY id",
