@@ -574,6 +574,9 @@ def build_parser() -> argparse.ArgumentParser:
     from workbench.commands import compare_command
 
     compare_command.add_parser(sub)
+    from workbench.commands import team_commands
+
+    team_commands.add_parsers(sub)
     return parser
 
 

@@ -48,6 +48,7 @@ from workbench.store.runs.page_table import PageRecord, page_records
 from workbench.store.runs.signatures import RunSignatures, run_signatures, save_signatures
 from workbench.store.safety import backup, damaged_text, integrity, save_as
 from workbench.store.safety.lock import HardLinked, LockFolderReadOnly, ProjectLock
+from workbench.store.team.identity import copy_stamp
 
 T = TypeVar("T")
 
@@ -428,6 +429,24 @@ class Project:
             raise problem from exc
         return ActionResult(action_id, result if isinstance(result, int) else None)
 
+    def perform(self, kind: str, description: str,
+                body: Callable[[sqlite3.Connection, int], T]) -> ActionResult:
+        """Run ``body(conn, action_id)`` as one logged, undoable user action credited to the
+        current coder: for the modules that build actions on a project from outside this
+        class (workbench.store.team). ``id``: the body's result when it is an int."""
+        return self._act(kind, description, body)
+
+    @contextmanager
+    def bookkeeping(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction outside the action log, for what is no coding act (a
+        project's identity, a copy's preparation); nothing in it can be undone."""
+        with self._write() as conn:
+            yield conn
+
+    def reader(self) -> sqlite3.Connection:
+        """This thread's read connection, for read queries kept outside this class."""
+        return self._read()
+
     def _tag_names(self, tag_ids: Sequence[int]) -> str:
         names = {t.id: t.name for t in self.codebook()}
         return ", ".join(names.get(t, f"#{t}") for t in tag_ids)
@@ -472,6 +491,8 @@ class Project:
     def coder_id(self) -> int:
         # Without an explicit choice, actions are credited to the login name so
         # a CLI session is never anonymous.
+        if self._coder_id is None and (stamp := copy_stamp(self._read())) is not None:
+            self.use_coder(stamp.coder)  # a coder's copy opens with its coder
         if self._coder_id is None:
             try:
                 login = getpass.getuser()

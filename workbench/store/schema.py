@@ -417,6 +417,83 @@ def _v11_settle_undo(conn: sqlite3.Connection) -> None:
     actions.settle_unreachable(conn)
 
 
+# Version 12: team coding (workbench.store.team). The lead's project keeps one writer; coders
+# work in copies handed out to them and their work is brought back in. Each coder's own codes
+# live beside the project's final codes (``page_tags``, which the window and the export
+# show), so two coders can hold different codes for the same page and nothing a coder
+# decided is ever overwritten:
+# * coder_codes: a coder's tags on pages (like page_tags: they follow the page across
+#   re-runs), brought in from the coder's copy; cluster_id: the lead's cluster the page was
+#   in then.
+# * coder_exceptions: a coder's "not this story" marks (excluded 0: the coder took a mark
+#   back).
+# * team_imports: every decision brought in, keyed by the copy and its row or action id
+#   there, so bringing the same copy in twice changes nothing; target_id: what it became
+#   here (NULL and a note: kept aside, not applied).
+# * samples / sample_members: drawn samples of clusters with their seed and rule; a
+#   reliability sample is coded by every coder, blind. page_id: the cluster's reference
+#   page, so membership can be found again after a re-clustering.
+# * settlements: a disputed cluster's codes as the lead settled them (the codes themselves
+#   go into page_tags).
+_V12 = """
+CREATE TABLE coder_codes (
+    coder_id INTEGER NOT NULL REFERENCES coders(id),
+    page_id INTEGER NOT NULL REFERENCES pages(id),
+    tag_id INTEGER NOT NULL REFERENCES tags(id),
+    cluster_id INTEGER,
+    coded_at TEXT NOT NULL,
+    copy_id TEXT NOT NULL,
+    PRIMARY KEY (coder_id, page_id, tag_id)
+) WITHOUT ROWID;
+CREATE INDEX coder_codes_page ON coder_codes(page_id);
+CREATE INDEX coder_codes_tag ON coder_codes(tag_id);
+CREATE TABLE coder_exceptions (
+    coder_id INTEGER NOT NULL REFERENCES coders(id),
+    cluster_id INTEGER NOT NULL,
+    page_id INTEGER NOT NULL REFERENCES pages(id),
+    excluded INTEGER NOT NULL,
+    marked_at TEXT NOT NULL,
+    copy_id TEXT NOT NULL,
+    PRIMARY KEY (coder_id, cluster_id, page_id)
+) WITHOUT ROWID;
+CREATE INDEX coder_exceptions_cluster ON coder_exceptions(cluster_id);
+CREATE TABLE team_imports (
+    copy_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    source_id INTEGER NOT NULL,
+    coder_id INTEGER NOT NULL REFERENCES coders(id),
+    target_id INTEGER,
+    description TEXT NOT NULL,
+    done_at TEXT NOT NULL,
+    note TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (copy_id, kind, source_id)
+) WITHOUT ROWID;
+CREATE TABLE samples (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    seed INTEGER NOT NULL,
+    rule TEXT NOT NULL,
+    reliability INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL
+);
+CREATE TABLE sample_members (
+    sample_id INTEGER NOT NULL REFERENCES samples(id),
+    cluster_id INTEGER NOT NULL REFERENCES clusters(id),
+    page_id INTEGER NOT NULL REFERENCES pages(id),
+    PRIMARY KEY (sample_id, cluster_id)
+) WITHOUT ROWID;
+CREATE INDEX sample_members_cluster ON sample_members(cluster_id);
+CREATE TABLE settlements (
+    cluster_id INTEGER PRIMARY KEY REFERENCES clusters(id),
+    tags TEXT NOT NULL,
+    taken_from INTEGER REFERENCES coders(id),
+    settled_by INTEGER REFERENCES coders(id),
+    settled_at TEXT NOT NULL
+);
+"""
+
+
 # Each step: (DDL script, optional data step run after it in the same transaction).
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None] | None]] = [
     (_V1, None),
@@ -430,6 +507,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None] | None]] = [
     (_V9, None),
     (_V10, None),
     (_V11, _v11_settle_undo),
+    (_V12, None),
 ]
 CURRENT_VERSION = len(MIGRATIONS)
 

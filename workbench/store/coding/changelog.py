@@ -41,6 +41,14 @@ KEYS: dict[str, tuple[str, ...]] = {
     # row), and what it carried over for review (workbench.store.coding.carry).
     "meta": ("key",),
     "carried": ("id",),
+    # Team coding (schema 12, workbench.store.team): bringing a coder's work in, samples
+    # and settled disagreements are undoable actions too.
+    "coder_codes": ("coder_id", "page_id", "tag_id"),
+    "coder_exceptions": ("coder_id", "cluster_id", "page_id"),
+    "team_imports": ("copy_id", "kind", "source_id"),
+    "samples": ("id",),
+    "sample_members": ("sample_id", "cluster_id"),
+    "settlements": ("cluster_id",),
 }
 
 FORMAT = 1
