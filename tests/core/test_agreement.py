@@ -7,13 +7,22 @@ import krippendorff
 import numpy as np
 import pytest
 
+from workbench.core import agreement
 from workbench.core.agreement import (
     AgreementError,
     cohen_kappa,
     percent_agreement,
     reliability,
 )
-from workbench.core.agreement_bootstrap import alpha_interval
+from workbench.core.agreement_bootstrap import (
+    alpha_interval,
+    nominal_alphas,
+    package_alphas,
+    pick_weights,
+    unit_picks,
+    value_counts,
+)
+from workbench.core.agreement_matrix import pairable_units, value_domain
 from workbench.core.agreement_tags import presence_matrix, tag_agreement, tag_set_matrix
 from workbench.core.reliability_table import parse_table
 
@@ -92,6 +101,34 @@ def test_the_bootstrap_interval_is_reproducible_and_holds_alpha():
     alpha = krippendorff.alpha(reliability_data=EXAMPLE_C, level_of_measurement="interval")
     assert first.low < alpha <= first.high
     assert (first.draws, first.defined_draws, first.seed, first.level) == (1000, 1000, 42, 0.95)
+
+
+def _random_codes(seed: int, coders: int = 3, units: int = 30, values: int = 4):
+    rng = np.random.default_rng(seed)
+    data = rng.integers(0, values, size=(coders, units)).astype(float)
+    data[rng.random(data.shape) < 0.2] = N  # some codes missing
+    return data
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_nominal_draws_equal_the_packages_on_every_draw(seed):
+    # The bootstrap's matrix form of nominal alpha against krippendorff.alpha, draw by draw,
+    # on data with missing codes and with draws that have no variation (NaN in both).
+    data = _random_codes(seed, values=2 if seed == 3 else 4, units=8 if seed == 3 else 30)
+    domain = value_domain(data)
+    counts = value_counts(data[:, pairable_units(data)], domain)
+    picks = unit_picks(len(counts), 300, seed)
+    ours = nominal_alphas(counts, pick_weights(picks))
+    package = package_alphas(counts, domain, "nominal", picks)
+    np.testing.assert_allclose(ours, package, rtol=1e-9, atol=1e-12)  # NaN where the package has NaN
+    assert np.isfinite(ours).sum() >= 200
+
+
+def test_a_tag_set_too_big_for_the_package_gets_the_same_alpha(monkeypatch):
+    data = _random_codes(4, values=12)
+    expected = krippendorff.alpha(reliability_data=data, level_of_measurement="nominal")
+    monkeypatch.setattr(agreement, "PACKAGE_CELLS", 10)  # as if hundreds of tag sets
+    assert agreement.alpha(data, "nominal") == pytest.approx(expected, abs=1e-12)
 
 
 def test_reliability_reports_the_interval_of_its_seed():

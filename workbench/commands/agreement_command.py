@@ -138,6 +138,8 @@ def print_result(path: Path, table: ReliabilityTable, r: Reliability, out: TextI
         print(f"{ci.level:.0%} interval:          {ci.low:.3f} to {ci.high:.3f} (bootstrap over units, "
               f"{ci.draws:,} draws, seed {ci.seed}{left_out})", file=out)
     if r.kappa is not None:
-        print(f"Cohen's kappa:         {r.kappa:.3f}", file=out)
+        # Unweighted: at the ordinal to ratio levels it still takes each code as a category.
+        weighting = "" if r.level == "nominal" else " (unweighted: codes taken as categories)"
+        print(f"Cohen's kappa:         {r.kappa:.3f}{weighting}", file=out)
     agreement_of = "units both coders coded" if r.n_coders == 2 else "mean over pairs of coders"
     print(f"percent agreement:     {r.percent_agreement:.1%} ({agreement_of})", file=out)

@@ -18,7 +18,12 @@ from dataclasses import dataclass
 import krippendorff
 import numpy as np
 
-from workbench.core.agreement_bootstrap import ConfidenceInterval, alpha_interval
+from workbench.core.agreement_bootstrap import (
+    ConfidenceInterval,
+    alpha_interval,
+    nominal_alphas,
+    value_counts,
+)
 from workbench.core.agreement_matrix import (
     LEVELS,
     AgreementError,
@@ -28,6 +33,9 @@ from workbench.core.agreement_matrix import (
     pairable_units,
     value_domain,
 )
+
+# The largest units x values x values array alpha is left to the package for (32 MB).
+PACKAGE_CELLS = 4_000_000
 
 # What callers (the per-tag table, the command line, the report) take from here.
 __all__ = ["LEVELS", "AgreementError", "ConfidenceInterval", "Level", "Reliability", "alpha",
@@ -58,8 +66,14 @@ class Reliability:
 def alpha(data: Matrix, level: Level = "nominal") -> float | None:
     """Krippendorff's alpha of a checked matrix, or None when it is undefined (every
     pairable value the same: no variation, 0/0)."""
-    if len(value_domain(data)) < 2:
+    domain = value_domain(data)
+    if len(domain) < 2:
         return None
+    pairable = data[:, pairable_units(data)]
+    if level == "nominal" and pairable.shape[1] * len(domain) ** 2 > PACKAGE_CELLS:
+        # The package would hold units x values x values floats (a tag set of hundreds of
+        # distinct sets: gigabytes); the same formula from per-unit counts (bootstrap module).
+        return float(nominal_alphas(value_counts(pairable, domain), np.ones((1, pairable.shape[1])))[0])
     return float(krippendorff.alpha(reliability_data=data, level_of_measurement=level))
 
 
