@@ -203,6 +203,11 @@ def test_the_tag_set_is_one_nominal_variable():
         krippendorff.alpha(reliability_data=m, level_of_measurement="nominal"), abs=1e-12)
 
 
+def test_the_table_says_whether_the_tags_were_used_as_mutually_exclusive():
+    assert not tag_agreement(CODES, SAMPLE, draws=0).mutually_exclusive  # bob gave unit 5 two tags
+    assert tag_agreement(CODES, [1, 2, 3, 4, 6], draws=0).mutually_exclusive  # at most one each
+
+
 def test_per_tag_needs_two_coders_and_shared_units():
     with pytest.raises(AgreementError, match="only one coder"):
         tag_agreement({"ann": CODES["ann"]}, SAMPLE)

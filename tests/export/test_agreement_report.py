@@ -60,6 +60,18 @@ def test_the_csv_has_a_row_per_tag_and_one_for_the_tag_set(tmp_path: Path, table
     assert unused["alpha"] == "" and "no coder gave this tag" in unused["note"]
 
 
+def test_the_tag_set_row_says_when_tags_were_not_exclusive(tmp_path: Path, table):
+    # ann gave cluster 5 two tags: the tag set is then no single category.
+    path = write_agreement_csv(tmp_path / "agreement.csv", table, CONTEXT)
+    tag_set = list(csv.DictReader(path.open(encoding="utf-8", newline="")))[-1]
+    assert tag_set["tag"] == TAG_SET and "not used as mutually exclusive" in tag_set["note"]
+    one_tag_each = {c: {u: s for u, s in codes.items() if len(s) <= 1} for c, codes in CODES.items()}
+    exclusive = tag_agreement(one_tag_each, [1, 2, 3, 4], draws=0)
+    path = write_agreement_csv(tmp_path / "exclusive.csv", exclusive, CONTEXT)
+    last = list(csv.DictReader(path.open(encoding="utf-8", newline="")))[-1]
+    assert last["tag"] == TAG_SET and "mutually exclusive" not in last["note"]
+
+
 def test_a_negative_alpha_stays_a_number(tmp_path: Path):
     # Two coders who always disagree: alpha below 0 must not be quoted as if it were a formula.
     codes = {"ann": {1: frozenset({"t"}), 2: frozenset(), 3: frozenset({"t"})},

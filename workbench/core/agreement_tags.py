@@ -48,6 +48,9 @@ class AgreementTable:
     tag_set: Reliability
     draws: int
     seed: int
+    # No coder gave any unit of the sample two tags or more: only then is the tag set
+    # one nominal variable in the codebook's sense (its row is worth reporting).
+    mutually_exclusive: bool = True
 
 
 def presence_matrix(codes: Codes[Unit], coders: Sequence[str], units: Sequence[Unit], tag: str) -> Matrix:
@@ -108,5 +111,7 @@ def tag_agreement(codes: Codes[Unit], units: Sequence[Unit], tags: Sequence[str]
                                              draws=draws, seed=seed))
         for tag in tag_list)
     tag_set = reliability(tag_set_matrix(codes, chosen, unit_list), "nominal", draws=draws, seed=seed)
+    exclusive = all(len(given) <= 1 for coder in chosen for unit, given in codes.get(coder, {}).items()
+                    if unit in in_sample)
     return AgreementTable(coders=chosen, n_units=len(unit_list), tags=rows, tag_set=tag_set,
-                          draws=draws, seed=seed)
+                          draws=draws, seed=seed, mutually_exclusive=exclusive)

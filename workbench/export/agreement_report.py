@@ -67,6 +67,19 @@ def note(r: Reliability, uses: int | None = None) -> str:
     return ""
 
 
+NOT_EXCLUSIVE = ("some clusters got two tags or more: the tags were not used as mutually "
+                 "exclusive, so this row is no single category's agreement")
+
+
+def row_note(table: AgreementTable, uses: int | None, r: Reliability) -> str:
+    """The note of a row: :func:`note`, and on the tag-set row whether the tags were used
+    as mutually exclusive."""
+    said = note(r, uses)
+    if uses is None and not table.mutually_exclusive:
+        return f"{said}; {NOT_EXCLUSIVE}" if said else NOT_EXCLUSIVE
+    return said
+
+
 def entries(table: AgreementTable, context: ReportContext) -> list[tuple[str, str, int | None, Reliability]]:
     """(name, GUID, codes with the tag, figures) per tag, then the tag set (no GUID, no count)."""
     rows: list[tuple[str, str, int | None, Reliability]] = [
@@ -83,7 +96,7 @@ def table_rows(table: AgreementTable, context: ReportContext) -> list[list[objec
         ci = r.interval
         rows.append([name, guid, "" if uses is None else uses, r.n_units, r.n_pairable_units, coders,
                      _rounded(r.alpha), _rounded(ci.low if ci else None), _rounded(ci.high if ci else None),
-                     _rounded(r.kappa), round(100 * r.percent_agreement, 1), note(r, uses),
+                     _rounded(r.kappa), round(100 * r.percent_agreement, 1), row_note(table, uses, r),
                      context.sample_rule, "" if context.sample_seed is None else context.sample_seed,
                      table.draws, table.seed])
     return rows
@@ -132,7 +145,7 @@ def report_html(table: AgreementTable, context: ReportContext) -> str:
         rows.append(f"<tr{kind}><td>{e(name)}</td><td>{'' if uses is None else uses}</td>"
                     f"<td>{r.n_pairable_units}</td><td>{_shown(r.alpha)}</td><td>{interval}</td>"
                     f"<td>{_shown(r.kappa)}</td><td>{100 * r.percent_agreement:.1f} %</td>"
-                    f"<td class=\"note\">{e(note(r, uses))}</td></tr>")
+                    f"<td class=\"note\">{e(row_note(table, uses, r))}</td></tr>")
     settings = "".join(f"<li>{e(str(k))}: {e(str(v))}</li>" for k, v in context.detection_settings.items())
     seed = "none recorded" if context.sample_seed is None else str(context.sample_seed)
     return f"""<!DOCTYPE html>
