@@ -22,8 +22,8 @@ from workbench.core.terminal_text import terminal_safe
 EXIT_OK, EXIT_USAGE, EXIT_INPUT = 0, 2, 3
 # A reliability table is coders x units; far below this. A bigger file is not one.
 MAX_TABLE_BYTES = 64 * 2**20
-PROJECTS_NOT_YET = ("agreement over a project's reliability sample is not built into the command "
-                    "line yet; give a reliability table with --table FILE.csv")
+ONE_PROJECT = ("give the lead's project, into which the coders' copies were brought "
+               "(workbench bringin PROJECT COPY...), not several project files")
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -37,7 +37,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                     "be plain numbers). Two coders also get Cohen's kappa.",
     )
     parser.add_argument("projects", nargs="*", type=Path, metavar="PROJECT",
-                        help="(not yet) project files whose reliability sample to compare")
+                        help="a lead project with its coders' work brought in: agreement per tag "
+                             "over its reliability sample")
+    parser.add_argument("--sample", metavar="NAME",
+                        help="with PROJECT: the sample to score (default: the newest reliability "
+                             "sample)")
+    parser.add_argument("--csv", type=Path, metavar="OUT.csv",
+                        help="with PROJECT: also write the table as CSV")
+    parser.add_argument("--html", type=Path, metavar="OUT.html",
+                        help="with PROJECT: also write a report for a methods section")
     parser.add_argument("--table", type=Path, metavar="RELIABILITY.csv",
                         help="a reliability-data table (CSV; semicolons or tabs also work)")
     parser.add_argument("--level", choices=LEVELS, default="nominal",
@@ -65,8 +73,12 @@ def _draws(text: str) -> int:
 def run(args: argparse.Namespace) -> int:
     if args.projects and args.table is not None:
         return _fail("give either --table FILE.csv or project files, not both", EXIT_USAGE)
+    if len(args.projects) > 1:
+        return _fail(ONE_PROJECT, EXIT_USAGE)
     if args.projects:
-        return _fail(PROJECTS_NOT_YET, EXIT_USAGE)
+        return run_project(args)
+    if args.csv is not None or args.html is not None or args.sample is not None:
+        return _fail("--sample, --csv and --html go with a PROJECT", EXIT_USAGE)
     if args.table is None:
         return _fail("give a reliability table: --table FILE.csv (one row per coder, one column "
                      "per unit)", EXIT_USAGE)
@@ -81,6 +93,52 @@ def run(args: argparse.Namespace) -> int:
     print_result(path, table, result, sys.stdout)
     if result.alpha is None:
         return _fail(f"{terminal_safe(path)}: alpha is undefined: {result.undefined_reason}", EXIT_INPUT)
+    return EXIT_OK
+
+
+def run_project(args: argparse.Namespace) -> int:
+    """Agreement per tag over a lead project's reliability sample, printed and, on request,
+    written as CSV and HTML."""
+    from workbench.export.agreement_report import (
+        entries,
+        row_note,
+        write_agreement_csv,
+        write_agreement_html,
+    )
+    from workbench.store import Project, ProjectError
+    from workbench.store.safety.outputs import check_project_output
+    from workbench.store.safety.whole_files import OutputRefused
+    from workbench.usecases.agreement import project_agreement
+
+    if args.level != "nominal":
+        return _fail("a project's tags are categories: --level nominal only", EXIT_USAGE)
+    try:
+        with Project.open(args.projects[0], backups=0, readonly=True) as project:
+            found = project_agreement(project, args.sample, draws=args.draws, seed=args.seed)
+            outputs = [check_project_output(project, path) for path in (args.csv, args.html)
+                       if path is not None]
+    except OutputRefused as exc:
+        return _fail(terminal_safe(exc), EXIT_USAGE)
+    except ProjectError as exc:
+        return _fail(terminal_safe(exc), EXIT_INPUT)
+    table, context = found.table, found.context
+    print(terminal_safe(f"{found.sample.name} (seed {found.sample.seed}): {table.n_units} clusters, "
+                        f"coders {', '.join(table.coders)}"))
+    print(f"{'tag':<28} {'alpha':>6}  {'95% interval':<15} {'kappa':>6} {'agree':>6}  note")
+    for name, _guid, uses, r in entries(table, context):
+        ci = r.interval
+        interval = f"{ci.low:.3f} to {ci.high:.3f}" if ci is not None else ""
+        alpha = "–" if r.alpha is None else f"{r.alpha:.3f}"
+        kappa = "–" if r.kappa is None else f"{r.kappa:.3f}"
+        print(terminal_safe(f"{name[:28]:<28} {alpha:>6}  {interval:<15} {kappa:>6} "
+                            f"{r.percent_agreement:>6.1%}  {row_note(table, uses, r)}"))
+    try:
+        for path in outputs:
+            write = write_agreement_html if path == args.html else write_agreement_csv
+            write(path, table, context)
+            print(f"wrote {terminal_safe(path)}")
+    except ProjectError as exc:
+        return _fail(terminal_safe(exc), EXIT_INPUT)
     return EXIT_OK
 
 
