@@ -40,6 +40,7 @@ from workbench.gui.project.backupwatch import BackupWatcher
 from workbench.gui.project.locations import APP_NAME
 from workbench.gui.project.opening import read_only_banner
 from workbench.gui.project.session import ProjectSession
+from workbench.gui.project.team_text import copy_banner
 from workbench.gui.prompter import Prompter
 from workbench.gui.runpanel import RunPanel
 from workbench.gui.sidebyside.pagetext import params_from_dict
@@ -49,6 +50,7 @@ from workbench.gui.window.menus import ICONS, WindowActions, icon
 from workbench.gui.window.runs import DetectionRuns
 from workbench.gui.window.selection import ClusterSelection
 from workbench.store import Project, ProjectError
+from workbench.store.team import CopyStamp
 
 # ICONS: where the window's icons are read from (the packaging tests read it here).
 __all__ = ["ICONS", "MainWindow"]
@@ -76,6 +78,7 @@ class MainWindow(WindowActions, ProjectSession, DetectionRuns, ClusterSelection,
         self.workers = workers
         self.project: Project | None = None
         self.coder = ""
+        self.copy_stamp: CopyStamp | None = None  # the open project's, when a coder's copy
         self.job: DetectJob | None = None
         self.pool = QThreadPool.globalInstance()
         self._singles = 0
@@ -244,7 +247,7 @@ class MainWindow(WindowActions, ProjectSession, DetectionRuns, ClusterSelection,
         """Save what the memo pane holds, then show the memos of what is shown now."""
         self.memo_pane.flush()
         member = self.compare.current_member()
-        self.memo_pane.show_view(memo_view(self.project, self.coder, self.compare.cluster_id,
+        self.memo_pane.show_view(memo_view(self.project, self.coding_as, self.compare.cluster_id,
                                            member.page_id if member else None))
         self.memo_pane.setEnabled(self.project is not None and not self.project.readonly)
 
@@ -267,7 +270,9 @@ class MainWindow(WindowActions, ProjectSession, DetectionRuns, ClusterSelection,
         self.counts_label.setText(counts_text(self.project, self._singles))
         # A narrow window cuts the permanent labels too: their tooltips hold them whole.
         self.counts_label.setToolTip(self.counts_label.text())
-        self.coder_label.setText(f"Coder: {self.coder}" if self.coder else "")
+        banner = copy_banner(self.copy_stamp)
+        self.coder_label.setText(f"Coder: {self.coding_as} — {banner}" if banner
+                                 else f"Coder: {self.coder}" if self.coder else "")
 
     def refresh_codebook(self) -> None:
         tags = self.project.codebook() if self.project is not None else []
@@ -297,7 +302,9 @@ class MainWindow(WindowActions, ProjectSession, DetectionRuns, ClusterSelection,
 
     def set_coder(self, name: str) -> None:
         self.coder = name.strip()
-        if self.project is not None and self.coder and not self.project.readonly:
+        # A coder's copy keeps its own coder (copy_stamp): its work goes back under that name.
+        if self.project is not None and self.coder and not self.project.readonly \
+                and self.copy_stamp is None:
             self.project.use_coder(self.coder)
         self.show_status()
 

@@ -14,6 +14,7 @@ from workbench.gui.detection.calibration import open_calibration
 from workbench.gui.detection.compare_actions import install_compare_action
 from workbench.gui.project.export_actions import export_dialog
 from workbench.gui.project.recent import RecentProjects
+from workbench.gui.project.team_actions import bring_in_dialog, hand_out_dialog
 
 ICONS = resources.ICONS
 
@@ -50,6 +51,10 @@ class WindowActions:
         a("save_as", "Save Project &As…", self.save_project_as)
         a("export", "&Export…", lambda: export_dialog(self), "Ctrl+E", "Export tagged pages to CSV")
         a("skipped", "&Skipped Files…", self.show_skipped)
+        a("hand_out", "&Hand Out to Coders…", lambda: hand_out_dialog(self),
+          tip="Write one project file per coder (optionally only the selected clusters)")
+        a("bring_in", "&Bring In Coders' Work…", lambda: bring_in_dialog(self),
+          tip="Merge coders' copies back: each decision kept with its coder")
         a("quit", "&Quit", self.close, QKeySequence.StandardKey.Quit)
         a("undo", "&Undo", self.coding.undo, "Ctrl+Z")
         a("redo", "&Redo", self.coding.redo, "Ctrl+Shift+Z")
@@ -132,6 +137,9 @@ class WindowActions:
         file.addMenu(self.recent_menu)
         file.addAction(act["save_as"])
         file.addSeparator()
+        file.addAction(act["hand_out"])
+        file.addAction(act["bring_in"])
+        file.addSeparator()
         file.addAction(act["export"])
         file.addAction(act["skipped"])
         file.addAction(act["show_project"])
@@ -189,7 +197,8 @@ class WindowActions:
         for name in ("export", "save_as", "skipped", "calibrate", "next_uncoded", "next_member",
                      "prev_member"):
             act[name].setEnabled(have and idle)
-        for name in ("settings", "rerun", "split", "merge", "exclude", "review_carried"):
+        for name in ("settings", "rerun", "split", "merge", "exclude", "review_carried",
+                     "hand_out", "bring_in"):
             act[name].setEnabled(writable)
         can_undo = writable and self.project.next_undo() is not None
         can_redo = writable and self.project.next_redo() is not None
