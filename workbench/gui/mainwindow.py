@@ -50,7 +50,7 @@ from workbench.gui.window.menus import ICONS, WindowActions, icon
 from workbench.gui.window.runs import DetectionRuns
 from workbench.gui.window.selection import ClusterSelection
 from workbench.store import Project, ProjectError
-from workbench.store.team import CopyStamp
+from workbench.store.team import CopyStamp, list_samples
 
 # ICONS: where the window's icons are read from (the packaging tests read it here).
 __all__ = ["ICONS", "MainWindow"]
@@ -278,6 +278,8 @@ class MainWindow(WindowActions, ProjectSession, DetectionRuns, ClusterSelection,
         tags = self.project.codebook() if self.project is not None else []
         self.codebook.set_tags(tags, self.selected_rows() if self.project is not None else [])
         self.filters.set_tags(tags)
+        self.filters.set_samples(list_samples(self.project.reader()) if self.project is not None
+                                 else [])
 
     def show_messages(self) -> None:
         self.prompter.show_list("Status Messages", "Every message of this session, newest first.",

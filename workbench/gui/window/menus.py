@@ -12,6 +12,7 @@ from workbench.gui.coding.carried import review_carried
 from workbench.gui.detection.andd_actions import install_andd_action
 from workbench.gui.detection.calibration import open_calibration
 from workbench.gui.detection.compare_actions import install_compare_action
+from workbench.gui.detection.sample_actions import draw_sample_dialog
 from workbench.gui.project.export_actions import export_dialog
 from workbench.gui.project.recent import RecentProjects
 from workbench.gui.project.team_actions import bring_in_dialog, hand_out_dialog
@@ -72,6 +73,8 @@ class WindowActions:
         a("rerun", "&Run Detection Again", lambda: self.start_run())
         a("calibrate", "&Calibrate τ…", lambda: open_calibration(self), "Ctrl+K",
           "See what another similarity threshold would do to the clusters, and apply it")
+        a("draw_sample", "Draw &Sample…", lambda: draw_sample_dialog(self),
+          tip="A reproducible random sample of clusters; a reliability sample is coded blind")
         a("review_carried", "Re&view Carried Decisions…", lambda: review_carried(self),
           tip="Memos and marks a re-clustering carried to clusters that changed, to look at")
         a("focus_list", "Cluster &List", self.focus_list, "Escape",
@@ -163,6 +166,7 @@ class WindowActions:
         detect.addAction(act["calibrate"])
         install_compare_action(self, detect)
         install_andd_action(self, detect)
+        detect.addAction(act["draw_sample"])
         detect.addAction(act["review_carried"])
         help_ = m.addMenu("&Help")
         help_.addAction(act["shortcuts"])
@@ -198,7 +202,7 @@ class WindowActions:
                      "prev_member"):
             act[name].setEnabled(have and idle)
         for name in ("settings", "rerun", "split", "merge", "exclude", "review_carried",
-                     "hand_out", "bring_in"):
+                     "hand_out", "bring_in", "draw_sample"):
             act[name].setEnabled(writable)
         can_undo = writable and self.project.next_undo() is not None
         can_redo = writable and self.project.next_redo() is not None
