@@ -30,6 +30,7 @@ from workbench.gui.coding.feedback import memo_saved_message
 from workbench.gui.coding.memopane import MemoPane
 from workbench.gui.coding.memoview import memo_view
 from workbench.gui.coding.navigation import cluster_to_show, counts_text, member_to_show
+from workbench.gui.coding.review_dialog import ReviewDialog
 from workbench.gui.detection.calibration import CalibrationDialog
 from workbench.gui.filterbar import FilterBar
 from workbench.gui.jobs import DetectJob
@@ -86,6 +87,8 @@ class MainWindow(WindowActions, ProjectSession, DetectionRuns, ClusterSelection,
         self.calibration: CalibrationDialog | None = None
         # What the last re-clustering carried over, to review (workbench.gui.coding.carried).
         self.carried_dialog: CarriedDialog | None = None
+        # The review queue of a sample's disagreements (workbench.gui.coding.review_dialog).
+        self.review_dialog: ReviewDialog | None = None
         self.setWindowTitle(APP_NAME)
         self.setWindowIcon(icon("app"))
         self.setAcceptDrops(True)

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
     from workbench.gui.coding.carried import CarriedDialog
     from workbench.gui.coding.memopane import MemoPane
+    from workbench.gui.coding.review_dialog import ReviewDialog
     from workbench.gui.jobs import DetectJob
     from workbench.gui.models import ClusterTableModel
     from workbench.gui.project.backupwatch import BackupWatcher
@@ -42,6 +43,7 @@ class ProjectSession:
     job: DetectJob | None
     skipped: list[tuple[str, str]]
     carried_dialog: CarriedDialog | None
+    review_dialog: ReviewDialog | None
     model: ClusterTableModel
     compare: CompareView
     memo_pane: MemoPane
@@ -153,6 +155,8 @@ class ProjectSession:
         self.memo_pane.flush()  # a memo typed just now is saved before the file closes
         if self.carried_dialog is not None:  # its items belong to the project closing
             self.carried_dialog.close()
+        if self.review_dialog is not None:  # so does the review queue
+            self.review_dialog.close()
         project, self.project = self.project, None
         self.copy_stamp = None
         if project is not None:

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QMenu
 
 from workbench import resources
 from workbench.gui.coding.carried import review_carried
+from workbench.gui.coding.review_dialog import review_disagreements
 from workbench.gui.detection.andd_actions import install_andd_action
 from workbench.gui.detection.calibration import open_calibration
 from workbench.gui.detection.compare_actions import install_compare_action
@@ -91,6 +92,8 @@ class WindowActions:
         a("edit_tag", "&Edit Tag…", self.tag_actions.edit_tag, "Ctrl+Shift+T",
           "Change the tag chosen in the codebook")
         a("delete_tag", "&Delete Tag", self.tag_actions.delete_tag)
+        a("review_disagreements", "&Review Disagreements…", lambda: review_disagreements(self),
+          tip="The sample's clusters where coders disagree, side by side, to settle by key")
         a("import_codebook", "&Import Codebook…", self.tag_actions.import_codebook,
           tip="Tags from a REFI-QDA .qdc file (MAXQDA, ATLAS.ti, NVivo, QualCoder) or a CSV")
         a("import_project_codebook", "Import From &Project…", self.tag_actions.import_from_project,
@@ -158,7 +161,7 @@ class WindowActions:
             view.addSeparator() if name is None else view.addAction(act[name])
         codebook = m.addMenu("&Codebook")
         for name in ("new_tag", "edit_tag", "delete_tag", None, "import_codebook",
-                     "import_project_codebook", "export_codebook"):
+                     "import_project_codebook", "export_codebook", None, "review_disagreements"):
             codebook.addSeparator() if name is None else codebook.addAction(act[name])
         detect = m.addMenu("&Detection")
         detect.addAction(act["settings"])
@@ -202,7 +205,7 @@ class WindowActions:
                      "prev_member"):
             act[name].setEnabled(have and idle)
         for name in ("settings", "rerun", "split", "merge", "exclude", "review_carried",
-                     "hand_out", "bring_in", "draw_sample"):
+                     "hand_out", "bring_in", "draw_sample", "review_disagreements"):
             act[name].setEnabled(writable)
         can_undo = writable and self.project.next_undo() is not None
         can_redo = writable and self.project.next_redo() is not None
