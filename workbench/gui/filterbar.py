@@ -41,6 +41,10 @@ class FilterBar(QWidget):
         self.sample.setToolTip("Only the clusters of this sample (Detection ▸ Draw Sample…)")
         self.sample.addItem("Any sample", None)
         self.sample.setVisible(False)  # until the project has a sample
+        # As wide as a short name: a long sample name must not squeeze the text filter.
+        self.sample.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.sample.setMinimumContentsLength(14)
         self.singles = QCheckBox("Single pages")
         self.singles.setToolTip("Only pages that have no near duplicate")
         # Typing re-filters after a pause, not on every key (a list may hold 100,000 rows).
@@ -74,9 +78,8 @@ class FilterBar(QWidget):
     def set_samples(self, samples: Sequence[Sample]) -> None:
         """Keep the sample choices equal to the project's samples (shown once there is
         one); a sample undone falls back to "Any sample"."""
-        self._set_choices(self.sample, [(
-            f"{s.name} ({len(s.clusters)}{', reliability' if s.reliability else ''})", s.id)
-            for s in samples])
+        self._set_choices(self.sample, [(f"{s.name} ({len(s.clusters)})", s.id)
+                                        for s in samples])
         self.sample.setVisible(bool(samples))
 
     def _set_choices(self, box: QComboBox, wanted: list[tuple[str, int]]) -> None:

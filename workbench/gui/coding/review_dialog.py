@@ -15,6 +15,7 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QDialog,
+    QHeaderView,
     QLabel,
     QListWidget,
     QListWidgetItem,
@@ -74,7 +75,7 @@ class ReviewDialog(QDialog):
         self.sides.setVerticalHeaderLabels(list(SIDE_ROWS))
         self.sides.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.sides.setWordWrap(True)
-        self.sides.horizontalHeader().setStretchLastSection(True)
+        self.sides.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.sides.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.final = QLabel()
         self.final.setObjectName("reviewFinal")
@@ -160,7 +161,7 @@ class ReviewDialog(QDialog):
                                               for i, s in enumerate(row.sides, 1)])
         for col, side in enumerate(row.sides):
             cells = (", ".join(side.tags) or "(no tag)",
-                     ", ".join(str(p) for p in side.excluded) or "—",
+                     "\n".join(side.excluded) or "—",
                      "\n".join(side.memos) or "—")
             for r, text in enumerate(cells):
                 self.sides.setItem(r, col, QTableWidgetItem(text))

@@ -21,7 +21,7 @@ class CoderSide:
 
     coder: str
     tags: tuple[str, ...]  # tag names, sorted
-    excluded: tuple[int, ...]  # pages they marked "not this story"
+    excluded: tuple[str, ...]  # pages they marked "not this story" (site: title)
     memos: tuple[str, ...]
 
 
@@ -38,7 +38,7 @@ class ReviewRow:
         mark = "✓ settled" if self.settled else "• open"
         coders = "  |  ".join(f"{i}. {s.coder}: {', '.join(s.tags) or '(no tag)'}"
                               for i, s in enumerate(self.sides, 1))
-        return f"{mark}  Cluster {self.cluster_id} — {self.title[:60]}\n    {coders}"
+        return f"{mark}  Cluster {self.cluster_id} — {self.title}\n    {coders}"
 
 
 def review_samples(project: Project) -> list[Sample]:
@@ -47,9 +47,10 @@ def review_samples(project: Project) -> list[Sample]:
     return sorted(found, key=lambda s: (not s.reliability, -s.id))
 
 
-def _side(names: dict[str, str], coder: str, decision) -> CoderSide:
+def _side(names: dict[str, str], pages: dict[int, str], coder: str, decision) -> CoderSide:
     return CoderSide(coder, tuple(sorted(names.get(g, "(deleted tag)") for g in decision.tags)),
-                     tuple(sorted(decision.excluded)), tuple(decision.memos))
+                     tuple(pages.get(p, f"page {p}") for p in sorted(decision.excluded)),
+                     tuple(decision.memos))
 
 
 def review_rows(project: Project, sample_id: int) -> list[ReviewRow]:
@@ -63,7 +64,8 @@ def review_rows(project: Project, sample_id: int) -> list[ReviewRow]:
 
 def _row(project: Project, names: dict[str, str], found: Disagreement) -> ReviewRow:
     cluster = project.cluster(found.cluster_id)
-    sides = tuple(_side(names, coder, found.coders[coder])
+    pages = {m.page_id: f"{m.site}: {m.title}" for m in project.members(found.cluster_id)}
+    sides = tuple(_side(names, pages, coder, found.coders[coder])
                   for coder in sorted(found.coders, key=str.casefold))
     return ReviewRow(found.cluster_id, cluster.reference_title if cluster else "",
                      sides, tuple(sorted(t.name for t in cluster.tags)) if cluster else (),
