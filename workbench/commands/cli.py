@@ -571,9 +571,10 @@ def build_parser() -> argparse.ArgumentParser:
         export_command = None
     if export_command is not None and hasattr(export_command, "add_parser"):
         export_command.add_parser(sub)
-    from workbench.commands import compare_command
+    from workbench.commands import agreement_command, compare_command
 
     compare_command.add_parser(sub)
+    agreement_command.add_parser(sub)
     from workbench.commands import team_commands
 
     team_commands.add_parsers(sub)
