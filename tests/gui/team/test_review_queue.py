@@ -102,3 +102,10 @@ def test_review_without_a_sample_says_what_to_do(qtbot, demo_window, prompter):
     assert demo_window.review_dialog is None
     assert prompter.infos[-1][0] == "Review Disagreements"
     assert "Draw Sample" in prompter.infos[-1][1]
+
+
+def test_agreement_without_a_reliability_sample_says_what_to_do(qtbot, demo_window, prompter):
+    demo_window.actions_by_name["agreement"].trigger()
+    title, text = prompter.errors[-1]
+    assert title == "Cannot compute agreement"
+    assert "Draw Sample" in text

@@ -1,16 +1,20 @@
 """A whole team study in the real window, by keyboard: the lead draws a blind reliability
 sample of 20 clusters and hands it out to two coders, each codes it in their copy, the
 lead brings both back (twice: the second time changes nothing) and settles a
-disagreement in the review queue. Nothing either coder did is lost."""
+disagreement in the review queue, after reading the agreement table. Nothing either coder did is lost."""
 
 from __future__ import annotations
 
+import csv
 from pathlib import Path
+
+import krippendorff
 
 from PySide6.QtCore import Qt
 
 from tests.gui.conftest import RUN_TIMEOUT_MS
 from tests.gui.team.stories import write_stories
+from workbench.gui.coding.agreement_dialog import AgreementDialog
 from workbench.gui.detection.sample_dialog import SampleOptions
 from workbench.gui.project.team_dialogs import HandOutOptions
 from workbench.store.team import coder_codes, disagreements, list_samples
@@ -84,6 +88,27 @@ def test_a_team_study_by_keyboard(qtbot, window, prompter, tmp_path):
     w.actions_by_name["bring_in"].trigger()
     assert prompter.infos[-1][1].count("nothing new") == 2
     assert _actions(w) == before and coder_codes(w.project, sample.clusters) == codes
+
+    # Codebook ▸ Agreement…: alpha per tag as the krippendorff package has it.
+    w.actions_by_name["agreement"].trigger()
+    [table] = [d for d in w.findChildren(AgreementDialog) if d.isVisible()]
+    shown = {table.table.item(r, 0).text(): table.table.item(r, 1).text()
+             for r in range(table.table.rowCount())}
+    order = sorted(sample.clusters)
+    bea_wire = [1.0] * 20
+    cy_wire = [0.0 if c in cy_done[-3:] else 1.0 for c in order]
+    expected = krippendorff.alpha(reliability_data=[bea_wire, cy_wire],
+                                  level_of_measurement="nominal")
+    assert shown["wire"] == f"{expected:.3f}"
+    csv_out = tmp_path / "agreement.csv"
+    prompter.folders.append(str(csv_out))
+    table.csv_button.click()
+    rows = list(csv.DictReader(csv_out.open(encoding="utf-8-sig")))
+    assert {r["tag"] for r in rows} >= {"wire", "local"}
+    prompter.folders.append(str(lead))  # never over the project itself
+    table.html_button.click()
+    assert prompter.errors[-1][0] == "Cannot save the agreement table"
+    table.close()
 
     # The review queue lists the 3 disagreements; 1 settles the first on Bea's codes.
     assert {d.cluster_id for d in disagreements(w.project, sample.id)} == set(cy_done[-3:])

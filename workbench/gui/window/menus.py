@@ -8,6 +8,7 @@ from PySide6.QtGui import QAction, QIcon, QKeySequence, QShortcut
 from PySide6.QtWidgets import QMenu
 
 from workbench import resources
+from workbench.gui.coding.agreement_dialog import show_agreement
 from workbench.gui.coding.carried import review_carried
 from workbench.gui.coding.review_dialog import review_disagreements
 from workbench.gui.detection.andd_actions import install_andd_action
@@ -94,6 +95,9 @@ class WindowActions:
         a("delete_tag", "&Delete Tag", self.tag_actions.delete_tag)
         a("review_disagreements", "&Review Disagreements…", lambda: review_disagreements(self),
           tip="The sample's clusters where coders disagree, side by side, to settle by key")
+        a("agreement", "&Agreement…", lambda: show_agreement(self),
+          tip="Krippendorff's alpha, Cohen's kappa and % agreement per tag on the reliability "
+              "sample")
         a("import_codebook", "&Import Codebook…", self.tag_actions.import_codebook,
           tip="Tags from a REFI-QDA .qdc file (MAXQDA, ATLAS.ti, NVivo, QualCoder) or a CSV")
         a("import_project_codebook", "Import From &Project…", self.tag_actions.import_from_project,
@@ -161,7 +165,7 @@ class WindowActions:
             view.addSeparator() if name is None else view.addAction(act[name])
         codebook = m.addMenu("&Codebook")
         for name in ("new_tag", "edit_tag", "delete_tag", None, "import_codebook",
-                     "import_project_codebook", "export_codebook", None, "review_disagreements"):
+                     "import_project_codebook", "export_codebook", None, "agreement", "review_disagreements"):
             codebook.addSeparator() if name is None else codebook.addAction(act[name])
         detect = m.addMenu("&Detection")
         detect.addAction(act["settings"])
@@ -202,7 +206,7 @@ class WindowActions:
         writable = have and idle and not self.project.readonly
         act = self.actions_by_name
         for name in ("export", "save_as", "skipped", "calibrate", "next_uncoded", "next_member",
-                     "prev_member"):
+                     "prev_member", "agreement"):
             act[name].setEnabled(have and idle)
         for name in ("settings", "rerun", "split", "merge", "exclude", "review_carried",
                      "hand_out", "bring_in", "draw_sample", "review_disagreements"):
