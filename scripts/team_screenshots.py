@@ -4,7 +4,8 @@
 
 Opens the demo archive, draws a reliability sample, hands it out to two coders, codes
 their copies (they disagree on some clusters, with memos), brings both back and saves
-``review-queue.png``: Codebook ▸ Review Disagreements… beside the window.
+``review-queue.png`` (Codebook ▸ Review Disagreements…) and ``agreement.png``
+(Codebook ▸ Agreement…).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ CODES = {  # coder -> tag per cluster (in sample order) and a memo on the second
 def inner(args) -> int:
     from PySide6.QtWidgets import QApplication
 
+    from workbench.gui.coding.agreement_dialog import show_agreement
     from workbench.gui.coding.review_dialog import review_disagreements
     from workbench.store import Project
     from workbench.store.team import bring_in, draw_sample, hand_out
@@ -65,6 +67,12 @@ def inner(args) -> int:
     window.grab().save(str(Path(args.out) / "review-window.png"))
     print("saved review-queue.png and review-window.png", flush=True)
     dialog.close()
+    table = show_agreement(window)
+    assert table is not None
+    screenshots.wait(600)
+    table.grab().save(str(Path(args.out) / "agreement.png"))
+    print("saved agreement.png", flush=True)
+    table.close()
     window.close()
     QApplication.processEvents()
     del app

@@ -9,7 +9,6 @@ import csv
 from pathlib import Path
 
 import krippendorff
-
 from PySide6.QtCore import Qt
 
 from tests.gui.conftest import RUN_TIMEOUT_MS

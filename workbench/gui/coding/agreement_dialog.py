@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -41,9 +42,15 @@ class AgreementDialog(QDialog):
         self.table.setHorizontalHeaderLabels(HEADERS)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
+        self.table.setWordWrap(False)
         for r, row in enumerate(rows):
             for c, text in enumerate(row):
-                self.table.setItem(r, c, QTableWidgetItem(text))
+                item = QTableWidgetItem(text)
+                item.setToolTip(text)  # a note cut by a narrow window is whole here
+                if 0 < c < len(HEADERS) - 1:  # figures line up on the right
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight
+                                          | Qt.AlignmentFlag.AlignVCenter)
+                self.table.setItem(r, c, item)
         self.table.resizeColumnsToContents()
         self.table.horizontalHeader().setSectionResizeMode(
             len(HEADERS) - 1, QHeaderView.ResizeMode.Stretch)
@@ -65,7 +72,7 @@ class AgreementDialog(QDialog):
         layout.addWidget(self.table, 1)
         layout.addWidget(methods)
         layout.addWidget(buttons)
-        self.resize(860, 420)
+        self.resize(980, 420)
 
     def save(self, *, html: bool) -> Path | None:
         project = self.window_.project
