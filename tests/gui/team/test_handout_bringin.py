@@ -110,3 +110,20 @@ def test_parse_coders_and_a_report_in_words(tmp_path):
     assert report_text(report) == ("Bea (s-Bea.wbproj): 3 new actions, 2 codes added, 1 memo."
                                    "\n  Set aside for review: Bea split page 4 out; it is gone "
                                    "here.")
+
+
+def test_hand_out_dialog_by_keyboard(qtbot, tmp_path):
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    from workbench.gui.project.team_dialogs import HandOutDialog
+
+    dialog = HandOutDialog(str(tmp_path), selected=0)
+    qtbot.addWidget(dialog)
+    ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
+    assert not ok.isEnabled()  # no coder named yet
+    assert not dialog.only_selected.isEnabled()  # nothing selected to hand out alone
+    qtbot.keyClicks(dialog.coders, "Bea, Cy")
+    assert ok.isEnabled()
+    assert dialog.options() == HandOutOptions(["Bea", "Cy"], tmp_path, only_selected=False)
+    dialog.folder.clear()
+    assert not ok.isEnabled()
