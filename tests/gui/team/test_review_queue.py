@@ -86,11 +86,20 @@ def test_review_queue_settles_by_key_and_ctrl_z_takes_it_back(qtbot, demo_window
     qtbot.keyClick(dialog.queue, Qt.Key.Key_F)
     assert sorted(t.name for t in w.project.cluster(c).tags) == ["local", "wire"]
     assert all(r.settled for r in review_rows(w.project, sample_id))
-    # Ctrl+Z in the window takes the last settlement back (the lead's tags stay).
+    # Ctrl+Z in the queue takes the last settlement back (the lead's tags stay), and the
+    # queue shows it open again; Ctrl+Shift+Z settles it again.
+    qtbot.keyClick(dialog.queue, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert [r.settled for r in review_rows(w.project, sample_id)] == [True, False]
+    assert [r.settled for r in dialog.rows] == [True, False]
+    qtbot.keyClick(dialog.queue, Qt.Key.Key_Z,
+                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert [r.settled for r in dialog.rows] == [True, True]
+    # Ctrl+Z in the window does the same.
     w.activateWindow()
     w.table.setFocus()
     qtbot.keyClick(w.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert [r.settled for r in review_rows(w.project, sample_id)] == [True, False]
+    assert [r.settled for r in dialog.rows] == [True, False]  # the queue followed
     # The coders' own codes are kept as they were.
     bea_side, cy_side = review_rows(w.project, sample_id)[0].sides
     assert bea_side.tags == ("wire",) and cy_side.tags == ("local",)

@@ -4,7 +4,8 @@ settle each one. The logic is :mod:`review_presenter`'s; this draws and forwards
 
 Keys: Up/Down move in the queue (and select the cluster in the window's list); 1, 2…
 take that coder's codes; F keeps the codes the cluster carries now (set them in the
-window with the tag keys first); Escape closes. Each settlement is one undoable step.
+window with the tag keys first); Ctrl+Z / Ctrl+Shift+Z undo and redo (the window's);
+Escape closes. Each settlement is one undoable step.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from typing import Protocol, runtime_checkable
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
     QHeaderView,
@@ -46,6 +47,7 @@ class ReviewWindow(CodingWindow, Protocol):
     cluster list, whose selection follows the queue."""
 
     review_dialog: ReviewDialog | None
+    actions_by_name: dict[str, QAction]  # its Undo and Redo, for Ctrl+Z in the queue
 
     def select_cluster(self, cluster_id: int) -> bool: ...
 
@@ -63,8 +65,8 @@ class ReviewDialog(QDialog):
         self.intro = QLabel(
             "Clusters where the coders disagree. ↑/↓ choose one (the window shows it); "
             "<b>1</b>, <b>2</b>… take that coder's codes; <b>F</b> keeps the codes the "
-            "cluster carries now (set them in the window with the tag keys); Ctrl+Z in the "
-            "window takes a settlement back; Escape closes.")
+            "cluster carries now (set them in the window with the tag keys); Ctrl+Z takes a "
+            "settlement back; Escape closes.")
         self.intro.setWordWrap(True)
         self.queue = QListWidget()
         self.queue.setObjectName("reviewQueue")
@@ -107,8 +109,25 @@ class ReviewDialog(QDialog):
             return event.key() - Qt.Key.Key_0
         return 0 if event.key() == Qt.Key.Key_F else None
 
+    def _history_key(self, event: QKeyEvent) -> str | None:
+        """"undo" or "redo" for the window's Ctrl+Z / Ctrl+Shift+Z, else None."""
+        for name in ("undo", "redo"):
+            action = self.window_.actions_by_name.get(name)
+            if action is not None and QKeySequence(event.keyCombination()) == action.shortcut():
+                return name
+        return None
+
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
         if watched is self.queue and isinstance(event, QKeyEvent):
+            history = self._history_key(event)
+            if history is not None:
+                # Ctrl+Z here takes the last settlement back, as in the window.
+                if event.type() == QEvent.Type.ShortcutOverride:
+                    event.accept()
+                    return True
+                if event.type() == QEvent.Type.KeyPress:
+                    self.window_.actions_by_name[history].trigger()  # the queue follows
+                    return True
             key = self._settle_key(event)
             if key is not None:
                 if event.type() == QEvent.Type.ShortcutOverride:
@@ -121,6 +140,10 @@ class ReviewDialog(QDialog):
                         self.keep_final()
                     return True
         return super().eventFilter(watched, event)
+
+    def follow_history(self) -> None:
+        """After Undo or Redo: read the queue again."""
+        self.reload()
 
     def current(self) -> ReviewRow | None:
         row = self.queue.currentRow()
@@ -221,6 +244,9 @@ def review_disagreements(window: ReviewWindow) -> ReviewDialog | None:
     if old is not None:
         old.close()
     dialog = window.review_dialog = ReviewDialog(window, chosen.id)
+    # Undo and Redo, here or in the window, may open or settle a cluster again.
+    for name in ("undo", "redo"):
+        window.actions_by_name[name].triggered.connect(dialog.follow_history)
     dialog.finished.connect(lambda _r: _forget(window, dialog))
     dialog.show()
     dialog.queue.setFocus()
@@ -228,6 +254,8 @@ def review_disagreements(window: ReviewWindow) -> ReviewDialog | None:
 
 
 def _forget(window: ReviewWindow, dialog: ReviewDialog) -> None:
+    for name in ("undo", "redo"):
+        window.actions_by_name[name].triggered.disconnect(dialog.follow_history)
     if window.review_dialog is dialog:
         window.review_dialog = None
     dialog.deleteLater()
