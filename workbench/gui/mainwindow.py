@@ -312,6 +312,11 @@ class MainWindow(WindowActions, ProjectSession, DetectionRuns, ClusterSelection,
                 and self.copy_stamp is None:
             self.project.use_coder(self.coder)
         self.show_status()
+        if self.copy_stamp is not None and self.coder != self.copy_stamp.coder:
+            self.statusBar().showMessage(
+                f"This is {self.copy_stamp.coder}'s copy: what you do in it goes back to the "
+                f"lead as {self.copy_stamp.coder}'s work. Your name is used in other projects.",
+                10000)
 
     def change_coder(self) -> None:
         name = self.prompter.text("Coder", "Your name (credited with your tags):", self.coder)

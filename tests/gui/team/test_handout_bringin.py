@@ -36,6 +36,12 @@ def test_hand_out_open_a_copy_as_its_coder_and_bring_it_in_once(qtbot, demo_wind
     assert w.coder == "Ada Tester"
     assert _coder_name(w.project) == "Bea"
     assert "Bea's copy" in w.coder_label.text()
+    assert "Bea's copy" in w.windowTitle()
+    # Changing the window's coder does not make the copy anyone else's.
+    w.set_coder("Dee")
+    assert _coder_name(w.project) == "Bea"
+    assert "Bea's copy" in w.statusBar().currentMessage()
+    w.set_coder("Ada Tester")
     w.select_row(0)
     cid = w.selected_ids()[0]
     w.activateWindow()
@@ -48,7 +54,7 @@ def test_hand_out_open_a_copy_as_its_coder_and_bring_it_in_once(qtbot, demo_wind
 
     assert w.open_project(lead_path)
     assert _coder_name(w.project) == "Ada Tester"
-    assert "copy" not in w.coder_label.text()
+    assert "copy" not in w.coder_label.text() and "copy" not in w.windowTitle()
     prompter.file_lists.append([str(copies[0])])
     w.actions_by_name["bring_in"].trigger()
     title, text = prompter.infos[-1]

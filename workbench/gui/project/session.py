@@ -111,7 +111,8 @@ class ProjectSession:
         self.readonly_label.setText(banner)
         self.readonly_label.setVisible(bool(banner))
         name = Path(project.archive_root).name or project.path.stem
-        self.setWindowTitle(f"{name}{' (read-only)' if banner else ''} — {APP_NAME}")
+        whose = f" ({self.copy_stamp.coder}'s copy)" if self.copy_stamp is not None else ""
+        self.setWindowTitle(f"{name}{whose}{' (read-only)' if banner else ''} — {APP_NAME}")
         self.project_label.setText(f"Project: {project.path.name}")
         self.project_label.setToolTip(f"{project.path}\n(File ▸ Show Project File)")
         self.backup_watcher.watch(project)
