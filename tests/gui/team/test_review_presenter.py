@@ -33,31 +33,31 @@ def two_coders(lead: Project, out_dir: Path):  # noqa: F811 - the fixtures above
 
 
 def test_rows_put_coders_side_by_side_in_name_order(two_coders) -> None:
-    lead, sample_id, b = two_coders
-    [row] = review_rows(lead, sample_id)
+    project, sample_id, b = two_coders
+    [row] = review_rows(project, sample_id)
     assert row.cluster_id == b and not row.settled
     ann, bob = row.sides
     assert (ann.coder, ann.tags, ann.memos, ann.excluded) == ("ann", ("unions",),
                                                               ("ann: strike story",), ())
     assert (bob.coder, bob.tags) == ("bob", ("feminism",))
-    last = lead.members(b)[-1]
+    last = project.members(b)[-1]
     assert bob.excluded == (f"{last.site}: {last.title}",)
     assert "1. ann: unions  |  2. bob: feminism" in row.line()
 
 
 def test_take_a_coder_then_keep_the_final_codes(two_coders) -> None:
-    lead, sample_id, b = two_coders
-    [row] = review_rows(lead, sample_id)
-    assert "bob's codes" in take_coder(lead, row, 2)
-    assert [t.name for t in lead.cluster(b).tags] == ["feminism"]
-    [row] = review_rows(lead, sample_id)
+    project, sample_id, b = two_coders
+    [row] = review_rows(project, sample_id)
+    assert "bob's codes" in take_coder(project, row, 2)
+    assert [t.name for t in project.cluster(b).tags] == ["feminism"]
+    [row] = review_rows(project, sample_id)
     assert row.settled and row.final == ("feminism",)
     with pytest.raises(ProjectError, match="no coder 3"):
-        take_coder(lead, row, 3)
-    lead.tag_clusters([b], [tag(lead, "unions")])
-    said = keep_final(lead, row)
+        take_coder(project, row, 3)
+    project.tag_clusters([b], [tag(project, "unions")])
+    said = keep_final(project, row)
     assert "feminism" in said and "unions" in said
-    assert sorted(t.name for t in lead.cluster(b).tags) == ["feminism", "unions"]
+    assert sorted(t.name for t in project.cluster(b).tags) == ["feminism", "unions"]
     # The coders' own codes stay as they were.
-    assert [s.tags for s in review_rows(lead, sample_id)[0].sides] == [("unions",),
+    assert [s.tags for s in review_rows(project, sample_id)[0].sides] == [("unions",),
                                                                         ("feminism",)]
