@@ -133,3 +133,24 @@ def test_hand_out_dialog_by_keyboard(qtbot, tmp_path):
     assert dialog.options() == HandOutOptions(["Bea", "Cy"], tmp_path, only_selected=False)
     dialog.folder.clear()
     assert not ok.isEnabled()
+
+
+def test_a_copy_from_another_run_is_refused_in_a_dialog(qtbot, demo_window, prompter, tmp_path):
+    from tests.gui.conftest import RUN_TIMEOUT_MS
+
+    w = demo_window
+    out = tmp_path / "copies"
+    out.mkdir()
+    prompter.hand_outs.append(HandOutOptions(["Bea"], out, only_selected=False))
+    w.actions_by_name["hand_out"].trigger()
+    copy = next(out.glob("*.wbproj"))
+    run = w.project.current_run().id
+    with qtbot.waitSignal(w.run_finished, timeout=RUN_TIMEOUT_MS):
+        w.actions_by_name["rerun"].trigger()
+    assert w.project.current_run().id != run
+    actions = w.project.reader().execute("SELECT count(*) FROM actions").fetchone()[0]
+    prompter.file_lists.append([str(copy)])
+    w.actions_by_name["bring_in"].trigger()
+    title, text = prompter.errors[-1]
+    assert title == "Nothing brought in" and copy.name in text and "run" in text
+    assert w.project.reader().execute("SELECT count(*) FROM actions").fetchone()[0] == actions
