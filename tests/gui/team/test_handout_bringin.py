@@ -51,6 +51,10 @@ def test_hand_out_open_a_copy_as_its_coder_and_bring_it_in_once(qtbot, demo_wind
     # The lead's tools are not offered in a copy: a dialog says why.
     w.actions_by_name["bring_in"].trigger()
     assert prompter.errors[-1][0] == "Cannot bring in"
+    w.actions_by_name["draw_sample"].trigger()
+    assert prompter.errors[-1][0] == "Cannot draw a sample"
+    w.actions_by_name["hand_out"].trigger()
+    assert prompter.errors[-1][0] == "Cannot hand out"
 
     assert w.open_project(lead_path)
     assert _coder_name(w.project) == "Ada Tester"

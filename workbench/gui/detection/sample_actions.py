@@ -8,7 +8,7 @@ from typing import Protocol, runtime_checkable
 from workbench.gui.coding.feedback import count_of
 from workbench.gui.host import CodingWindow
 from workbench.store import ProjectError
-from workbench.store.team import Sample, draw_sample
+from workbench.store.team import Sample, copy_of, draw_sample
 
 
 class _SampleChoice(Protocol):
@@ -33,6 +33,11 @@ def draw_sample_dialog(window: SampleWindow) -> Sample | None:
         return None
     project = window.project
     assert project is not None
+    if copy_of(project) is not None:
+        window.prompter.error("Cannot draw a sample", "This is a coder's copy. The lead draws "
+                              "samples in the project the copies were made from, then hands "
+                              "the work out again.")
+        return None
     options = window.prompter.sample_options(project.count_clusters())
     if options is None:
         return None
