@@ -44,7 +44,8 @@ class FilterBar(QWidget):
         # As wide as a short name: a long sample name must not squeeze the text filter.
         self.sample.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.sample.setMinimumContentsLength(14)
+        self.sample.setMinimumContentsLength(10)
+        self.sample.setMaximumWidth(self.sample.fontMetrics().horizontalAdvance("M" * 9) + 30)
         self.singles = QCheckBox("Single pages")
         self.singles.setToolTip("Only pages that have no near duplicate")
         # Typing re-filters after a pause, not on every key (a list may hold 100,000 rows).
