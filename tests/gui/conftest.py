@@ -44,6 +44,10 @@ class FakePrompter(Prompter):
         self.errors: list[tuple[str, str]] = []
         self.lists: list[tuple[str, list]] = []
         self.asked: list[str] = []
+        self.infos: list[tuple[str, str]] = []
+        self.hand_outs: list = []  # HandOutOptions answers
+        self.samples: list = []  # SampleOptions answers
+        self.file_lists: list[list[str]] = []  # answers to open_files
 
     def text(self, title, label, default=""):
         self.asked.append(title)
@@ -96,6 +100,19 @@ class FakePrompter(Prompter):
 
     def info(self, title, text):
         self.asked.append(title)
+        self.infos.append((title, text))
+
+    def open_files(self, title, start, filters):
+        self.asked.append(title)
+        return self.file_lists.pop(0) if self.file_lists else []
+
+    def hand_out_options(self, folder, selected):
+        self.asked.append("Hand Out to Coders")
+        return self.hand_outs.pop(0) if self.hand_outs else None
+
+    def sample_options(self, clusters):
+        self.asked.append("Draw Sample")
+        return self.samples.pop(0) if self.samples else None
 
     def error(self, title, text, details=""):
         self.errors.append((title, text))

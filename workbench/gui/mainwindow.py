@@ -30,6 +30,7 @@ from workbench.gui.coding.feedback import memo_saved_message
 from workbench.gui.coding.memopane import MemoPane
 from workbench.gui.coding.memoview import memo_view
 from workbench.gui.coding.navigation import cluster_to_show, counts_text, member_to_show
+from workbench.gui.coding.review_dialog import ReviewDialog
 from workbench.gui.detection.calibration import CalibrationDialog
 from workbench.gui.filterbar import FilterBar
 from workbench.gui.jobs import DetectJob
@@ -40,6 +41,7 @@ from workbench.gui.project.backupwatch import BackupWatcher
 from workbench.gui.project.locations import APP_NAME
 from workbench.gui.project.opening import read_only_banner
 from workbench.gui.project.session import ProjectSession
+from workbench.gui.project.team_text import copy_banner
 from workbench.gui.prompter import Prompter
 from workbench.gui.runpanel import RunPanel
 from workbench.gui.sidebyside.pagetext import params_from_dict
@@ -49,6 +51,7 @@ from workbench.gui.window.menus import ICONS, WindowActions, icon
 from workbench.gui.window.runs import DetectionRuns
 from workbench.gui.window.selection import ClusterSelection
 from workbench.store import Project, ProjectError
+from workbench.store.team import CopyStamp, list_samples
 
 # ICONS: where the window's icons are read from (the packaging tests read it here).
 __all__ = ["ICONS", "MainWindow"]
@@ -76,6 +79,7 @@ class MainWindow(WindowActions, ProjectSession, DetectionRuns, ClusterSelection,
         self.workers = workers
         self.project: Project | None = None
         self.coder = ""
+        self.copy_stamp: CopyStamp | None = None  # the open project's, when a coder's copy
         self.job: DetectJob | None = None
         self.pool = QThreadPool.globalInstance()
         self._singles = 0
@@ -83,6 +87,8 @@ class MainWindow(WindowActions, ProjectSession, DetectionRuns, ClusterSelection,
         self.calibration: CalibrationDialog | None = None
         # What the last re-clustering carried over, to review (workbench.gui.coding.carried).
         self.carried_dialog: CarriedDialog | None = None
+        # The review queue of a sample's disagreements (workbench.gui.coding.review_dialog).
+        self.review_dialog: ReviewDialog | None = None
         self.setWindowTitle(APP_NAME)
         self.setWindowIcon(icon("app"))
         self.setAcceptDrops(True)
@@ -244,7 +250,7 @@ class MainWindow(WindowActions, ProjectSession, DetectionRuns, ClusterSelection,
         """Save what the memo pane holds, then show the memos of what is shown now."""
         self.memo_pane.flush()
         member = self.compare.current_member()
-        self.memo_pane.show_view(memo_view(self.project, self.coder, self.compare.cluster_id,
+        self.memo_pane.show_view(memo_view(self.project, self.coding_as, self.compare.cluster_id,
                                            member.page_id if member else None))
         self.memo_pane.setEnabled(self.project is not None and not self.project.readonly)
 
@@ -267,12 +273,16 @@ class MainWindow(WindowActions, ProjectSession, DetectionRuns, ClusterSelection,
         self.counts_label.setText(counts_text(self.project, self._singles))
         # A narrow window cuts the permanent labels too: their tooltips hold them whole.
         self.counts_label.setToolTip(self.counts_label.text())
-        self.coder_label.setText(f"Coder: {self.coder}" if self.coder else "")
+        banner = copy_banner(self.copy_stamp)
+        self.coder_label.setText(f"Coder: {self.coding_as} — {banner}" if banner
+                                 else f"Coder: {self.coder}" if self.coder else "")
 
     def refresh_codebook(self) -> None:
         tags = self.project.codebook() if self.project is not None else []
         self.codebook.set_tags(tags, self.selected_rows() if self.project is not None else [])
         self.filters.set_tags(tags)
+        self.filters.set_samples(list_samples(self.project.reader()) if self.project is not None
+                                 else [])
 
     def show_messages(self) -> None:
         self.prompter.show_list("Status Messages", "Every message of this session, newest first.",
@@ -297,9 +307,16 @@ class MainWindow(WindowActions, ProjectSession, DetectionRuns, ClusterSelection,
 
     def set_coder(self, name: str) -> None:
         self.coder = name.strip()
-        if self.project is not None and self.coder and not self.project.readonly:
+        # A coder's copy keeps its own coder (copy_stamp): its work goes back under that name.
+        if self.project is not None and self.coder and not self.project.readonly \
+                and self.copy_stamp is None:
             self.project.use_coder(self.coder)
         self.show_status()
+        if self.copy_stamp is not None and self.coder != self.copy_stamp.coder:
+            self.statusBar().showMessage(
+                f"This is {self.copy_stamp.coder}'s copy: what you do in it goes back to the "
+                f"lead as {self.copy_stamp.coder}'s work. Your name is used in other projects.",
+                10000)
 
     def change_coder(self) -> None:
         name = self.prompter.text("Coder", "Your name (credited with your tags):", self.coder)

@@ -8,6 +8,7 @@ from PySide6.QtGui import QBrush, QColor
 from workbench.gui.coding.feedback import count_of
 from workbench.gui.sidebyside.pagetext import plain_tip
 from workbench.store import ClusterRow, Project
+from workbench.store.team import sample_clusters
 
 PAGE_SIZE = 200
 
@@ -89,6 +90,8 @@ class ClusterTableModel(QAbstractTableModel):
         self.min_size = 1
         self.tag_filter: int | None = None  # only clusters with some page carrying this tag
         self.singles_only = False  # only one-page "clusters" (pages with no near duplicate)
+        self.sample_filter: int | None = None  # only the clusters of this sample
+        self._in_sample: set[int] = set()
 
     # ------------------------------------------------------------ setup
     def set_project(self, project: Project | None) -> None:
@@ -97,8 +100,11 @@ class ClusterTableModel(QAbstractTableModel):
 
     def set_filters(self, *, text: str | None = None, coded: str | None | bool = False,
                     min_size: int | None = None, tag_id: int | None | bool = False,
-                    singles_only: bool | None = None) -> None:
+                    singles_only: bool | None = None,
+                    sample_id: int | None | bool = False) -> None:
         """Change some filters (arguments left out keep their value) and reload."""
+        if sample_id is not False:
+            self.sample_filter = sample_id  # type: ignore[assignment]
         if tag_id is not False:
             self.tag_filter = tag_id  # type: ignore[assignment]
         if singles_only is not None:
@@ -119,7 +125,10 @@ class ClusterTableModel(QAbstractTableModel):
         if self.project is not None and self.project.current_run() is not None:
             store_order = _STORE_ORDERS.get(self._sort)
             self._lazy = (store_order is not None and not self.text_filter and self.min_size <= 1
-                          and self.tag_filter is None and not self.singles_only)
+                          and self.tag_filter is None and not self.singles_only
+                          and self.sample_filter is None)
+            self._in_sample = set() if self.sample_filter is None else \
+                set(sample_clusters(self.project.reader(), self.sample_filter))
             self._order = store_order or "size"
             self._total = self.project.count_clusters(coded=self.coded_filter)
             if self._lazy:
@@ -140,6 +149,8 @@ class ClusterTableModel(QAbstractTableModel):
         if r.size < self.min_size or (self.singles_only and r.size > 1):
             return False
         if self.tag_filter is not None and all(t.tag_id != self.tag_filter for t in r.tags):
+            return False
+        if self.sample_filter is not None and r.id not in self._in_sample:
             return False
         if self.text_filter:
             needle = self.text_filter.casefold()

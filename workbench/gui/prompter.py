@@ -20,8 +20,10 @@ from PySide6.QtWidgets import QColorDialog, QFileDialog, QInputDialog, QMessageB
 from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.gui.coding.tagdialog import TagDialog
 from workbench.gui.coding.tagform import TagForm
+from workbench.gui.detection.sample_dialog import SampleDialog, SampleOptions, new_seed
 from workbench.gui.dialogs import ExportDialog, ExportOptions, ListDialog, SettingsDialog, shortcuts_dialog
 from workbench.gui.project.locations import PROJECT_SUFFIX
+from workbench.gui.project.team_dialogs import HandOutDialog, HandOutOptions
 from workbench.store import Tag
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -147,3 +149,18 @@ class Prompter:
     def save_file(self, title: str, start: str, filters: str) -> str | None:
         path, _ = QFileDialog.getSaveFileName(self.parent, title, start, filters)
         return path or None
+
+    @_dialog
+    def open_files(self, title: str, start: str, filters: str) -> list[str]:
+        paths, _ = QFileDialog.getOpenFileNames(self.parent, title, start, filters)
+        return list(paths)
+
+    @_dialog
+    def hand_out_options(self, folder: str, selected: int) -> HandOutOptions | None:
+        dialog = HandOutDialog(folder, selected, self.parent)
+        return dialog.options() if dialog.exec() else None
+
+    @_dialog
+    def sample_options(self, clusters: int) -> SampleOptions | None:
+        dialog = SampleDialog(clusters, new_seed(), self.parent)
+        return dialog.options() if dialog.exec() else None

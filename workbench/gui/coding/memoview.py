@@ -2,7 +2,8 @@
 
 Each coder edits their own memo on the cluster and on the page shown on the right
 (``Project.set_memo`` keeps one per coder and place); other coders' memos are shown
-above, read-only, so a team sees each other's notes without overwriting them.
+above, read-only, so a team sees each other's notes without overwriting them — except
+on a reliability sample's clusters, which every coder codes blind.
 """
 
 from __future__ import annotations
@@ -12,6 +13,10 @@ from dataclasses import dataclass
 
 from workbench.store import Project
 from workbench.store.coding.memos import Memo
+from workbench.store.team import is_blind
+
+BLIND_NOTE = ("Reliability sample, coded blind: other coders' codes and memos are not shown "
+              "here.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,4 +43,7 @@ def memo_view(project: Project | None, coder: str, cluster_id: int | None,
     if page_id is not None:
         page_text, page_others = _split(project.page_memos(page_id), coder, "page")
         others += page_others
+    if is_blind(project, cluster_id):
+        # Blind (store.team.blind): this coder sees only their own memos on the cluster.
+        others = [BLIND_NOTE]
     return MemoView(cluster_id, page_id, cluster_text, page_text, "\n".join(others))

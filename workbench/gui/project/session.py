@@ -12,6 +12,7 @@ from workbench.gui.project.locations import APP_NAME, PROJECT_SUFFIX, project_fo
 from workbench.gui.project.opening import Opened, offer_pending_run, open_existing, read_only_banner
 from workbench.gui.sidebyside.pagetext import params_from_dict
 from workbench.store import Project, ProjectError
+from workbench.store.team import CopyStamp, copy_of
 from workbench.usecases.detector_run import MethodChoice
 
 if TYPE_CHECKING:
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
 
     from workbench.gui.coding.carried import CarriedDialog
     from workbench.gui.coding.memopane import MemoPane
+    from workbench.gui.coding.review_dialog import ReviewDialog
     from workbench.gui.jobs import DetectJob
     from workbench.gui.models import ClusterTableModel
     from workbench.gui.project.backupwatch import BackupWatcher
@@ -37,9 +39,11 @@ class ProjectSession:
     settings: QSettings
     projects_folder: Path | None
     coder: str
+    copy_stamp: CopyStamp | None
     job: DetectJob | None
     skipped: list[tuple[str, str]]
     carried_dialog: CarriedDialog | None
+    review_dialog: ReviewDialog | None
     model: ClusterTableModel
     compare: CompareView
     memo_pane: MemoPane
@@ -96,15 +100,19 @@ class ProjectSession:
         never finished and the coder wants again)."""
         self.close_project()
         project = self.project = opened.project
-        if self.coder and not project.readonly:
-            project.use_coder(self.coder)
+        self.copy_stamp = self._stamp_of(project)
+        # A coder's copy codes as the coder it was handed out to, whoever opens it: its
+        # work comes back to the lead under that name.
+        if self.coding_as and not project.readonly:
+            project.use_coder(self.coding_as)
         self.skipped = [(k, r) for k, r in project.skipped_pages()]
         self.recent.remember(project.path)
         banner = read_only_banner(project)
         self.readonly_label.setText(banner)
         self.readonly_label.setVisible(bool(banner))
         name = Path(project.archive_root).name or project.path.stem
-        self.setWindowTitle(f"{name}{' (read-only)' if banner else ''} — {APP_NAME}")
+        whose = f" ({self.copy_stamp.coder}'s copy)" if self.copy_stamp is not None else ""
+        self.setWindowTitle(f"{name}{whose}{' (read-only)' if banner else ''} — {APP_NAME}")
         self.project_label.setText(f"Project: {project.path.name}")
         self.project_label.setToolTip(f"{project.path}\n(File ▸ Show Project File)")
         self.backup_watcher.watch(project)
@@ -119,6 +127,19 @@ class ProjectSession:
         elif project.current_run() is None and not project.readonly \
                 and Path(project.archive_root).exists():
             self.start_run()
+
+    @property
+    def coding_as(self) -> str:
+        """The coder credited with what is done in the open project: a copy's own coder,
+        else the window's."""
+        return self.copy_stamp.coder if self.copy_stamp is not None else self.coder
+
+    def _stamp_of(self, project: Project) -> CopyStamp | None:
+        try:
+            return copy_of(project)
+        except ProjectError as exc:  # a damaged stamp: opened as an ordinary project
+            self.prompter.error("Damaged coder's copy", str(exc))
+            return None
 
     def _release_if_open(self, path: Path) -> None:
         """Opening the project this window has open: close it first, or its own write
@@ -135,7 +156,10 @@ class ProjectSession:
         self.memo_pane.flush()  # a memo typed just now is saved before the file closes
         if self.carried_dialog is not None:  # its items belong to the project closing
             self.carried_dialog.close()
+        if self.review_dialog is not None:  # so does the review queue
+            self.review_dialog.close()
         project, self.project = self.project, None
+        self.copy_stamp = None
         if project is not None:
             # Nothing may read the closed file later (a debounced filter change did).
             self.model.project = None

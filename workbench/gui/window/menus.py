@@ -8,12 +8,16 @@ from PySide6.QtGui import QAction, QIcon, QKeySequence, QShortcut
 from PySide6.QtWidgets import QMenu
 
 from workbench import resources
+from workbench.gui.coding.agreement_dialog import show_agreement
 from workbench.gui.coding.carried import review_carried
+from workbench.gui.coding.review_dialog import review_disagreements
 from workbench.gui.detection.andd_actions import install_andd_action
 from workbench.gui.detection.calibration import open_calibration
 from workbench.gui.detection.compare_actions import install_compare_action
+from workbench.gui.detection.sample_actions import draw_sample_dialog
 from workbench.gui.project.export_actions import export_dialog
 from workbench.gui.project.recent import RecentProjects
+from workbench.gui.project.team_actions import bring_in_dialog, hand_out_dialog
 
 ICONS = resources.ICONS
 
@@ -50,6 +54,10 @@ class WindowActions:
         a("save_as", "Save Project &As…", self.save_project_as)
         a("export", "&Export…", lambda: export_dialog(self), "Ctrl+E", "Export tagged pages to CSV")
         a("skipped", "&Skipped Files…", self.show_skipped)
+        a("hand_out", "&Hand Out to Coders…", lambda: hand_out_dialog(self),
+          tip="Write one project file per coder (optionally only the selected clusters)")
+        a("bring_in", "&Bring In Coders' Work…", lambda: bring_in_dialog(self),
+          tip="Merge coders' copies back: each decision kept with its coder")
         a("quit", "&Quit", self.close, QKeySequence.StandardKey.Quit)
         a("undo", "&Undo", self.coding.undo, "Ctrl+Z")
         a("redo", "&Redo", self.coding.redo, "Ctrl+Shift+Z")
@@ -67,6 +75,8 @@ class WindowActions:
         a("rerun", "&Run Detection Again", lambda: self.start_run())
         a("calibrate", "&Calibrate τ…", lambda: open_calibration(self), "Ctrl+K",
           "See what another similarity threshold would do to the clusters, and apply it")
+        a("draw_sample", "Draw &Sample…", lambda: draw_sample_dialog(self),
+          tip="A reproducible random sample of clusters; a reliability sample is coded blind")
         a("review_carried", "Re&view Carried Decisions…", lambda: review_carried(self),
           tip="Memos and marks a re-clustering carried to clusters that changed, to look at")
         a("focus_list", "Cluster &List", self.focus_list, "Escape",
@@ -83,6 +93,11 @@ class WindowActions:
         a("edit_tag", "&Edit Tag…", self.tag_actions.edit_tag, "Ctrl+Shift+T",
           "Change the tag chosen in the codebook")
         a("delete_tag", "&Delete Tag", self.tag_actions.delete_tag)
+        a("review_disagreements", "&Review Disagreements…", lambda: review_disagreements(self),
+          tip="The sample's clusters where coders disagree, side by side, to settle by key")
+        a("agreement", "&Agreement…", lambda: show_agreement(self),
+          tip="Krippendorff's alpha, Cohen's kappa and % agreement per tag on the reliability "
+              "sample")
         a("import_codebook", "&Import Codebook…", self.tag_actions.import_codebook,
           tip="Tags from a REFI-QDA .qdc file (MAXQDA, ATLAS.ti, NVivo, QualCoder) or a CSV")
         a("import_project_codebook", "Import From &Project…", self.tag_actions.import_from_project,
@@ -132,6 +147,9 @@ class WindowActions:
         file.addMenu(self.recent_menu)
         file.addAction(act["save_as"])
         file.addSeparator()
+        file.addAction(act["hand_out"])
+        file.addAction(act["bring_in"])
+        file.addSeparator()
         file.addAction(act["export"])
         file.addAction(act["skipped"])
         file.addAction(act["show_project"])
@@ -147,7 +165,7 @@ class WindowActions:
             view.addSeparator() if name is None else view.addAction(act[name])
         codebook = m.addMenu("&Codebook")
         for name in ("new_tag", "edit_tag", "delete_tag", None, "import_codebook",
-                     "import_project_codebook", "export_codebook"):
+                     "import_project_codebook", "export_codebook", None, "agreement", "review_disagreements"):
             codebook.addSeparator() if name is None else codebook.addAction(act[name])
         detect = m.addMenu("&Detection")
         detect.addAction(act["settings"])
@@ -155,6 +173,7 @@ class WindowActions:
         detect.addAction(act["calibrate"])
         install_compare_action(self, detect)
         install_andd_action(self, detect)
+        detect.addAction(act["draw_sample"])
         detect.addAction(act["review_carried"])
         help_ = m.addMenu("&Help")
         help_.addAction(act["shortcuts"])
@@ -187,9 +206,10 @@ class WindowActions:
         writable = have and idle and not self.project.readonly
         act = self.actions_by_name
         for name in ("export", "save_as", "skipped", "calibrate", "next_uncoded", "next_member",
-                     "prev_member"):
+                     "prev_member", "agreement"):
             act[name].setEnabled(have and idle)
-        for name in ("settings", "rerun", "split", "merge", "exclude", "review_carried"):
+        for name in ("settings", "rerun", "split", "merge", "exclude", "review_carried",
+                     "hand_out", "bring_in", "draw_sample", "review_disagreements"):
             act[name].setEnabled(writable)
         can_undo = writable and self.project.next_undo() is not None
         can_redo = writable and self.project.next_redo() is not None
