@@ -56,7 +56,11 @@ def project_agreement(project: Project, sample: str | int | None = None, *, draw
         raise ProjectError(
             f"Agreement needs two coders' work on {chosen.name}; {who} coded it so far. Bring in "
             "the coders' copies (File ▸ Bring In Coders' Work…, or workbench bringin).")
-    table = tag_agreement(codes, units, draws=draws, seed=seed)
+    names = {t.guid: t.name for t in project.codebook() if t.guid}
+    used = {tag for by_unit in codes.values() for tags in by_unit.values() for tag in tags}
+    # In the codebook's words, alphabetically: the same order on every run of the report.
+    ordered = sorted(used, key=lambda guid: (names.get(guid, guid).casefold(), guid))
+    table = tag_agreement(codes, units, ordered, draws=draws, seed=seed)
     run = project.current_run()
     settings: dict[str, object] = {"method": run.method, "run": run.id} if run else {}
     if run is not None:
@@ -64,9 +68,27 @@ def project_agreement(project: Project, sample: str | int | None = None, *, draw
                         for k, v in sorted(run.params.items()))
     context = ReportContext(
         project=str(project.path),
-        sample_rule=f"{chosen.name}: {json.dumps(chosen.rule, sort_keys=True)}",
+        sample_rule=describe_rule(chosen),
         sample_seed=chosen.seed,
         detection_settings=settings,
-        tag_names={t.guid: t.name for t in project.codebook() if t.guid},
+        tag_names=names,
     )
     return ProjectAgreement(chosen, units, table, context)
+
+
+def describe_rule(sample: Sample) -> str:
+    """The sample's rule in words, for a methods section: "Reliability sample 1: 20 of 412
+    clusters at random, stratified by site, single pages included"."""
+    rule = sample.rule
+    drawn = f"{len(sample.clusters)} of {rule.get('population', '?')} clusters at random"
+    if rule.get("share"):
+        drawn += f" ({rule['share']:.0%})"
+    parts = [drawn]
+    if rule.get("stratify_by"):
+        parts.append(f"stratified by {_STRATA.get(rule['stratify_by'], rule['stratify_by'])}")
+    if rule.get("include_singles"):
+        parts.append("single pages included")
+    return f"{sample.name}: {', '.join(parts)}"
+
+
+_STRATA = {"size": "cluster size", "site": "site", "month": "capture month"}

@@ -76,3 +76,23 @@ def test_an_output_over_the_project_is_refused(lead_with_work):
                           cwd=REPO, capture_output=True, text=True, timeout=300)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert Project.open(path, backups=0, readonly=True).codebook()  # still a project
+
+
+def test_the_report_says_the_sample_rule_in_words_and_orders_tags_by_name(lead):
+    from workbench.usecases.agreement import describe_rule
+
+    sample = draw_sample(lead, n=3, seed=5, include_singles=True, stratify_by="size", reliability=True)
+    said = describe_rule(sample)
+    assert said.startswith(f"{sample.name}: 3 of ")
+    assert "clusters at random, stratified by cluster size, single pages included" in said
+    assert "{" not in said  # no raw rule
+
+
+def test_tags_are_in_the_codebooks_alphabetical_order(lead_with_work):
+    from workbench.usecases.agreement import project_agreement
+
+    path, _units = lead_with_work
+    with Project.open(path, backups=0, readonly=True) as project:
+        found = project_agreement(project, draws=0)
+        names = [found.context.tag_names[t.tag] for t in found.table.tags]
+    assert names == sorted(names, key=str.casefold) and len(names) == 3
