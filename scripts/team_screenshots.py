@@ -2,7 +2,8 @@
 
     python scripts/team_screenshots.py [--archive FOLDER] [--out docs/screenshots]
 
-Opens the demo archive, draws a reliability sample, hands it out to two coders, codes
+Opens the archive (the dev Gold Set, else the demo archive, as scripts/screenshots.py does),
+draws a reliability sample, hands it out to two coders, codes
 their copies (they disagree on some clusters, with memos), brings both back and saves
 ``review-queue.png`` (Codebook ▸ Review Disagreements…) and ``agreement.png``
 (Codebook ▸ Agreement…).
@@ -11,6 +12,7 @@ their copies (they disagree on some clusters, with memos), brings both back and 
 from __future__ import annotations
 
 import sys
+import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -43,8 +45,8 @@ def inner(args) -> int:
     for key, name in enumerate(("labour", "health", "local government", "weather"), 1):
         project.add_tag(name, shortcut=str(key))
     sample = draw_sample(project, n=4, seed=2026, reliability=True)
-    out = Path(args.out) / "copies"
-    out.mkdir(parents=True, exist_ok=True)
+    # The copies are work files, not screenshots: beside the throw-away project.
+    out = Path(tempfile.mkdtemp(prefix="team-copies-"))
     copies = hand_out(project, list(CODES), out)
     for path, (tags, memo) in zip(copies, CODES.values(), strict=True):
         with Project.open(path, backups=0) as copy:
