@@ -1,4 +1,4 @@
-"""``workbench export PROJECT --out tagged.csv [--all|--coded] [--wide] [--excel]``.
+"""``workbench export PROJECT --out tagged.csv [--all|--coded] [--wide] [--coders] [--excel]``.
 
 cli.py wires this in with ``add_parser(subparsers)``; the parser's default
 ``func`` is :func:`run`, which returns the process exit status.
@@ -37,6 +37,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                        help="every page, including untagged and skipped ones")
     parser.add_argument("--wide", action="store_true",
                         help="add one 0/1 column per codebook tag")
+    parser.add_argument("--coders", action="store_true",
+                        help="add one tags_<coder> column per coder (the tags each coder gave "
+                             "the page in their copy) and a samples column; tags stays the "
+                             "final (settled) codes")
     parser.add_argument("--excel", action="store_true",
                         help="UTF-8 with BOM so Excel reads accents correctly")
     parser.set_defaults(func=run)
@@ -49,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         # that has the project open, on a read-only disk or file too.
         with Project.open(args.project, backups=0, readonly=True) as project:
             result = export_pages(project, args.out, coded_only=args.coded_only,
-                                  wide=args.wide, excel=args.excel)
+                                  wide=args.wide, excel=args.excel, coders=args.coders)
     except OutputRefused as exc:  # --out names a file that must not be written
         print(f"workbench export: {terminal_safe(exc)}", file=sys.stderr)
         return EXIT_USAGE

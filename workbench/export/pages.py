@@ -8,6 +8,7 @@ from typing import Any
 
 from workbench.export.cells import csv_writer
 from workbench.export.sidecar import sidecar_path, write_sidecar
+from workbench.export.team_columns import TeamColumns
 from workbench.store import PageRecord, Project, ProjectError
 from workbench.store.safety.damaged_text import DamagedCell, is_decode_error
 from workbench.store.safety.outputs import check_project_output
@@ -73,12 +74,15 @@ def damage_report(damaged: tuple[DamagedCell, ...], shown: int = 20) -> str:
 
 
 def export_pages(project: Project, out_path: Path | str, *, coded_only: bool = True,
-                 wide: bool = False, excel: bool = False) -> ExportResult:
+                 wide: bool = False, excel: bool = False, coders: bool = False) -> ExportResult:
     """Write the current run's pages as CSV plus ``<out>.run.json``.
 
     ``coded_only``: only the pages a coder has judged (a tag, "not this story", a
     memo; see :func:`workbench.store.runs.page_table.page_records`). ``wide``: one 0/1
-    column per codebook tag after the others. ``excel``: UTF-8 with BOM so
+    column per codebook tag after the others. ``coders``: one ``tags_<coder>`` column per
+    coder who brought tags in from their copy, then ``samples`` (see
+    :mod:`workbench.export.team_columns`); ``tags`` stays the final (settled) codes.
+    ``excel``: UTF-8 with BOM so
     Excel detects the encoding. Quoting follows RFC 4180 (CRLF line ends).
     The file is written to a temporary name and renamed, so a failed export
     never leaves a half CSV that looks complete. An ``out_path`` that is the project,
@@ -89,7 +93,7 @@ def export_pages(project: Project, out_path: Path | str, *, coded_only: bool = T
     cells are named in the result and the sidecar (``damaged_text``).
     """
     out_path = Path(out_path)
-    options = {"coded_only": coded_only, "wide": wide, "excel": excel}
+    options = {"coded_only": coded_only, "wide": wide, "excel": excel, "coders": coders}
     try:
         return _export(project, out_path, options, ())
     except Exception as exc:
@@ -108,7 +112,9 @@ def _export(project: Project, out_path: Path, options: dict[str, Any],
         raise ProjectError(f"{project.path} has no detection run to export yet.")
     coded_only, wide, excel = options["coded_only"], options["wide"], options["excel"]
     tag_names = [t.name for t in project.codebook()]
+    team = TeamColumns.read(project.reader()) if options["coders"] else None
     header = COLUMNS + ([WIDE_PREFIX + n for n in tag_names] if wide else [])
+    header += team.header() if team else []
     side_path = check_project_output(project, sidecar_path(out_path))
     rows = 0
     with whole_file(check_project_output(project, out_path),
@@ -116,7 +122,8 @@ def _export(project: Project, out_path: Path, options: dict[str, Any],
         writer = csv_writer(f, lineterminator="\r\n")
         writer.writerow(header)
         for rec in project.page_records(coded_only=coded_only):
-            writer.writerow(_row(rec, tag_names, wide))
+            row = _row(rec, tag_names, wide)
+            writer.writerow(row + team.cells(rec, TAG_SEPARATOR) if team else row)
             rows += 1
     side = write_sidecar(project, side_path, {
         "csv": out_path.name, "rows": rows, **options, "columns": header,

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench import __version__
+from workbench.export.team_sidecar import team_record
 from workbench.store import Project
 from workbench.store.clock import utc_now
 from workbench.store.safety.whole_files import whole_file
@@ -38,6 +39,8 @@ def write_sidecar(project: Project, path: Path, export: dict[str, Any]) -> Path:
             for t in tags
         ],
         "coders": [name for _, name, _ in project.coders()],
+        # Who coded their own copy, the samples and their rules, agreement at export time.
+        "team": team_record(project),
     }
     with whole_file(path) as fh:
         fh.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")

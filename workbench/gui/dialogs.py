@@ -239,6 +239,7 @@ class ExportOptions:
     coded_only: bool = True
     wide: bool = False
     excel: bool = False
+    coders: bool = False  # one column of tags per coder, and the samples
 
 
 class ExportDialog(QDialog):
@@ -253,6 +254,9 @@ class ExportDialog(QDialog):
         self.coded.setChecked(True)
         self.wide = QCheckBox("One 0/1 column per tag (wide)")
         self.excel = QCheckBox("For Excel (UTF-8 with BOM)")
+        self.coders = QCheckBox("One column of tags per coder, and the samples")
+        self.coders.setToolTip("The tags each coder gave the page in their copy, beside the "
+                               "final (settled) tags, and the samples its cluster is in")
         row = QHBoxLayout()
         row.addWidget(self.path, 1)
         row.addWidget(browse)
@@ -264,7 +268,7 @@ class ExportDialog(QDialog):
         layout.addWidget(QLabel("One CSV row per page with its cluster, tags, coder, similarity to the "
                                 "reference and provenance, plus a .run.json file with the parameters."))
         layout.addLayout(row)
-        for w in (self.coded, self.every, self.wide, self.excel):
+        for w in (self.coded, self.every, self.wide, self.coders, self.excel):
             layout.addWidget(w)
         layout.addWidget(buttons)
         self.resize(560, 240)
@@ -276,7 +280,7 @@ class ExportDialog(QDialog):
 
     def options(self) -> ExportOptions:
         return ExportOptions(Path(self.path.text()), self.coded.isChecked(), self.wide.isChecked(),
-                             self.excel.isChecked())
+                             self.excel.isChecked(), self.coders.isChecked())
 
 
 class ListDialog(QDialog):

@@ -15,6 +15,7 @@ from tests.gui.conftest import RUN_TIMEOUT_MS
 from tests.gui.team.stories import write_stories
 from workbench.gui.coding.agreement_dialog import AgreementDialog
 from workbench.gui.detection.sample_dialog import SampleOptions
+from workbench.gui.dialogs import ExportOptions
 from workbench.gui.project.team_dialogs import HandOutOptions
 from workbench.store.team import coder_codes, disagreements, list_samples
 
@@ -121,3 +122,19 @@ def test_a_team_study_by_keyboard(qtbot, window, prompter, tmp_path):
     assert [t.name for t in w.project.cluster(first).tags] == ["wire"]
     assert [d.settled for d in disagreements(w.project, sample.id)].count(True) == 1
     assert Path(bea).exists() and Path(cy).exists()
+
+    # File ▸ Export with one column per coder: both coders' tags beside the settled ones.
+    dialog.close()
+    exported = tmp_path / "study.csv"
+    prompter.exports.append(ExportOptions(exported, coded_only=True, coders=True))
+    w.actions_by_name["export"].trigger()
+    rows = list(csv.DictReader(exported.open(encoding="utf-8", newline="")))
+    by_cluster = {int(r["cluster"]): r for r in rows if r["cluster"]}
+    assert set(by_cluster) >= set(sample.clusters)  # every coded cluster, settled or not
+    settled = by_cluster[first]
+    assert (settled["tags_Bea"], settled["tags_Cy"], settled["tags"]) == ("wire", "local", "wire")
+    for cid in sample.clusters:
+        row = by_cluster[cid]
+        assert row["tags_Bea"] == "wire" and row["samples"] == sample.name
+        assert row["tags_Cy"] == ("local" if cid in cy_done[-3:] else "wire")
+        assert row["tags"] == ("wire" if cid == first else "")

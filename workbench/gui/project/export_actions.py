@@ -43,7 +43,8 @@ def export_csv(window: ExportWindow, options: ExportOptions) -> int | None:
         return None
     try:
         result = export_pages(window.project, options.path, coded_only=options.coded_only,
-                              wide=options.wide, excel=options.excel)
+                              wide=options.wide, excel=options.excel,
+                              coders=options.coders)
     except (ProjectError, OSError) as exc:
         window.prompter.error("Export failed", str(exc))
         return None

@@ -37,7 +37,9 @@ def page_records(conn: sqlite3.Connection, *, coded_only: bool = False) -> Itera
 
     ``coded_only`` keeps the pages a coder has judged: those carrying a tag, marked "not
     this story", or with a memo of their own or on their cluster. An exception or a memo
-    is a decision as much as a tag, so the default export must not leave it out.
+    is a decision as much as a tag, so the default export must not leave it out; so is a
+    coder's own tag brought in from their copy (``coder_codes``), even on a page of a
+    reliability sample that has no final code yet.
     """
     run_id = summary.current_run(conn)
     if run_id is None:
@@ -51,6 +53,7 @@ def page_records(conn: sqlite3.Connection, *, coded_only: bool = False) -> Itera
     ):
         tags.setdefault(page_id, []).append((name, coder, when))
     cluster_memos, page_memos = memos.export_texts(conn)
+    coder_coded = {r[0] for r in conn.execute("SELECT DISTINCT page_id FROM coder_codes")}
     rows = conn.execute(
         """SELECT p.id, s.cluster_id, s.size, p.id = s.reference_page_id, m.similarity,
                   p.source, p."offset", p.url, p.capture_date, p.title, p.skip_reason,
@@ -67,7 +70,7 @@ def page_records(conn: sqlite3.Connection, *, coded_only: bool = False) -> Itera
     for (pid, cid, size, is_ref, sim, source, offset, url, capture, title, skip,
          excluded) in rows:
         page_tags = tags.get(pid, [])
-        if coded_only and not (page_tags or excluded or page_memos.get(pid)
+        if coded_only and not (page_tags or excluded or pid in coder_coded or page_memos.get(pid)
                                or (cid is not None and cluster_memos.get(cid))):
             continue
         yield PageRecord(
