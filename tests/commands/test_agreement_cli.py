@@ -120,7 +120,6 @@ def test_unreadable_files_exit_3(tmp_path: Path, capsys, make, message):
 
 @pytest.mark.parametrize("args, message", [
     ([], "give a reliability table: --table FILE.csv"),
-    (["a.wbproj", "b.wbproj"], "not several project files"),
     (["--table", "t.csv", "--csv", "out.csv"], "go with a PROJECT"),
     (["study.wbproj", "--table", "t.csv"], "not both"),
 ])

@@ -11,19 +11,22 @@ Cohen's kappa: the same tool for data coded elsewhere. cli.py wires it in with
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
+import tempfile
 from pathlib import Path
 from typing import TextIO
 
 from workbench.core.agreement import LEVELS, AgreementError, Reliability, reliability
 from workbench.core.reliability_table import ReliabilityTable, parse_table
 from workbench.core.terminal_text import terminal_safe
+from workbench.store import Project
+from workbench.store.team import bring_in
+from workbench.usecases.agreement import ProjectAgreement, project_agreement
 
 EXIT_OK, EXIT_USAGE, EXIT_INPUT = 0, 2, 3
 # A reliability table is coders x units; far below this. A bigger file is not one.
 MAX_TABLE_BYTES = 64 * 2**20
-ONE_PROJECT = ("give the lead's project, into which the coders' copies were brought "
-               "(workbench bringin PROJECT COPY...), not several project files")
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -37,8 +40,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                     "be plain numbers). Two coders also get Cohen's kappa.",
     )
     parser.add_argument("projects", nargs="*", type=Path, metavar="PROJECT",
-                        help="a lead project with its coders' work brought in: agreement per tag "
-                             "over its reliability sample")
+                        help="the lead's project (with its coders' work brought in), and any "
+                             "coders' copies not brought in yet: agreement per tag over its "
+                             "reliability sample (the files are only read)")
     parser.add_argument("--sample", metavar="NAME",
                         help="with PROJECT: the sample to score (default: the newest reliability "
                              "sample)")
@@ -73,8 +77,6 @@ def _draws(text: str) -> int:
 def run(args: argparse.Namespace) -> int:
     if args.projects and args.table is not None:
         return _fail("give either --table FILE.csv or project files, not both", EXIT_USAGE)
-    if len(args.projects) > 1:
-        return _fail(ONE_PROJECT, EXIT_USAGE)
     if args.projects:
         return run_project(args)
     if args.csv is not None or args.html is not None or args.sample is not None:
@@ -105,18 +107,21 @@ def run_project(args: argparse.Namespace) -> int:
         write_agreement_csv,
         write_agreement_html,
     )
-    from workbench.store import Project, ProjectError
+    from workbench.store import ProjectError
     from workbench.store.safety.outputs import check_project_output
     from workbench.store.safety.whole_files import OutputRefused
-    from workbench.usecases.agreement import project_agreement
 
     if args.level != "nominal":
         return _fail("a project's tags are categories: --level nominal only", EXIT_USAGE)
+    lead, copies = args.projects[0], args.projects[1:]
     try:
-        with Project.open(args.projects[0], backups=0, readonly=True) as project:
-            found = project_agreement(project, args.sample, draws=args.draws, seed=args.seed)
+        with Project.open(lead, backups=0, readonly=True) as project:
             outputs = [check_project_output(project, path) for path in (args.csv, args.html)
                        if path is not None]
+            if not copies:
+                found = project_agreement(project, args.sample, draws=args.draws, seed=args.seed)
+            else:
+                found = _with_copies(project, copies, args)
     except OutputRefused as exc:
         return _fail(terminal_safe(exc), EXIT_USAGE)
     except ProjectError as exc:
@@ -140,6 +145,20 @@ def run_project(args: argparse.Namespace) -> int:
     except ProjectError as exc:
         return _fail(terminal_safe(exc), EXIT_INPUT)
     return EXIT_OK
+
+
+def _with_copies(project: Project, copies: list[Path], args: argparse.Namespace) -> ProjectAgreement:
+    """Agreement as if the copies were brought in, leaving every file as it was: they are
+    brought into a throw-away copy of the lead's project (the same checks as Bring In:
+    another project's or another run's copy is refused)."""
+    with tempfile.TemporaryDirectory(prefix="workbench-agreement-") as folder:
+        scratch = project.save_copy(Path(folder) / project.path.name)
+        with Project.open(scratch, backups=0) as merged:
+            for copy in copies:
+                bring_in(merged, copy)
+            found = project_agreement(merged, args.sample, draws=args.draws, seed=args.seed)
+    return dataclasses.replace(found, context=dataclasses.replace(
+        found.context, project=f"{project.path} with {', '.join(str(c) for c in copies)}"))
 
 
 def _fail(message: str, status: int) -> int:

@@ -23,17 +23,24 @@ ANN = [("unions",), ("unions", "feminism"), ("feminism",), (), ("local issue",)]
 BOB = [("unions",), ("unions",), ("feminism",), ("feminism",), ("local issue",)]
 
 
-@pytest.fixture
-def lead_with_work(lead: Project, out_dir: Path) -> tuple[Path, list[int]]:
+def _coded_copies(lead: Project, out_dir: Path) -> tuple[list[Path], list[int]]:
     sample = draw_sample(lead, n=5, seed=2, include_singles=True, reliability=True)
     units = list(sample.clusters)
-    for path, given in zip(hand_out(lead, ["ann", "bob"], out_dir), (ANN, BOB), strict=True):
+    copies = hand_out(lead, ["ann", "bob"], out_dir)
+    for path, given in zip(copies, (ANN, BOB), strict=True):
         with Project.open(path, backups=0) as copy:
             for unit, names in zip(units, given, strict=True):
                 if names:
                     copy.tag_clusters([unit], [tag(copy, n) for n in names])
                 else:  # coded, no tag: the coder says so with a memo
                     copy.add_memo(unit, "none of our codes")
+    return copies, units
+
+
+@pytest.fixture
+def lead_with_work(lead: Project, out_dir: Path) -> tuple[Path, list[int]]:
+    copies, units = _coded_copies(lead, out_dir)
+    for path in copies:
         bring_in(lead, path)
     return lead.path, units
 
@@ -96,3 +103,25 @@ def test_tags_are_in_the_codebooks_alphabetical_order(lead_with_work):
         found = project_agreement(project, draws=0)
         names = [found.context.tag_names[t.tag] for t in found.table.tags]
     assert names == sorted(names, key=str.casefold) and len(names) == 3
+
+
+def test_copies_not_brought_in_are_scored_without_changing_any_file(lead, out_dir, tmp_path):
+    """workbench agreement LEAD COPY...: the same figures as after Bring In, every file as
+    it was (the copies are brought into a throw-away copy of the lead's project)."""
+    import hashlib
+
+    copies, _units = _coded_copies(lead, out_dir)
+    lead.close()
+    files = [lead.path, *copies]
+    before = [hashlib.sha256(f.read_bytes()).hexdigest() for f in files]
+    out_csv = tmp_path / "a.csv"
+    done = subprocess.run([sys.executable, "-m", "workbench", "agreement", *map(str, files),
+                           "--csv", str(out_csv), "--draws", "0"],
+                          cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert [hashlib.sha256(f.read_bytes()).hexdigest() for f in files] == before
+    with Project.open(lead.path, backups=0, readonly=True) as project:
+        names = {guid(project, n): n for n in ("unions", "feminism", "local issue")}
+    with out_csv.open(encoding="utf-8") as fh:
+        alphas = {names[r["tag_guid"]]: float(r["alpha"]) for r in csv.DictReader(fh) if r["tag_guid"]}
+    assert alphas == pytest.approx({n: _expected_alpha(n) for n in names.values()}, abs=1e-4)
