@@ -24,6 +24,8 @@ EXIT_USAGE = 2
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    if (refused := _start_method_refused()) is not None:
+        return refused
     a_dedup_process = args[:1] == ["dedup"] and argv is None  # not a test calling main()
     if a_dedup_process:
         from workbench.detect.workers.pool import start_fork_server
@@ -50,6 +52,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_app([target, *args[1:]])
     print(f"SpotSigs Workbench: near-duplicate clusters in {target}\n")
     return cli.main(["dedup", target, *args[1:]])
+
+
+def _start_method_refused() -> int | None:
+    """A clear message (before any window or run) for a WORKBENCH_START_METHOD we do not know."""
+    from workbench.detect.workers.start_method import StartMethodError, start_method
+
+    try:
+        start_method()
+    except StartMethodError as error:
+        print(f"workbench: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    return None
 
 
 def _not_a_command(word: str, commands: Sequence[str]) -> int:

@@ -21,6 +21,12 @@ The resource tracker (also started by the app) exits when the app, the fork serv
 workers have all closed its pipe. Elsewhere a thread in each worker waits for the app's end
 (``multiprocessing.parent_process().sentinel``) and ends the worker.
 
+Under ``spawn`` (Windows, a frozen macOS bundle, or forced by ``WORKBENCH_START_METHOD``:
+see ``start_method``) there is no fork server: workers are the app's own children and warm
+themselves up as they start. On Linux the same ``prctl`` kills them when the app ends; on
+Windows the app puts itself in a kill-on-close Job Object (``job_object``) before its first
+pool, and every worker also watches the app with the thread above.
+
 An app that ends normally ends its fork server and resource tracker itself, and waits for
 them (``end_helper_processes``): left to notice the app's exit, both were still running when
 it had exited, and a timer of the process tree saw them left behind.
@@ -39,8 +45,11 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import connection, forkserver, resource_tracker, util
-from multiprocessing.context import ForkServerContext
+from multiprocessing.context import ForkServerContext, SpawnContext
 from typing import Any
+
+from workbench.detect.workers.job_object import kill_children_with_app
+from workbench.detect.workers.start_method import StartMethod, start_method
 
 # What the fork server imports once, so that every worker starts with it loaded. The guard
 # comes first (it ends the fork server if the app dies while the rest loads) and
@@ -52,8 +61,10 @@ _HELPERS_END_S = 5.0  # how long a helper process is given to end before it is k
 _ending_helpers = False  # whether end_helper_processes runs when this process exits
 
 
-def worker_context() -> ForkServerContext:
+def worker_context() -> ForkServerContext | SpawnContext:
     """The multiprocessing context of the workers (for shared values and events)."""
+    if start_method() == "spawn":
+        return multiprocessing.get_context("spawn")
     ctx = multiprocessing.get_context("forkserver")
     ctx.set_forkserver_preload(_PRELOAD)
     return ctx
@@ -62,7 +73,10 @@ def worker_context() -> ForkServerContext:
 def start_fork_server() -> None:
     """Start the fork server now, so that it imports what workers need while this process
     imports the rest (the command line calls it first thing for ``dedup``: on the dev Gold
-    Set, the two imports one after the other were a tenth of the run)."""
+    Set, the two imports one after the other were a tenth of the run). Under ``spawn``
+    there is no fork server: nothing to start."""
+    if start_method() == "spawn":
+        return
     worker_context()
     _end_helpers_on_exit()
     forkserver.ensure_running()
@@ -82,22 +96,51 @@ def worker_pool(workers: int, initializer: Callable[..., None] | None = None,
                 initargs: tuple[Any, ...] = ()) -> ProcessPoolExecutor:
     """A pool of ``workers`` processes that end when this process ends, however it ends."""
     _end_helpers_on_exit()
+    kill_children_with_app()  # Windows only: before the first worker, which inherits the job
+    method = start_method()
     return ProcessPoolExecutor(max_workers=workers, mp_context=worker_context(),
-                               initializer=_start_worker, initargs=(initializer, initargs))
+                               initializer=_start_worker, initargs=(method, initializer, initargs))
 
 
-def _start_worker(initializer: Callable[..., None] | None, initargs: tuple[Any, ...]) -> None:
+def _start_worker(method: StartMethod, initializer: Callable[..., None] | None,
+                  initargs: tuple[Any, ...]) -> None:
     end_with_app()
+    if method == "spawn":
+        # No fork server warmed up for this worker: it warms itself (the same module the
+        # fork server preloads; importing it extracts one page and freezes what it loaded).
+        import workbench.detect.workers.warm_workers  # noqa: F401
     if initializer is not None:
         initializer(*initargs)
 
 
 def end_with_app() -> None:
-    """Make this worker process end when the process that started its pool ends."""
+    """Make this worker process end when the process that started its pool ends.
+
+    Under ``spawn`` the worker's parent is the app itself, so ``prctl`` alone ties it to the
+    app. Linux sends the signal when the *thread* that created the child ends, not the
+    process: ProcessPoolExecutor starts spawned workers from the thread that calls
+    ``submit`` (its manager thread starts one only to replace a worker retired by
+    ``max_tasks_per_child``, which the app does not use). In the command line
+    that is the main thread; in the window it is the QThreadPool thread running the
+    detection, which returns only after ``pool.shutdown(wait=True)`` (or, cancelled, after
+    telling the workers to stop, when a worker killed early loses nothing anyone reads). So
+    no worker whose result is wanted can be killed by its thread ending first.
+    """
     if _killed_with_parent():
         _leave_fork_server_alive_pipe()
+        _end_if_app_gone()
     else:
         _watch_app()
+
+
+def _end_if_app_gone() -> None:
+    """A spawned worker whose app died before ``prctl`` was set would never get the signal:
+    its parent is then already another process."""
+    app = multiprocessing.parent_process()
+    if app is not None and app.pid is not None and os.getppid() != app.pid \
+            and getattr(forkserver, "_forkserver", None) is not None \
+            and forkserver._forkserver.get_inherited_fds() is None:  # spawned, not forked
+        os._exit(1)
 
 
 def _killed_with_parent() -> bool:
