@@ -2,6 +2,8 @@
 
 The app is started in a new session, so its fork server, resource tracker and extraction
 workers (children of the fork server, not of the app) are found in /proc by session id.
+Under the ``spawn`` start method (Windows, a frozen macOS app; forced here by
+WORKBENCH_START_METHOD) there is no fork server: the workers are the app's own children.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO
+from workbench.detect.workers.start_method import ENV_VAR, METHODS
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc (Linux)")
 
@@ -48,16 +51,33 @@ def _session(sid: int) -> dict[Process, int]:
         fields = _stat(int(name)) if name.isdigit() else None
         if fields is not None and int(fields[3]) == sid and fields[0] != b"Z":
             found[(int(name), int(fields[19]))] = int(fields[1])
+            _note_if_spawned((int(name), int(fields[19])))
     return found
 
 
+_SPAWNED: set[Process] = set()  # spawned workers seen alive (their command line is gone after)
+
+
+def _note_if_spawned(proc: Process) -> None:
+    """Remember a process multiprocessing spawned as a worker (its command line says so)."""
+    try:
+        if b"spawn_main" in Path(f"/proc/{proc[0]}/cmdline").read_bytes():
+            _SPAWNED.add(proc)
+    except OSError:
+        pass
+
+
 def _workers(app: subprocess.Popen, seen: dict[Process, int]) -> list[Process]:
-    """The processes started by a process the app started (the fork server's workers)."""
+    """The processes started by a process the app started (the fork server's workers), or
+    spawned by the app itself."""
     helpers = {pid for (pid, _), parent in seen.items() if parent == app.pid}
-    return [proc for proc, parent in seen.items() if parent in helpers]
+    return [proc for proc, parent in seen.items()
+            if parent in helpers or (parent == app.pid and proc in _SPAWNED)]
 
 
-def _start(args: list[str], env: dict[str, str] | None = None) -> subprocess.Popen:
+def _start(args: list[str], env: dict[str, str] | None = None, method: str | None = None) -> subprocess.Popen:
+    if method is not None:
+        env = dict(os.environ if env is None else env, **{ENV_VAR: method})
     return subprocess.Popen([sys.executable, "-m", "workbench", *args], cwd=REPO, env=env,
                             start_new_session=True, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
@@ -124,13 +144,15 @@ def _killed_mid_run(app: subprocess.Popen) -> None:
         _clean_up(app)
 
 
-def test_workers_end_when_the_command_line_is_killed_mid_run(tmp_path: Path):
+@pytest.mark.parametrize("method", METHODS)
+def test_workers_end_when_the_command_line_is_killed_mid_run(tmp_path: Path, method: str):
     crawl = _crawl(tmp_path / "crawl", 3000)
-    _killed_mid_run(_start(["dedup", str(crawl), "-q", "--workers", str(WORKERS)]))
+    _killed_mid_run(_start(["dedup", str(crawl), "-q", "--workers", str(WORKERS)], method=method))
 
 
 @pytest.mark.skipif(importlib.util.find_spec("PySide6") is None, reason="needs PySide6 for the GUI")
-def test_workers_end_when_the_desktop_app_is_killed_mid_run(tmp_path: Path):
+@pytest.mark.parametrize("method", METHODS)
+def test_workers_end_when_the_desktop_app_is_killed_mid_run(tmp_path: Path, method: str):
     crawl = _crawl(tmp_path / "crawl", 3000)
     settings = tmp_path / "config" / "SpotSigs" / "SpotSigs Workbench.conf"
     settings.parent.mkdir(parents=True)
@@ -138,12 +160,13 @@ def test_workers_end_when_the_desktop_app_is_killed_mid_run(tmp_path: Path):
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path / "config"),
                WORKBENCH_DATA_DIR=str(tmp_path / "data"))
     # Opening an archive without a project runs detection at once.
-    _killed_mid_run(_start([str(crawl)], env))
+    _killed_mid_run(_start([str(crawl)], env, method))
 
 
-def test_no_process_outlives_a_finished_run(tmp_path: Path):
+@pytest.mark.parametrize("method", METHODS)
+def test_no_process_outlives_a_finished_run(tmp_path: Path, method: str):
     crawl = _crawl(tmp_path / "crawl", 200)  # more than the main process reads itself
-    app = _start(["dedup", str(crawl), "-q", "--workers", str(WORKERS)])
+    app = _start(["dedup", str(crawl), "-q", "--workers", str(WORKERS)], method=method)
     try:
         seen, left = _watch_to_exit(app)
         assert app.wait() == 0
@@ -157,7 +180,7 @@ def test_no_process_outlives_a_run_too_small_for_workers(tmp_path: Path):
     """``dedup`` starts the fork server before it knows the crawl's size (so that it
     imports while the command does); a crawl read in the main process must not leave it."""
     crawl = _crawl(tmp_path / "crawl", 3)
-    app = _start(["dedup", str(crawl), "-q"])
+    app = _start(["dedup", str(crawl), "-q"], method="forkserver")
     try:
         seen, left = _watch_to_exit(app)
         assert app.wait() == 0

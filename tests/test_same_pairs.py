@@ -2,6 +2,9 @@
 to the floor) of the settings that were the defaults then, as the code before it (commit
 e796a3c) found them.
 
+The same pairs under both start methods of the worker processes (``forkserver``, and
+``spawn`` as on Windows and in a frozen macOS app).
+
 Each reference is the sha256 of the sorted lines ``source_a<TAB>source_b<TAB>similarity``
 (similarity to 9 decimals) with their count, recorded by running that commit.
 """
@@ -9,12 +12,16 @@ Each reference is the sha256 of the sorted lines ``source_a<TAB>source_b<TAB>sim
 from __future__ import annotations
 
 import hashlib
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 import pytest
 
 from tests.conftest import DEMO_ARCHIVE
 from workbench.detect.join.matcher import PairResult
 from workbench.detect.spotsigs.params import SpotSigsParams
+from workbench.detect.workers import pool as workers_pool
+from workbench.detect.workers.start_method import ENV_VAR, METHODS
 from workbench.usecases.pipeline import DedupResult, run_dedup
 
 # The settings the references were recorded with: the defaults of that time (tau 0.35
@@ -45,10 +52,27 @@ def _check(result: DedupResult, want: dict[str, tuple[int, str]]) -> None:
     assert _digest(result, result.floor_pairs) == want["floor"]
 
 
+@pytest.fixture(params=METHODS)
+def pools_started(request, monkeypatch) -> list[str]:
+    """Run the test's worker pools with each start method in turn; the start method of
+    every pool the test starts."""
+    monkeypatch.setenv(ENV_VAR, request.param)
+    started: list[str] = []
+
+    def pool(*args: Any, mp_context: Any, **kwargs: Any) -> ProcessPoolExecutor:
+        started.append(mp_context.get_start_method())
+        return ProcessPoolExecutor(*args, mp_context=mp_context, **kwargs)
+
+    monkeypatch.setattr(workers_pool, "ProcessPoolExecutor", pool)
+    return started
+
+
 def test_demo_archive_gives_the_pairs_it_gave_before():
     _check(run_dedup(DEMO_ARCHIVE, RECORDED), BEFORE["demo"])
 
 
 @pytest.mark.slow
-def test_gold_set_gives_the_pairs_it_gave_before(goldset_dev):
-    _check(run_dedup(goldset_dev, RECORDED), BEFORE["goldset"])
+def test_gold_set_gives_the_pairs_it_gave_before(goldset_dev, request, pools_started):
+    _check(run_dedup(goldset_dev, RECORDED, workers=2), BEFORE["goldset"])
+    method = request.node.callspec.params["pools_started"]
+    assert pools_started and set(pools_started) == {method}  # its pages went through workers

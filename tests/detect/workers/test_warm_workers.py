@@ -1,8 +1,12 @@
-"""Workers start warm: the fork server extracted a page before forking them."""
+"""Workers start warm: the fork server extracted a page before forking them, or (under
+``spawn``, where there is no fork server) each worker did as it started."""
 
 from __future__ import annotations
 
+import pytest
+
 from workbench.detect.workers.pool import worker_pool
+from workbench.detect.workers.start_method import ENV_VAR, METHODS
 
 # Not imported here: a worker imports this module to run _compiled_loops, and importing
 # workbench.detect.workers.warm_workers warms up the process that imports it.
@@ -20,7 +24,9 @@ def _compiled_loops() -> tuple[int, int, bool]:
     return len(chunks._scan.signatures), gc.get_freeze_count(), "scipy.linalg" in sys.modules
 
 
-def test_a_new_worker_has_the_extraction_loop_compiled_already():
+@pytest.mark.parametrize("method", METHODS)
+def test_a_new_worker_has_the_extraction_loop_compiled_already(monkeypatch, method):
+    monkeypatch.setenv(ENV_VAR, method)
     pool = worker_pool(1)
     try:
         compiled, frozen, scipy_loaded = pool.submit(_compiled_loops).result(timeout=120)
@@ -44,8 +50,6 @@ def test_the_warm_up_leaves_scipy_importable():
     import gc
     import importlib
     import sys
-
-    import pytest
 
     from workbench.detect.workers.warm_workers import _BLAS_PROBE, warm
 
