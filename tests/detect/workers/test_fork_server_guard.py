@@ -59,10 +59,14 @@ def test_the_fork_server_ends_when_the_app_is_killed_during_its_warm_up():
             os.kill(server, signal.SIGKILL)
 
 
-def test_the_guard_loads_first_and_is_stopped_once_the_warm_up_is_done():
+def test_the_guard_loads_first_and_is_stopped_once_the_warm_up_is_done(monkeypatch):
     """The guard watches from the start of the warm-up, and the fork server has its one
     thread again when it forks workers."""
     from multiprocessing import forkserver
+
+    from workbench.detect.workers.start_method import ENV_VAR
+
+    monkeypatch.setenv(ENV_VAR, "forkserver")  # a fork server's test, whatever the suite forces
 
     assert pool._PRELOAD[0] == "workbench.detect.workers.fork_server_guard"
     assert pool._PRELOAD[-1] == "workbench.detect.workers.warm_workers"
