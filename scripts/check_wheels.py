@@ -125,7 +125,9 @@ def pip_dry_run(requirements: list[str], platform: str, python: str, *, no_deps:
         if done.returncode != 0:
             if any(sign in done.stderr for sign in OFFLINE_SIGNS):
                 raise IndexUnreachable(done.stderr.strip().splitlines()[-1])
-            return None, done.stderr.strip()
+            # pip's errors, without the warnings a local pip configuration may add.
+            errors = [line for line in done.stderr.splitlines() if line.startswith("ERROR")]
+            return None, "\n".join(errors) or done.stderr.strip()
         chosen = json.loads(report.read_text(encoding="utf-8"))["install"]
     return {canonical(item["metadata"]["name"]): item["metadata"]["version"] for item in chosen}, ""
 
@@ -146,6 +148,11 @@ def check_cell(platform: str, python: str, requirements: list[str]) -> Cell:
             cell.missing.append(requirement_name(requirement))
         else:
             cell.resolved.update(alone)
+    # The others' own dependencies, resolved without the blamed packages.
+    rest = [r for r in requirements if requirement_name(r) not in cell.missing]
+    if cell.missing and rest:
+        resolved, _ = pip_dry_run(rest, platform, python)
+        cell.resolved.update(resolved or {})
     return cell
 
 

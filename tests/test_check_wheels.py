@@ -64,17 +64,19 @@ def test_a_failing_cell_blames_the_package_without_a_wheel(check_wheels, monkeyp
     """The whole set does not resolve; each package alone says which one has no wheel there,
     and the transitive packages other cells reached are tried too."""
     def fake_pip(requirements, platform, python, *, no_deps=False):
-        if not no_deps:
-            return None, "ERROR: ResolutionImpossible"
-        name = requirements[0].split("==")[0]
-        return (None, "no wheel") if name in {"numba", "llvmlite"} else ({name: "1.0"}, "")
+        names = [requirement.split("==")[0] for requirement in requirements]
+        if not no_deps:  # the whole set, with dependencies (numpy's: scipy, say)
+            return (None, "ERROR: ResolutionImpossible") if "numba" in names else (
+                {**dict.fromkeys(names, "1.0"), "scipy": "1.0"}, "")
+        return (None, "no wheel") if names[0] in {"numba", "llvmlite"} else ({names[0]: "1.0"}, "")
 
     monkeypatch.setattr(check_wheels, "pip_dry_run", fake_pip)
     cell = check_wheels.check_cell("macos-x86_64", "3.12", ["numba==1.0", "numpy==1.0"])
-    assert cell.missing == ["numba"] and cell.resolved == {"numpy": "1.0"} and not cell.ok
+    assert cell.missing == ["numba"] and not cell.ok
+    assert cell.resolved == {"numpy": "1.0", "scipy": "1.0"}
     check_wheels.fill_in(cell, {"numpy", "llvmlite", "six"}, {"llvmlite": "1.0", "six": "1.0"})
     assert cell.missing == ["numba", "llvmlite"]
-    assert cell.resolved == {"numpy": "1.0", "six": "1.0"}
+    assert cell.resolved == {"numpy": "1.0", "scipy": "1.0", "six": "1.0"}
 
 
 def test_the_table_marks_missing_other_versions_and_unreached(check_wheels):
