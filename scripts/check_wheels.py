@@ -33,12 +33,12 @@ PYPROJECT = REPO / "pyproject.toml"
 LOCK = REPO / "constraints.txt"
 
 # pip expands a macOS tag to every older macOS of the same architecture (and universal2), so
-# one tag per architecture says "installs on this macOS and newer". 14 (Sonoma) is the oldest
-# macOS still receiving security updates when this was written; Qt 6.11 needs 13 or newer.
+# one tag per architecture says "installs on this macOS and newer". 13 (Ventura) is the oldest
+# the locked PySide6 wheel allows (pyside6_essentials-6.11.3-cp310-abi3-macosx_13_0_universal2).
 PLATFORMS: dict[str, list[str]] = {
     "windows": ["win_amd64"],
-    "macos-arm64": ["macosx_14_0_arm64"],
-    "macos-x86_64": ["macosx_14_0_x86_64"],
+    "macos-arm64": ["macosx_13_0_arm64"],
+    "macos-x86_64": ["macosx_13_0_x86_64"],
 }
 PYTHONS = ["3.11", "3.12", "3.13"]
 
