@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from workbench.core.evaluation import pairs_of_groups, score_pairs
+from workbench.core.clusters.evaluation import pairs_of_groups, score_pairs
 from workbench.detect.andd.andd import AnddDetector
 from workbench.detect.andd.features import PageGrams
 from workbench.detect.andd.model import AnddWeights

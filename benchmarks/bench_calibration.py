@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from workbench.core.calibration import Calibration, clustering_options, labels_of, run_floor
+from workbench.core.clusters.calibration import Calibration, clustering_options, labels_of, run_floor
 from workbench.core.records import Cluster, PageInfo, Pair
 from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.store import Project
@@ -85,7 +85,7 @@ def main() -> int:
     a, b, s = graph(args.pages, args.pairs)
     with tempfile.TemporaryDirectory() as tmp:
         project = Project.create(Path(tmp) / "bench.wbproj", "/crawl", coder="bench")
-        from workbench.core.calibration import PairGraph, cluster_at
+        from workbench.core.clusters.calibration import PairGraph, cluster_at
 
         g = PairGraph.build(args.pages, a, b, s)
         clusters: list[Cluster] = cluster_at(g, args.method, args.tau, clustering_options(params))

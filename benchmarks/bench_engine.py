@@ -32,7 +32,7 @@ SHARED = REPO.parent / "shared"
 sys.path.insert(0, str(REPO))
 
 from workbench.commands.cli import gold_scores  # noqa: E402
-from workbench.core.evaluation import pairs_of_groups, score_pairs  # noqa: E402
+from workbench.core.clusters.evaluation import pairs_of_groups, score_pairs  # noqa: E402
 from workbench.detect.spotsigs.params import SpotSigsParams  # noqa: E402
 from workbench.usecases.pipeline import DedupResult, run_dedup  # noqa: E402
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from workbench.core.evaluation import pairs_of_groups, score_pairs
+from workbench.core.clusters.evaluation import pairs_of_groups, score_pairs
 from workbench.detect.signcd.compression_distance import LZ4Size, ncd_pairs
 from workbench.detect.signcd.signcd import SigNCDDetector
 from workbench.detect.texts import read_texts

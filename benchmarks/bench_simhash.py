@@ -18,8 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-from workbench.core.clustering import connected_components
-from workbench.core.evaluation import pairs_of_groups, score_pairs
+from workbench.core.clusters.clustering import connected_components
+from workbench.core.clusters.evaluation import pairs_of_groups, score_pairs
 from workbench.detect.simhash.index import MAX_TABLE_K, SimhashStream, pairs_within
 from workbench.detect.simhash.simhash import SimhashDetector
 from workbench.detect.texts import read_texts

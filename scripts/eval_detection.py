@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 
 from workbench.commands.cli import gold_scores
-from workbench.core.evaluation import pairs_of_groups, score_pairs
+from workbench.core.clusters.evaluation import pairs_of_groups, score_pairs
 from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.usecases.pipeline import Corpus, DedupResult, detect, load_corpus
 

@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from workbench.core.evaluation import Scores, pairs_of_groups, score_pairs
+from workbench.core.clusters.evaluation import Scores, pairs_of_groups, score_pairs
 from workbench.detect.detector import Detector
 from workbench.detect.imatch import IMatchDetector
 from workbench.detect.join.matcher import PairResult

@@ -8,7 +8,7 @@ join was right: the measurement behind ``--weak-join-own-text`` (README, "Qualit
 Each corpus is read with the default settings and clustered once with weak joins that
 nothing refuses; every join asked about (a page joining a cluster, or two clusters
 merging) is recorded with the share of the joining side's unshared signatures that are
-its own (workbench.core.own_text), and scored against the corpus's truth: right when the
+its own (workbench.core.clusters.own_text), and scored against the corpus's truth: right when the
 joining side's pages belong, by majority, to the same true cluster as the other side's.
 Prints quantiles of the share for right and wrong joins.
 """
@@ -27,8 +27,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from workbench.core.clustering import cluster_pairs  # noqa: E402
-from workbench.core.own_text import OwnTextCheck  # noqa: E402
+from workbench.core.clusters.clustering import cluster_pairs  # noqa: E402
+from workbench.core.clusters.own_text import OwnTextCheck  # noqa: E402
 from workbench.detect.spotsigs.params import SpotSigsParams  # noqa: E402
 from workbench.usecases.pipeline import Corpus, detect, load_corpus  # noqa: E402
 

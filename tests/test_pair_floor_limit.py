@@ -11,7 +11,7 @@ import pytest
 
 from tests.conftest import DEMO_ARCHIVE
 from workbench.commands.cli import main
-from workbench.core.calibration import floor_note, run_floor
+from workbench.core.clusters.calibration import floor_note, run_floor
 from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.store import Project
 from workbench.usecases.pipeline import detect, load_corpus, save_result
@@ -106,7 +106,7 @@ def test_without_pairs_below_tau_a_run_makes_and_records_no_weak_joins(corpus, t
     """Over the page limit a run keeps no signature matrix, so a checked weak join could not
     be repeated by the calibration view: none are made, the run's saved settings say so, and
     the view repeats its clusters with nothing to warn about."""
-    from workbench.core.calibration import clustering_options, weak_joins_note
+    from workbench.core.clusters.calibration import clustering_options, weak_joins_note
 
     n = len(corpus.pages)
     assert corpus.params.weak_join > 0 and corpus.params.weak_join_own_text > 0

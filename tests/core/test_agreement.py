@@ -7,14 +7,8 @@ import krippendorff
 import numpy as np
 import pytest
 
-from workbench.core import agreement
-from workbench.core.agreement import (
-    AgreementError,
-    cohen_kappa,
-    percent_agreement,
-    reliability,
-)
-from workbench.core.agreement_bootstrap import (
+from workbench.core.agreement import reliability as agreement
+from workbench.core.agreement.bootstrap import (
     alpha_interval,
     nominal_alphas,
     package_alphas,
@@ -22,9 +16,15 @@ from workbench.core.agreement_bootstrap import (
     unit_picks,
     value_counts,
 )
-from workbench.core.agreement_matrix import pairable_units, value_domain
-from workbench.core.agreement_tags import presence_matrix, tag_agreement, tag_set_matrix
-from workbench.core.reliability_table import parse_table
+from workbench.core.agreement.matrix import pairable_units, value_domain
+from workbench.core.agreement.reliability import (
+    AgreementError,
+    cohen_kappa,
+    percent_agreement,
+    reliability,
+)
+from workbench.core.agreement.table import parse_table
+from workbench.core.agreement.tags import presence_matrix, tag_agreement, tag_set_matrix
 
 N = np.nan
 # Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", example C:

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workbench.core.andd_preview import preview_changes
+from workbench.core.clusters.andd_preview import preview_changes
 from workbench.core.records import Cluster, PageInfo
 
 PAGES = [PageInfo(key=f"site/p{i}.htm", source="", title=f"Story {i}") for i in range(10)]

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workbench.core.calibration import (
+from workbench.core.clusters.calibration import (
     Calibration,
     Change,
     PairGraph,
@@ -20,7 +20,7 @@ from workbench.core.calibration import (
     snap,
     weak_joins_note,
 )
-from workbench.core.clustering import METHODS, cluster_pairs
+from workbench.core.clusters.clustering import METHODS, cluster_pairs
 
 
 @st.composite
@@ -185,7 +185,7 @@ def test_two_stories_merge_below_and_split_above():
 def test_describe_split_and_merge_together():
     cal = Calibration(PairGraph.build(2, [], [], []), np.full(2, -1), method="star",
                       run_tau=0.4, floor=0.4)
-    from workbench.core.calibration import Counts
+    from workbench.core.clusters.calibration import Counts
     counts = Counts(0.2, 10, Change(clusters=38, pages=412, split=3, merged=2, merges=1, joined=0,
                                     left=0))
     assert cal.describe(counts) == (

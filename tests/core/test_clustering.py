@@ -3,9 +3,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from workbench.core.clustering import METHODS, cluster_pairs
-from workbench.core.evaluation import pairs_of_groups, score_pairs
-from workbench.core.unionfind import UnionFind
+from workbench.core.clusters.clustering import METHODS, cluster_pairs
+from workbench.core.clusters.evaluation import pairs_of_groups, score_pairs
+from workbench.core.clusters.unionfind import UnionFind
 
 # Two stories, 0-3 and 4-7, each a clique; one weak link 3-4 (a page that shares a
 # paragraph with the other story) chains them.
@@ -121,7 +121,7 @@ def test_two_clusters_of_one_story_merge_when_most_cross_pairs_are_weakly_simila
 
 
 def test_links_at_a_threshold_every_pair_reaches_are_not_copied():
-    from workbench.core.clustering import _adjacency, _at_least
+    from workbench.core.clusters.clustering import _adjacency, _at_least
 
     a, b, sim = [0, 1, 2], [1, 2, 3], np.array([0.2, 0.5, 0.9])
     adj = _adjacency(4, a, b, sim)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from workbench.core.doubt import BOILERPLATE_LIMIT, DEFAULT_MARGIN, doubt_reasons, doubt_threshold
+from workbench.core.clusters.doubt import BOILERPLATE_LIMIT, DEFAULT_MARGIN, doubt_reasons, doubt_threshold
 
 
 def test_threshold_is_tau_plus_margin_capped_at_one():
@@ -39,7 +39,7 @@ def test_the_reference_is_never_doubtful():
 
 
 def test_similarity_label():
-    from workbench.core.doubt import similarity_label
+    from workbench.core.clusters.doubt import similarity_label
 
     assert similarity_label(None, True) == "ref"
     assert similarity_label(None) == "< floor"

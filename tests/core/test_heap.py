@@ -14,7 +14,7 @@ import pytest
 _SCRIPT = textwrap.dedent("""
     import sys
     import numpy as np
-    from workbench.core.heap import map_large_blocks
+    from workbench.core.clusters.heap import map_large_blocks
 
     def rss_mb():
         with open("/proc/self/status") as f:

@@ -1,4 +1,4 @@
-"""Weak joins checked against the pages' own text (workbench.core.own_text)."""
+"""Weak joins checked against the pages' own text (workbench.core.clusters.own_text)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workbench.core.clustering import cluster_pairs
-from workbench.core.own_text import OwnTextCheck
+from workbench.core.clusters.clustering import cluster_pairs
+from workbench.core.clusters.own_text import OwnTextCheck
 from workbench.detect.join.matcher import SignatureMatrix
 from workbench.detect.spotsigs.params import SpotSigsParams
 

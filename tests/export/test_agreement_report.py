@@ -8,7 +8,7 @@ from pathlib import Path
 import krippendorff
 import pytest
 
-from workbench.core.agreement_tags import presence_matrix, tag_agreement
+from workbench.core.agreement.tags import presence_matrix, tag_agreement
 from workbench.export import agreement_report
 from workbench.export.agreement_report import (
     CSV_COLUMNS,

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.store.builders import page, tag_id
-from workbench.core.calibration import Calibration, labels_of, run_floor
+from workbench.core.clusters.calibration import Calibration, labels_of, run_floor
 from workbench.core.records import Cluster, Pair
 from workbench.store import Project, ProjectError
 

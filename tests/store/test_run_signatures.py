@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from tests.store.builders import page
-from workbench.core.calibration import Calibration, clustering_options, labels_of, run_vouch
-from workbench.core.clustering import cluster_pairs
+from workbench.core.clusters.calibration import Calibration, clustering_options, labels_of, run_vouch
+from workbench.core.clusters.clustering import cluster_pairs
 from workbench.core.records import Pair
 from workbench.store import Project
 from workbench.store.runs import signatures as stored

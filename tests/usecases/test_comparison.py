@@ -13,7 +13,7 @@ import pytest
 
 from tests.conftest import DEMO_ARCHIVE
 from workbench.commands.cli import main
-from workbench.core.evaluation import pairs_of_groups, score_pairs
+from workbench.core.clusters.evaluation import pairs_of_groups, score_pairs
 from workbench.detect.detector import Detector, PageText
 from workbench.detect.join.matcher import PairResult
 from workbench.detect.registry import parse_methods

@@ -2,7 +2,7 @@
 
 Prints Krippendorff's alpha of any reliability-data table (one row per coder, one column
 per unit, empty cells missing; a header row of unit names and a first column of coder
-names are recognised, see workbench/core/reliability_table.py), with a bootstrap 95 %
+names are recognised, see workbench/core/agreement/table.py), with a bootstrap 95 %
 interval, the numbers of units and coders, percent agreement and, for two coders,
 Cohen's kappa: the same tool for data coded elsewhere. cli.py wires it in with
 ``add_parser(subparsers)``.
@@ -17,8 +17,8 @@ import tempfile
 from pathlib import Path
 from typing import TextIO
 
-from workbench.core.agreement import LEVELS, AgreementError, Reliability, reliability
-from workbench.core.reliability_table import ReliabilityTable, parse_table
+from workbench.core.agreement.reliability import LEVELS, AgreementError, Reliability, reliability
+from workbench.core.agreement.table import ReliabilityTable, parse_table
 from workbench.core.terminal_text import terminal_safe
 from workbench.store import Project
 from workbench.store.team import bring_in

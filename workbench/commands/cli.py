@@ -11,7 +11,7 @@ from contextlib import nullcontext, suppress
 from pathlib import Path
 
 from workbench import __version__
-from workbench.core.evaluation import Scores, pairs_of_groups, score_pairs
+from workbench.core.clusters.evaluation import Scores, pairs_of_groups, score_pairs
 from workbench.core.progress import Cancelled, no_progress
 from workbench.core.progress_text import ProgressWriter
 from workbench.core.records import SkipRecord

@@ -1,6 +1,6 @@
 """The agreement table as CSV and as a short HTML report for a methods section.
 
-Both take plain data: the :class:`~workbench.core.agreement_tags.AgreementTable` and a
+Both take plain data: the :class:`~workbench.core.agreement.tags.AgreementTable` and a
 :class:`ReportContext` (tag names, the sample's rule and seed, the detection settings the
 clusters came from), so the window and ``workbench agreement PROJECT`` feed them alike.
 Both files are written whole or not at all (whole_files); every CSV cell goes through the
@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from workbench import __version__
-from workbench.core.agreement import Reliability
-from workbench.core.agreement_tags import AgreementTable
+from workbench.core.agreement.reliability import Reliability
+from workbench.core.agreement.tags import AgreementTable
 from workbench.export.cells import csv_writer
 from workbench.store.clock import utc_now
 from workbench.store.safety.whole_files import whole_file

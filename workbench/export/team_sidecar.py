@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from workbench.core.agreement import Reliability
-from workbench.core.agreement_matrix import AgreementError
+from workbench.core.agreement.matrix import AgreementError
+from workbench.core.agreement.reliability import Reliability
 from workbench.export.agreement_report import entries
 from workbench.store import Project, ProjectError
 from workbench.store.team.codes import page_codes_by_coder

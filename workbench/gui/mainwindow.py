@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 import workbench
-from workbench.core.calibration import run_floor
+from workbench.core.clusters.calibration import run_floor
 from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.gui.coding.carried import CarriedDialog
 from workbench.gui.coding.codebook import CodebookPanel

@@ -19,7 +19,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
 
-from workbench.core.calibration import PairGraph, cluster_at, clustering_options, run_vouch
+from workbench.core.clusters.calibration import PairGraph, cluster_at, clustering_options, run_vouch
 from workbench.core.progress import ProgressFn, no_progress
 from workbench.core.records import Cluster, PageInfo, RunFilters, SkipRecord
 from workbench.store import access, schema

@@ -371,7 +371,7 @@ ALTER TABLE pages ADD COLUMN title_tag TEXT NOT NULL DEFAULT '';
 
 # Version 10: run_signatures keeps a run's signature matrix (workbench.store.runs.signatures)
 # when its clusters depend on more than its pairs: weak joins checked against the pages'
-# text (workbench.core.own_text), which the calibration view and Apply must repeat.
+# text (workbench.core.clusters.own_text), which the calibration view and Apply must repeat.
 _V10 = """
 CREATE TABLE run_signatures (
     run_id INTEGER NOT NULL REFERENCES runs(id),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from workbench.core.agreement_tags import AgreementTable, tag_agreement
+from workbench.core.agreement.tags import AgreementTable, tag_agreement
 from workbench.export.agreement_report import ReportContext
 from workbench.store import Project, ProjectError
 from workbench.store.team.codes import coder_codes

@@ -25,8 +25,8 @@ from pathlib import Path
 
 import numpy as np
 
-from workbench.core.clustering import cluster_pairs
-from workbench.core.evaluation import Scores, pairs_of_groups, score_pairs
+from workbench.core.clusters.clustering import cluster_pairs
+from workbench.core.clusters.evaluation import Scores, pairs_of_groups, score_pairs
 from workbench.core.progress import ProgressFn, no_progress
 from workbench.core.records import PageInfo
 from workbench.detect.join.matcher import PairResult

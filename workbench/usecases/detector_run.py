@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from workbench.core.clustering import cluster_pairs
+from workbench.core.clusters.clustering import cluster_pairs
 from workbench.core.progress import ProgressFn, no_progress
 from workbench.core.records import Cluster, PageInfo, RunFilters, SkipRecord
 from workbench.detect.detector import Detector

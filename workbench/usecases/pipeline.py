@@ -22,11 +22,11 @@ from pathlib import Path
 import numpy as np
 
 from workbench.archive.tasks import Scan, scan  # scan's pages, or workers read them (_extract_all)
-from workbench.core.calibration import STORED_FLOOR
-from workbench.core.clustering import Vouch, cluster_pairs
+from workbench.core.clusters.calibration import STORED_FLOOR
+from workbench.core.clusters.clustering import Vouch, cluster_pairs
+from workbench.core.clusters.heap import map_large_blocks, release_free_memory
+from workbench.core.clusters.own_text import OwnTextCheck
 from workbench.core.distinct import count_distinct, distinct
-from workbench.core.heap import map_large_blocks, release_free_memory
-from workbench.core.own_text import OwnTextCheck
 from workbench.core.progress import Cancelled, ProgressFn, no_progress
 from workbench.core.records import Cluster, PageInfo, RawPage, RunFilters, SkipRecord
 from workbench.detect.join.matcher import (
@@ -266,7 +266,7 @@ def load_corpus(
     skipped: list[SkipRecord] = []
 
     t0 = time.perf_counter()
-    map_large_blocks()  # freed chunk-sized temporaries go back to the system (workbench.core.heap)
+    map_large_blocks()  # freed chunk-sized temporaries go back to the system (workbench.core.clusters.heap)
     items = pages if pages is not None else scan(root, progress)
     setting_up = numba_setup.start()  # while this process mostly waits for the workers
     try:
@@ -422,7 +422,7 @@ def detect(
 
 
 def weak_join_check(matrix: SignatureMatrix, params: SpotSigsParams) -> Vouch | None:
-    """What vouches for star clustering's weak joins (workbench.core.own_text): None
+    """What vouches for star clustering's weak joins (workbench.core.clusters.own_text): None
     when weak joins or their check are off."""
     if not params.weak_join or not params.weak_join_own_text:
         return None

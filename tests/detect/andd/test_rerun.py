@@ -8,7 +8,7 @@ import pytest
 
 from tests.detect.andd.test_train import _collection
 from tests.store.builders import snapshot
-from workbench.core.andd_preview import preview_changes
+from workbench.core.clusters.andd_preview import preview_changes
 from workbench.core.records import Cluster, PageInfo, Pair
 from workbench.detect.andd.rerun import plan_rerun
 from workbench.detect.texts import Texts

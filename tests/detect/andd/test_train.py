@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from tests.conftest import shared_path
-from workbench.core.evaluation import pairs_of_groups
+from workbench.core.clusters.evaluation import pairs_of_groups
 from workbench.detect.andd.andd import AnddDetector
 from workbench.detect.andd.features import feature_names, gram_matrix, page_grams
 from workbench.detect.andd.learn import PreferenceLoss, lbfgs, pair_entries

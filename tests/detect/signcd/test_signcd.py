@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import shared_path
-from workbench.core.evaluation import pairs_of_groups, score_pairs
+from workbench.core.clusters.evaluation import pairs_of_groups, score_pairs
 from workbench.core.progress import Cancelled
 from workbench.detect.detector import PageText
 from workbench.detect.signcd.compression_distance import LZ4Size, ncd_pairs, pair_similarity

@@ -6,7 +6,7 @@ import numpy as np
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QDialog
 
-from workbench.core.andd_preview import preview_changes
+from workbench.core.clusters.andd_preview import preview_changes
 from workbench.core.records import PageInfo
 from workbench.detect.andd.model import AnddWeights
 from workbench.detect.join.matcher import PairResult

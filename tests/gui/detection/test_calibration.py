@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 
 from tests.store.builders import page
-from workbench.core.calibration import Calibration
+from workbench.core.clusters.calibration import Calibration
 from workbench.core.records import Cluster, Pair
 from workbench.gui.detection.calibration import CalibrationDialog
 from workbench.gui.sidebyside.view import MARGIN_KEY, DoubtRole
@@ -222,7 +222,7 @@ def test_calibrate_is_off_without_a_run_and_errors_are_shown(qtbot, window, prom
 
 
 def test_while_the_line_moves_uncounted_tau_says_counting_then_the_exact_text(qtbot):
-    from workbench.core.calibration import PairGraph, labels_of
+    from workbench.core.clusters.calibration import PairGraph, labels_of
 
     graph = PairGraph.build(8, [a for a, _, _ in PAIRS], [b for _, b, _ in PAIRS], [s for _, _, s in PAIRS])
     presenter = Calibration(graph, labels_of(8, [[0, 1, 2, 3], [5, 6]]), method="star", run_tau=0.5,
@@ -250,7 +250,7 @@ def test_while_the_line_moves_uncounted_tau_says_counting_then_the_exact_text(qt
 
 
 def test_a_run_without_a_lower_floor_says_so(qtbot):
-    from workbench.core.calibration import PairGraph
+    from workbench.core.clusters.calibration import PairGraph
 
     presenter = Calibration(PairGraph.build(2, [0], [1], [0.7]), [0, 0], method="star", run_tau=0.44,
                             floor=0.44)

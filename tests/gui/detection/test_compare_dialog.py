@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QMainWindow, QMenu
 
 from tests.conftest import DEMO_ARCHIVE
 from tests.gui.conftest import RUN_TIMEOUT_MS
-from workbench.core.evaluation import Scores
+from workbench.core.clusters.evaluation import Scores
 from workbench.gui.detection.compare_actions import install_compare_action
 from workbench.gui.detection.compare_dialog import CompareDialog
 from workbench.gui.detection.compare_presenter import Curve

@@ -9,7 +9,7 @@ from tests.conftest import DEMO_ARCHIVE
 from tests.gui.conftest import RUN_TIMEOUT_MS
 from tests.gui.detection.test_compare_dialog import _near
 from workbench.commands.compare_command import print_table
-from workbench.core.evaluation import Scores
+from workbench.core.clusters.evaluation import Scores
 from workbench.gui.detection.compare_dialog import CompareDialog
 from workbench.gui.detection.compare_presenter import ComparePresenter, Curve, Source
 from workbench.gui.detection.prcurve import PRCurveView, colour_of

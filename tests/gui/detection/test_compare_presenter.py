@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from tests.conftest import REPO
-from workbench.core.evaluation import score_pairs
+from workbench.core.clusters.evaluation import score_pairs
 from workbench.gui.detection.compare_presenter import (
     COLUMNS,
     ComparePresenter,

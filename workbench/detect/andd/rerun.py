@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from workbench.core.andd_preview import Changes, preview_changes
-from workbench.core.clustering import cluster_pairs
+from workbench.core.clusters.andd_preview import Changes, preview_changes
+from workbench.core.clusters.clustering import cluster_pairs
 from workbench.core.progress import ProgressFn, no_progress
 from workbench.core.records import Cluster, PageInfo, SkipRecord
 from workbench.detect.andd.andd import AnddDetector

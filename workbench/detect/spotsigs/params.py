@@ -151,7 +151,7 @@ class SpotSigsParams:
     weak_join: float = 0.15
     # ...but only when at least this share of what the joining side does not share with
     # the cluster is its own text, on no other page of the crawl (0: no check;
-    # workbench.core.own_text). A page that shares one story with a cluster among
+    # workbench.core.clusters.own_text). A page that shares one story with a cluster among
     # others is as similar to it as a rewrite is; unchecked, weak joins merged such
     # clusters wholesale on gensmall (cluster precision .55 at 20,000 pages, .45 at
     # 100,000). The check needs the signature matrix, so a saved run keeps it for the
@@ -160,7 +160,7 @@ class SpotSigsParams:
     # Star clusters of 4 or more whose members, the reference left out, fall apart into
     # groups not linked to each other, the largest holding less than this share of them,
     # are split into those groups; members linked to the reference alone leave (0: off;
-    # workbench.core.clustering._split_hubs). A page holding a whole story is the
+    # workbench.core.clusters.clustering._split_hubs). A page holding a whole story is the
     # reference of every page that quotes enough of it, and these are not similar to each
     # other: at tau 0.4 gensmall cluster precision .990 -> .996 on 300,000 pages (largest
     # cluster 43 -> 30 pages) and .978 -> .991 on 500,000 (101 -> 94), recall unchanged;

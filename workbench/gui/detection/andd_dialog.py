@@ -1,8 +1,8 @@
 """Shows what re-running with learned ANDD weights would change; the coder applies or not.
 
-A thin view of :class:`workbench.core.andd_preview.Changes`: the counts, the merges and
+A thin view of :class:`workbench.core.clusters.andd_preview.Changes`: the counts, the merges and
 the splits (each with its pages' keys and titles, folded; a merge with the pairs of pages
-that link its parts, :mod:`workbench.core.merge_links`), the learned weights (the whole
+that link its parts, :mod:`workbench.core.clusters.merge_links`), the learned weights (the whole
 model: one number per feature, :meth:`AnddWeights.explained`), and Apply / Cancel. ``exec()``
 returns Accepted for Apply; ``applied`` is emitted too, for a caller that shows the dialog
 without waiting (``open()``).
@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.core.andd_preview import Changes, ClusterChange
-from workbench.core.merge_links import merge_links
+from workbench.core.clusters.andd_preview import Changes, ClusterChange
+from workbench.core.clusters.merge_links import merge_links
 from workbench.detect.andd.model import AnddWeights
 from workbench.detect.join.matcher import PairResult
 

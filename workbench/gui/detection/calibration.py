@@ -1,6 +1,6 @@
 """Detection ▸ Calibrate: the run's pair similarities, a τ line to drag, and what it would do.
 
-The counting is :class:`workbench.core.calibration.Calibration`'s; this module draws it
+The counting is :class:`workbench.core.clusters.calibration.Calibration`'s; this module draws it
 and forwards the coder's moves. Exact counts need a clustering (30–50 ms for 20,000
 pairs), so while the line moves the text says "counting…" unless that τ was counted
 before; it is counted once the line rests, and idle time counts the rest of the grid.
@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.core.calibration import (
+from workbench.core.clusters.calibration import (
     Calibration,
     Counts,
     Histogram,
@@ -272,9 +272,9 @@ class CalibrationDialog(QDialog):
     def __init__(self, presenter: Calibration, hand_edits: int = 0, parent: QWidget | None = None,
                  *, prefetch: bool = True, floor_reason: str = "", clustering_note: str = "") -> None:
         """``prefetch``: count the whole grid in idle time (off in tests of the slow path);
-        ``floor_reason``: why the run kept no pairs below τ (core.calibration.floor_note);
+        ``floor_reason``: why the run kept no pairs below τ (core.clusters.calibration.floor_note);
         ``clustering_note``: what this view leaves out of the run's clustering
-        (core.calibration.weak_joins_note)."""
+        (core.clusters.calibration.weak_joins_note)."""
         super().__init__(parent)
         self.setWindowTitle("Calibrate τ")
         self.setObjectName("calibrationDialog")

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.core.doubt import DEFAULT_MARGIN, doubt_reasons, doubt_threshold, similarity_label
+from workbench.core.clusters.doubt import DEFAULT_MARGIN, doubt_reasons, doubt_threshold, similarity_label
 from workbench.core.records import RunFilters
 from workbench.detect.spotsigs.boilerplate import site_of
 from workbench.detect.spotsigs.params import SpotSigsParams

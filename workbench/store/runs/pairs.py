@@ -11,7 +11,7 @@ import sqlite3
 
 import numpy as np
 
-from workbench.core.calibration import PairGraph
+from workbench.core.clusters.calibration import PairGraph
 
 
 def run_page_ids(conn: sqlite3.Connection, run_id: int) -> list[int]:

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from workbench import __version__
-from workbench.core.calibration import run_floor
+from workbench.core.clusters.calibration import run_floor
 from workbench.core.progress import ProgressFn, no_progress
 from workbench.core.records import Cluster, PageInfo, Pair, RunFilters, SkipRecord
 from workbench.store.clock import utc_now

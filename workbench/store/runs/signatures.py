@@ -1,6 +1,6 @@
 """A run's signature matrix, kept in the project for what needs it after the run.
 
-Weak joins checked against the pages' own text (workbench.core.own_text) read the
+Weak joins checked against the pages' own text (workbench.core.clusters.own_text) read the
 signature matrix; without it the calibration view and Apply could not repeat the run's
 clustering from its stored pairs. So such a run keeps its matrix: each page's indexed
 signature ids (ascending int32, rows in the run's page order), where each row starts, and

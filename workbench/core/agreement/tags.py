@@ -20,8 +20,8 @@ from typing import TypeVar
 
 import numpy as np
 
-from workbench.core.agreement import AgreementError, Reliability, reliability
-from workbench.core.agreement_matrix import Matrix
+from workbench.core.agreement.matrix import Matrix
+from workbench.core.agreement.reliability import AgreementError, Reliability, reliability
 
 Unit = TypeVar("Unit", bound=Hashable)
 Codes = Mapping[str, Mapping[Unit, frozenset[str]]]

@@ -12,8 +12,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from workbench.core.clusters.unionfind import UnionFind
 from workbench.core.records import Cluster
-from workbench.core.unionfind import UnionFind
 
 # A column of the pair table: numpy arrays from a run, lists from the tests and calibration.
 PageColumn = Sequence[int] | npt.NDArray[np.integer]
@@ -75,7 +75,7 @@ def best_guess(n: int, a: PageColumn, b: PageColumn, sim: SimilarityColumn) -> l
 
 
 # Whether a weak join is vouched for: (the joining pages, the group they join) -> bool
-# (workbench.core.own_text reads the signature matrix to answer it).
+# (workbench.core.clusters.own_text reads the signature matrix to answer it).
 Vouch = Callable[[PageColumn, PageColumn], bool]
 
 

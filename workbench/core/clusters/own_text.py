@@ -1,6 +1,6 @@
 """Whether a weak join is vouched for by text of its own: the check behind weak joins.
 
-A weak join (workbench.core.clustering) adds a page to a cluster, or merges two
+A weak join (workbench.core.clusters.clustering) adds a page to a cluster, or merges two
 clusters, below tau because most of their pairs are weakly similar. Two kinds of page
 are that similar to a cluster:
 
@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from workbench.core.clustering import PageColumn, Vouch
+from workbench.core.clusters.clustering import PageColumn, Vouch
 
 
 class OwnTextCheck:

@@ -32,7 +32,7 @@ import krippendorff
 import numpy as np
 import numpy.typing as npt
 
-from workbench.core.agreement_matrix import Level, Matrix, pairable_units, value_domain
+from workbench.core.agreement.matrix import Level, Matrix, pairable_units, value_domain
 
 
 @dataclass(frozen=True)

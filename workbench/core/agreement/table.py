@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from workbench.core.agreement_matrix import LEVELS, AgreementError, Level, Matrix
+from workbench.core.agreement.matrix import LEVELS, AgreementError, Level, Matrix
 
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 _DELIMITERS = (",", ";", "\t")

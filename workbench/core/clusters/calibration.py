@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from workbench.core.clustering import METHODS, PageColumn, Vouch, cluster_pairs
+from workbench.core.clusters.clustering import METHODS, PageColumn, Vouch, cluster_pairs
 from workbench.core.distinct import count_distinct
 from workbench.core.records import Cluster
 
@@ -103,7 +103,7 @@ class PairGraph:
 
 
 # Settings a run records that change how its pairs become clusters, besides τ and the
-# method (see workbench.core.clustering); each is off (0) when a run did not record it.
+# method (see workbench.core.clusters.clustering); each is off (0) when a run did not record it.
 CLUSTER_OPTIONS = ("corroborate_below", "weak_join", "hub_split")
 
 
@@ -113,7 +113,7 @@ def clustering_options(params: dict[str, Any], checkable: bool = False) -> dict[
     against its pages' own text (``weak_join_own_text``) are left out unless they can be
     checked again (``checkable``: the run kept its signature matrix, see
     :func:`run_vouch`): unchecked they merge clusters that share one story
-    (workbench.core.own_text)."""
+    (workbench.core.clusters.own_text)."""
     options = {k: float(params[k]) for k in CLUSTER_OPTIONS if params.get(k) is not None}
     if options.get("weak_join") and params.get("weak_join_own_text") and not checkable:
         del options["weak_join"]
@@ -127,7 +127,7 @@ def run_vouch(params: dict[str, Any], signatures: Any) -> Vouch | None:
     minimum = params.get("weak_join_own_text")
     if not params.get("weak_join") or not minimum or signatures is None:
         return None
-    from workbench.core.own_text import OwnTextCheck  # compiled code: only for such a run
+    from workbench.core.clusters.own_text import OwnTextCheck  # compiled code: only for such a run
 
     return OwnTextCheck(signatures.ptr, signatures.sig, signatures.unindexed).vouch(float(minimum))
 

@@ -6,7 +6,7 @@ Alpha-Reliability" (2011): one row per coder, one column per unit (a cluster, a
 page), the value a coder gave a unit in the cell and NaN where the coder did not code
 the unit. Alpha comes from the maintained ``krippendorff`` package at any level of
 measurement; only the units two or more coders coded (the "pairable" units) enter it.
-A bootstrap confidence interval comes from :mod:`workbench.core.agreement_bootstrap`.
+A bootstrap confidence interval comes from :mod:`workbench.core.agreement.bootstrap`.
 """
 
 from __future__ import annotations
@@ -18,13 +18,13 @@ from dataclasses import dataclass
 import krippendorff
 import numpy as np
 
-from workbench.core.agreement_bootstrap import (
+from workbench.core.agreement.bootstrap import (
     ConfidenceInterval,
     alpha_interval,
     nominal_alphas,
     value_counts,
 )
-from workbench.core.agreement_matrix import (
+from workbench.core.agreement.matrix import (
     LEVELS,
     AgreementError,
     Level,

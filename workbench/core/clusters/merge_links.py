@@ -1,6 +1,6 @@
 """Why a re-run would merge clusters: the pairs of pages that link its parts.
 
-A proposed merge (:class:`workbench.core.andd_preview.ClusterChange`) brings together
+A proposed merge (:class:`workbench.core.clusters.andd_preview.ClusterChange`) brings together
 pages that are in different clusters now. The new clustering linked them because some
 page of one part is at least the threshold similar to a page of another: those pairs,
 strongest first, are what a coder needs to judge the merge (two stories joined by one
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from workbench.core.andd_preview import ClusterChange, PageRef
+from workbench.core.clusters.andd_preview import ClusterChange, PageRef
 
 
 @dataclass(frozen=True, slots=True)
