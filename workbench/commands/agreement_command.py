@@ -20,7 +20,15 @@ from typing import TextIO
 from workbench.core.agreement.reliability import LEVELS, AgreementError, Reliability, reliability
 from workbench.core.agreement.table import ReliabilityTable, parse_table
 from workbench.core.terminal_text import terminal_safe
-from workbench.store import Project
+from workbench.export.agreement_report import (
+    entries,
+    row_note,
+    write_agreement_csv,
+    write_agreement_html,
+)
+from workbench.store import Project, ProjectError
+from workbench.store.safety.outputs import check_project_output
+from workbench.store.safety.whole_files import OutputRefused
 from workbench.store.team import bring_in
 from workbench.usecases.agreement import ProjectAgreement, project_agreement
 
@@ -101,16 +109,6 @@ def run(args: argparse.Namespace) -> int:
 def run_project(args: argparse.Namespace) -> int:
     """Agreement per tag over a lead project's reliability sample, printed and, on request,
     written as CSV and HTML."""
-    from workbench.export.agreement_report import (
-        entries,
-        row_note,
-        write_agreement_csv,
-        write_agreement_html,
-    )
-    from workbench.store import ProjectError
-    from workbench.store.safety.outputs import check_project_output
-    from workbench.store.safety.whole_files import OutputRefused
-
     if args.level != "nominal":
         return _fail("a project's tags are categories: --level nominal only", EXIT_USAGE)
     lead, copies = args.projects[0], args.projects[1:]
