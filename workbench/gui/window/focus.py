@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from workbench.gui.keyboard import Pane, is_typing, pane_after, pane_of
+from workbench.gui.keynames import key_label
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QLabel, QTableView
@@ -45,9 +46,10 @@ class KeyboardFocus:
         pane = self.memo_pane
         target = pane.page if pane.cluster.hasFocus() and pane.page.isEnabled() else pane.cluster
         if not target.isEnabled():
+            key = key_label("Ctrl+M")  # ⇧⌘M on macOS
             self.statusBar().showMessage(
-                "Ctrl+M: no memo to write here — choose a cluster first." if self.project
-                is not None else "Ctrl+M: open a project first.", 5000)
+                f"{key}: no memo to write here — choose a cluster first." if self.project
+                is not None else f"{key}: open a project first.", 5000)
             return
         target.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
