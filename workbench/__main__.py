@@ -49,7 +49,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ImportError:
         run_app = None
     if run_app is not None:
-        return run_app([target, *args[1:]])
+        # No argument: run_app opens the demo archive itself, unless the system asked it
+        # to open a file as it started (macOS Finder sends no argument: gui.fileopen).
+        return run_app(args)
     print(f"SpotSigs Workbench: near-duplicate clusters in {target}\n")
     return cli.main(["dedup", target, *args[1:]])
 
