@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from workbench import LICENCE
+
 APP_NAME = "SpotSigs Workbench"
 BUNDLE_NAME = f"{APP_NAME}.app"
 # The same reverse-DNS id as the Linux desktop files and QApplication.desktopFileName.
@@ -21,7 +23,6 @@ PROJECT_MIME = "application/x-spotsigs-workbench-project"
 # The locked PySide6 wheel is macosx_13_0 (scripts/check_wheels.py checks for the same).
 MIN_MACOS = "13.0"
 ICON_FILE = "workbench.icns"  # packaging/macos/, made by packaging/make_icons.py
-LICENCE = "MIT"
 
 
 def info_plist(version: str) -> dict[str, Any]:

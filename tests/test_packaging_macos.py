@@ -85,6 +85,7 @@ def test_info_plist_declares_the_project_type(monkeypatch):
     assert read["LSMinimumSystemVersion"] == "13.0"  # the locked PySide6 wheel's floor
     assert read["NSHighResolutionCapable"] is True and read["LSBackgroundOnly"] is False
     assert read["CFBundleShortVersionString"] == __version__
+    assert read["NSHumanReadableCopyright"] == "Free software under the MIT licence."
     (exported,) = read["UTExportedTypeDeclarations"]
     tags = exported["UTTypeTagSpecification"]
     assert tags["public.filename-extension"] == [PROJECT_SUFFIX.lstrip(".")]
@@ -134,3 +135,12 @@ def test_a_frozen_mac_app_spawns_its_workers(monkeypatch, frozen):
     monkeypatch.setattr(sys, "platform", "darwin")
     monkeypatch.setattr(sys, "frozen", frozen, raising=False)
     assert start_method.start_method() == ("spawn" if frozen else "forkserver")
+
+
+def test_the_licence_said_in_the_app_is_the_packages():
+    import tomllib
+
+    import workbench
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["license"] == workbench.LICENCE

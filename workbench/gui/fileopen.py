@@ -80,7 +80,8 @@ class FileOpenRequests(QObject):
             return
         path, self.pending = self.pending, None
         window = self.window
-        window.showNormal() if window.isMinimized() else window.show()
+        if window.isMinimized():
+            window.showNormal()
         window.raise_()
         window.activateWindow()
         window.open_path(path)

@@ -55,8 +55,6 @@ from workbench.store.team import CopyStamp, list_samples
 
 # ICONS: where the window's icons are read from (the packaging tests read it here).
 __all__ = ["ICONS", "MainWindow"]
-# pyproject.toml's licence (a frozen bundle has no package metadata to read it from).
-LICENCE = "MIT"
 
 
 class MainWindow(WindowActions, ProjectSession, DetectionRuns, ClusterSelection, KeyboardFocus,
@@ -332,7 +330,7 @@ class MainWindow(WindowActions, ProjectSession, DetectionRuns, ClusterSelection,
             f"<b>{APP_NAME}</b> {html.escape(workbench.__version__)}<br><br>"
             "Find clusters of near-duplicate pages in a web archive with SpotSigs "
             "(Theobald, Siddharth &amp; Paepcke, SIGIR 2008), then read and tag each story once."
-            f"<br><br>Free software under the {LICENCE} licence.")
+            f"<br><br>Free software under the {workbench.LICENCE} licence.")
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.cancel_run(wait=True)
