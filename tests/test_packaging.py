@@ -62,6 +62,11 @@ def test_no_argument_opens_the_window_without_a_target(window_calls):
     assert window_calls == [[]]
 
 
+def test_a_finder_process_number_is_no_command_line_error(window_calls):
+    assert entry.main(["-psn_0_1234567"]) == 0
+    assert window_calls == [[]]
+
+
 def test_version(capsys):
     with pytest.raises(SystemExit) as stop:
         entry.main(["--version"])

@@ -23,7 +23,9 @@ EXIT_USAGE = 2
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
+    # Older macOS gave an app Finder started a process serial number ("-psn_0_1234"): it is
+    # no option of ours, and must not make the start a command-line error.
+    args = [arg for arg in (sys.argv[1:] if argv is None else argv) if not arg.startswith("-psn_")]
     if (refused := _start_method_refused()) is not None:
         return refused
     a_dedup_process = args[:1] == ["dedup"] and argv is None  # not a test calling main()
