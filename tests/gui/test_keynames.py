@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QLabel
 
 from workbench.gui.dialogs import MAC_KEYS_NOTE, SHORTCUTS, shortcuts_dialog
-from workbench.gui.keynames import key_label, platform_keys, prose_keys, shortcut_rows
+from workbench.gui.keynames import key_label, platform_keys, shortcut_rows
 
 
 def test_linux_and_windows_keep_the_keys_as_written():
@@ -26,13 +26,20 @@ def test_macos_names_modifiers_as_its_menus_do():
     assert key_label("Tab / Shift+Tab", "darwin") == "Tab / ⇧Tab"
     for plain in ("Escape", "N", "1 – 9", "Up / Down", "Page Up / Page Down", "F1"):
         assert key_label(plain, "darwin") == plain
-    assert prose_keys("(Shift or Ctrl to select several)", "darwin") == "(Shift or ⌘ to select several)"
+    assert key_label("(Shift or Ctrl to select several)", "darwin") == "(Shift or ⌘ to select several)"
+    # In a sentence too: the status bar's messages name keys.
+    assert key_label("Deleted tag “x” (Ctrl+Z brings it back).", "darwin") == \
+        "Deleted tag “x” (⌘Z brings it back)."
+    assert key_label("The codebook is empty: Ctrl+T adds a tag.", "linux") == \
+        "The codebook is empty: Ctrl+T adds a tag."
 
 
 def test_the_memo_key_is_not_macos_minimise():
     # ⌘M minimises the window on macOS: the memo is ⇧⌘M there, bound and shown alike.
     assert platform_keys("Ctrl+M", "darwin") == "Ctrl+Shift+M"
     assert key_label("Ctrl+M", "darwin") == "⇧⌘M"
+    assert key_label("Ctrl+M: open a project first.", "darwin") == "⇧⌘M: open a project first."
+    assert key_label("Ctrl+Shift+M", "darwin") == "⇧⌘M"
     assert platform_keys("Ctrl+B", "darwin") == "Ctrl+B"
 
 

@@ -87,3 +87,19 @@ def test_elsewhere_the_memo_key_stays_ctrl_m(qtbot, monkeypatch, settings, promp
     assert win.actions_by_name["focus_memo"].shortcut() == QKeySequence("Ctrl+M")
     qtbot.keyClick(win.table, Qt.Key.Key_M, Qt.KeyboardModifier.ControlModifier)
     assert win.statusBar().currentMessage() == "Ctrl+M: open a project first."
+
+
+def test_on_macos_status_messages_name_command_keys(qtbot, monkeypatch, settings, prompter, tmp_path):
+    """The messages are written with Qt's Ctrl+T; a Mac user presses ⌘T, and reads that."""
+    from workbench.store import Project
+
+    win = _window_on("darwin", monkeypatch, settings, prompter, tmp_path, qtbot)
+    path = tmp_path / "study.wbproj"
+    Project.create(path, str(tmp_path / "crawl-moved-away")).close()  # no crawl: no run
+    assert win.open_project(path)
+    win.table.setFocus()
+    qtbot.keyClick(win.table, Qt.Key.Key_T,
+                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert win.statusBar().currentMessage() == "The codebook is empty: ⌘T adds a tag."
+    assert win.messages.rows()[0][1] == "The codebook is empty: ⌘T adds a tag."
+    win.close_project()

@@ -31,6 +31,9 @@ _MAC_MODIFIERS = {"Meta": "⌃", "Alt": "⌥", "Shift": "⇧", "Ctrl": "⌘"}
 _MODIFIER = re.compile(r"\b(Ctrl|Shift|Alt|Meta)\+")
 # One key with its modifiers ("Ctrl+Shift+Z", "Alt+1"): a run of "Modifier+" then the key.
 _COMBINATION = re.compile(r"\b((?:(?:Ctrl|Shift|Alt|Meta)\+)+)(\S+)")
+# A key of MAC_ALTERNATIVES named in a text, as a whole ("Ctrl+M", not "Ctrl+Shift+M").
+_ALTERNATIVES = [(re.compile(rf"(?<![\w+]){re.escape(key)}(?![\w+])"), mac)
+                 for key, mac in MAC_ALTERNATIVES.items()]
 
 
 def is_mac(platform: str) -> bool:
@@ -43,31 +46,25 @@ def platform_keys(keys: str, platform: str | None = None) -> str:
     return MAC_ALTERNATIVES.get(keys, keys) if is_mac(platform) else keys
 
 
-def key_label(keys: str, platform: str | None = None) -> str:
-    """``keys`` (one or more keys as the F1 table writes them: "Ctrl+Z / Ctrl+Shift+Z",
-    "Alt+1 – Alt+9") as a coder on ``platform`` reads them: unchanged on Linux and
-    Windows, "⌘Z / ⇧⌘Z" and "⌥1 – ⌥9" on macOS."""
+def key_label(text: str, platform: str | None = None) -> str:
+    """The keys named in ``text`` (the F1 table's "Ctrl+Z / Ctrl+Shift+Z", "Alt+1 – Alt+9",
+    or a message's "Ctrl+Z takes it back", "Shift or Ctrl to select several") as a coder
+    on ``platform`` reads them: unchanged on Linux and Windows; on macOS "⌘Z / ⇧⌘Z",
+    "⌥1 – ⌥9", "⌘Z takes it back", "Shift or ⌘", and the keys of MAC_ALTERNATIVES as the
+    ones bound there instead (⇧⌘M for Ctrl+M)."""
     platform = PLATFORM if platform is None else platform
     if not is_mac(platform):
-        return keys
-    keys = " / ".join(platform_keys(part, platform) for part in keys.split(" / "))
+        return text
+    for key, mac_key in _ALTERNATIVES:
+        text = key.sub(mac_key, text)
 
     def mac(match: re.Match[str]) -> str:
         held = set(_MODIFIER.findall(match.group(1)))
         return "".join(symbol for name, symbol in _MAC_MODIFIERS.items() if name in held) + match.group(2)
 
-    return _COMBINATION.sub(mac, keys)
-
-
-def prose_keys(text: str, platform: str | None = None) -> str:
-    """A sentence that names a modifier on its own ("Shift or Ctrl to select several"),
-    in the words of ``platform``'s keyboard: Ctrl is ⌘ on macOS."""
-    platform = PLATFORM if platform is None else platform
-    if not is_mac(platform):
-        return text
-    return re.sub(r"\bCtrl\b(?!\+)", "⌘", text)
+    return re.sub(r"\bCtrl\b", "⌘", _COMBINATION.sub(mac, text))
 
 
 def shortcut_rows(rows: list[tuple[str, str]], platform: str | None = None) -> list[tuple[str, str]]:
-    """The F1 table's rows for ``platform``: keys and the modifiers named in the text."""
-    return [(key_label(keys, platform), prose_keys(action, platform)) for keys, action in rows]
+    """The F1 table's rows for ``platform``: its keys, and the keys its texts name."""
+    return [(key_label(keys, platform), key_label(action, platform)) for keys, action in rows]

@@ -9,7 +9,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from workbench.gui.keyboard import Pane, is_typing, pane_after, pane_of
-from workbench.gui.keynames import key_label
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QLabel, QTableView
@@ -46,10 +45,9 @@ class KeyboardFocus:
         pane = self.memo_pane
         target = pane.page if pane.cluster.hasFocus() and pane.page.isEnabled() else pane.cluster
         if not target.isEnabled():
-            key = key_label("Ctrl+M")  # ⇧⌘M on macOS
-            self.statusBar().showMessage(
-                f"{key}: no memo to write here — choose a cluster first." if self.project
-                is not None else f"{key}: open a project first.", 5000)
+            self.statusBar().showMessage(  # its Ctrl+M reads ⇧⌘M on macOS (KeyNamingStatusBar)
+                "Ctrl+M: no memo to write here — choose a cluster first." if self.project
+                is not None else "Ctrl+M: open a project first.", 5000)
             return
         target.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
