@@ -20,6 +20,7 @@ def requests():
     requests = FileOpenRequests(QApplication.instance())
     yield requests
     requests.detach()
+    requests.deleteLater()
 
 
 def a_project(path: Path) -> Path:
