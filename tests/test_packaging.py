@@ -55,11 +55,16 @@ def test_an_existing_folder_or_project_file_opens_the_window(window_calls, tmp_p
     assert window_calls == [[str(tmp_path)], [str(project)]]
 
 
-def test_no_argument_opens_the_bundled_demo_archive(window_calls):
-    from workbench.resources import DEMO_ARCHIVE
-
+def test_no_argument_opens_the_window_without_a_target(window_calls):
+    # run_app opens the demo archive itself (tests/gui/test_app.py), unless macOS asked it
+    # to open a file as it started (Finder gives no argument; tests/gui/test_file_open.py).
     assert entry.main([]) == 0
-    assert window_calls == [[str(DEMO_ARCHIVE)]]
+    assert window_calls == [[]]
+
+
+def test_a_finder_process_number_is_no_command_line_error(window_calls):
+    assert entry.main(["-psn_0_1234567"]) == 0
+    assert window_calls == [[]]
 
 
 def test_version(capsys):

@@ -23,7 +23,9 @@ EXIT_USAGE = 2
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
+    # Older macOS gave an app Finder started a process serial number ("-psn_0_1234"): it is
+    # no option of ours, and must not make the start a command-line error.
+    args = [arg for arg in (sys.argv[1:] if argv is None else argv) if not arg.startswith("-psn_")]
     if (refused := _start_method_refused()) is not None:
         return refused
     a_dedup_process = args[:1] == ["dedup"] and argv is None  # not a test calling main()
@@ -49,7 +51,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ImportError:
         run_app = None
     if run_app is not None:
-        return run_app([target, *args[1:]])
+        # No argument: run_app opens the demo archive itself, unless the system asked it
+        # to open a file as it started (macOS Finder sends no argument: gui.fileopen).
+        return run_app(args)
     print(f"SpotSigs Workbench: near-duplicate clusters in {target}\n")
     return cli.main(["dedup", target, *args[1:]])
 

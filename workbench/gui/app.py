@@ -6,7 +6,7 @@ import getpass
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
@@ -14,8 +14,9 @@ import workbench
 from workbench import resources
 from workbench.gui.compat import protect_none
 from workbench.gui.errorhook import ErrorReporter
+from workbench.gui.fileopen import FileOpenRequests
 from workbench.gui.mainwindow import MainWindow
-from workbench.gui.project.locations import APP_NAME, ORG_NAME, PROJECT_SUFFIX, data_dir
+from workbench.gui.project.locations import APP_NAME, ORG_NAME, data_dir
 from workbench.gui.prompter import Prompter
 
 DEMO_ARCHIVE = resources.DEMO_ARCHIVE
@@ -56,10 +57,7 @@ def make_window(settings: QSettings | None = None, prompter: Prompter | None = N
 
 def open_target(window: MainWindow, target: str | Path | None) -> bool:
     """Open a project file, or an archive folder or file (default: the demo archive)."""
-    path = Path(target) if target else DEMO_ARCHIVE
-    if path.suffix == PROJECT_SUFFIX and path.is_file():
-        return window.open_project(path)
-    return window.open_archive(path)
+    return window.open_path(Path(target) if target else DEMO_ARCHIVE)
 
 
 def make_app() -> QApplication:
@@ -83,12 +81,25 @@ def make_app() -> QApplication:
 
 
 def run_app(argv: list[str]) -> int:
+    """The window on ``argv[0]`` (a project, archive folder or file); with no argument, on
+    what the system asks to open (macOS Finder), else the demo archive."""
     app = make_app()
+    # Before the window: Finder starting the app for a project may ask before it is up.
+    requests = FileOpenRequests(app)
     window = make_window()
     window.error_reporter.install()
     window.show()
-    open_target(window, argv[0] if argv else None)
-    return app.exec()
+    requests.attach(window)
+    if argv:
+        open_target(window, argv[0])
+    else:
+        # From the event loop, after a request that came with the start (which then
+        # opens instead of the demo archive; one that comes later replaces it).
+        QTimer.singleShot(0, lambda: requests.received or open_target(window, None))
+    try:
+        return app.exec()
+    finally:
+        requests.detach()
 
 
 __all__ = ["make_app", "make_window", "open_target", "run_app"]

@@ -31,10 +31,14 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.detect.spotsigs.params import CLUSTER_METHODS, AntecedentSpec, SpotSigsParams, default_specs
+from workbench.gui import keynames
+from workbench.gui.keynames import is_mac, shortcut_rows
 
 _OK = QDialogButtonBox.StandardButton.Ok
 _CANCEL = QDialogButtonBox.StandardButton.Cancel
 
+# The keys as Linux and Windows name them (the README's table is this one); on macOS the F1
+# dialog renders them with keynames.shortcut_rows (⌘ for Ctrl, ⇧⌘M for the memo).
 SHORTCUTS = [
     ("Ctrl+O", "Open an archive folder"),
     ("Ctrl+Shift+O", "Open a project file"),
@@ -315,7 +319,15 @@ class ListDialog(QDialog):
         self.table.resizeRowsToContents()
 
 
-def shortcuts_dialog(parent: QWidget | None = None) -> ListDialog:
-    return ListDialog("Keyboard Shortcuts", "Coding keys work wherever the keyboard is, except while "
-                      "you type in a text field (the filter, a memo); Escape leaves the field.",
-                      ["Key", "Action"], SHORTCUTS, parent)
+SHORTCUTS_INTRO = ("Coding keys work wherever the keyboard is, except while you type in a text "
+                   "field (the filter, a memo); Escape leaves the field.")
+# On macOS the table shows the keys as the menus do (keynames.key_label): say what the
+# symbols are once, for a coder who has not met them.
+MAC_KEYS_NOTE = " ⌘ is Command, ⌥ Option, ⇧ Shift."
+
+
+def shortcuts_dialog(parent: QWidget | None = None, platform: str | None = None) -> ListDialog:
+    """F1: the SHORTCUTS table, its keys named as this system (or ``platform``) names them."""
+    intro = SHORTCUTS_INTRO + (MAC_KEYS_NOTE if is_mac(platform or keynames.PLATFORM) else "")
+    return ListDialog("Keyboard Shortcuts", intro, ["Key", "Action"],
+                      shortcut_rows(SHORTCUTS, platform), parent)

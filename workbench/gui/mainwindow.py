@@ -35,7 +35,7 @@ from workbench.gui.detection.calibration import CalibrationDialog
 from workbench.gui.filterbar import FilterBar
 from workbench.gui.jobs import DetectJob
 from workbench.gui.keyboard import CodingUndoInTextFields
-from workbench.gui.messages import MessageLog
+from workbench.gui.messages import KeyNamingStatusBar, MessageLog
 from workbench.gui.models import COL_MIN, COL_SIZE, COL_TITLE, ClusterTableModel
 from workbench.gui.project.backupwatch import BackupWatcher
 from workbench.gui.project.locations import APP_NAME
@@ -192,7 +192,8 @@ class MainWindow(WindowActions, ProjectSession, DetectionRuns, ClusterSelection,
             "Where the keyboard is. Coding keys (digits, S, X, M, N) act on the clusters "
             "unless you are typing in a text field (the filter box, a memo). Tab moves "
             "from pane to pane; Escape goes back to the cluster list.")
-        bar = self.statusBar()
+        bar = KeyNamingStatusBar(self)
+        self.setStatusBar(bar)
         self.messages = MessageLog(bar, self)
         bar.addWidget(self.run_panel)
         bar.addPermanentWidget(self.keyboard_label)
@@ -329,7 +330,8 @@ class MainWindow(WindowActions, ProjectSession, DetectionRuns, ClusterSelection,
             f"About {APP_NAME}",
             f"<b>{APP_NAME}</b> {html.escape(workbench.__version__)}<br><br>"
             "Find clusters of near-duplicate pages in a web archive with SpotSigs "
-            "(Theobald, Siddharth &amp; Paepcke, SIGIR 2008), then read and tag each story once.")
+            "(Theobald, Siddharth &amp; Paepcke, SIGIR 2008), then read and tag each story once."
+            f"<br><br>Free software under the {workbench.LICENCE} licence.")
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.cancel_run(wait=True)

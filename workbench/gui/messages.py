@@ -12,9 +12,18 @@ import time
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QStatusBar
 
+from workbench.gui.keynames import key_label
 from workbench.gui.sidebyside.pagetext import plain_tip
 
 KEEP = 500  # messages kept: a long session's, not without end
+
+
+class KeyNamingStatusBar(QStatusBar):
+    """The window's status bar: a message's keys as this system names them ("⌘Z takes it
+    back" on macOS; the messages are written with Qt's portable "Ctrl+Z")."""
+
+    def showMessage(self, text: str, timeout: int = 0) -> None:  # noqa: N802 - Qt API
+        super().showMessage(key_label(text), timeout)
 
 
 class MessageLog(QObject):

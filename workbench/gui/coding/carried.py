@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.gui.host import ProjectWindow
+from workbench.gui.keynames import key_label
 from workbench.store import ProjectError
 from workbench.store.coding.carry import CarriedItem
 
@@ -81,8 +82,8 @@ class CarriedDialog(QDialog):
         layout.addWidget(self.list)
         buttons = QDialogButtonBox()
         self.reviewed_button = QPushButton("&Mark Reviewed")
-        self.reviewed_button.setToolTip("Take the chosen items (all, when none is chosen) off "
-                                        "this list; Ctrl+Z puts them back")
+        self.reviewed_button.setToolTip(key_label("Take the chosen items (all, when none is "
+                                                  "chosen) off this list; Ctrl+Z puts them back"))
         self.later_button = QPushButton("&Later")
         buttons.addButton(self.reviewed_button, QDialogButtonBox.ButtonRole.AcceptRole)
         buttons.addButton(self.later_button, QDialogButtonBox.ButtonRole.RejectRole)

@@ -36,6 +36,7 @@ from workbench.gui.coding.review_presenter import (
     take_coder,
 )
 from workbench.gui.host import CodingWindow
+from workbench.gui.keynames import key_label
 from workbench.store import ProjectError
 
 SIDE_ROWS = ("Tags", "Not this story (pages)", "Memos")
@@ -62,11 +63,11 @@ class ReviewDialog(QDialog):
         project = window.project
         assert project is not None
         self.setWindowTitle(f"Review Disagreements — {sample_title(project, sample_id)}")
-        self.intro = QLabel(
+        self.intro = QLabel(key_label(  # ⌘Z on macOS
             "Clusters where the coders disagree. ↑/↓ choose one (the window shows it); "
             "<b>1</b>, <b>2</b>… take that coder's codes; <b>F</b> keeps the codes the "
             "cluster carries now (set them in the window with the tag keys); Ctrl+Z takes a "
-            "settlement back; Escape closes.")
+            "settlement back; Escape closes."))
         self.intro.setWordWrap(True)
         self.queue = QListWidget()
         self.queue.setObjectName("reviewQueue")

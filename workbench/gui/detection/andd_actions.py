@@ -66,6 +66,7 @@ def install_andd_action(window: AnddWindow, menu: QMenu) -> QAction:
     learner = AnddLearner(window)
     action = QAction("&Learn From My Coding (ANDD)…", window.window())
     action.setObjectName(ACTION_NAME)
+    action.setMenuRole(QAction.MenuRole.NoRole)  # stays in its menu on macOS (menus.NO_ROLE)
     action.setStatusTip("Learn ANDD weights from the clusters you coded, see which clusters "
                         "would merge or split with them, and apply that as a new run")
     action.triggered.connect(lambda _checked=False: learner.start())

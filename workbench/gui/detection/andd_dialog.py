@@ -26,6 +26,7 @@ from workbench.core.clusters.andd_preview import Changes, ClusterChange
 from workbench.core.clusters.merge_links import merge_links
 from workbench.detect.andd.model import AnddWeights
 from workbench.detect.join.matcher import PairResult
+from workbench.gui.keynames import key_label
 
 # The strongest links shown under each merge (the count says how many there are).
 SHOWN_LINKS = 3
@@ -69,9 +70,9 @@ class AnddDialog(QDialog):
                 layout.addWidget(tree)
         buttons = QDialogButtonBox()
         self.apply_button = QPushButton("&Apply")
-        self.apply_button.setToolTip("Make this clustering the project's current run: your "
-                                     "tags, marks, memos and hand-made clusters go with their "
-                                     "pages, and Ctrl+Z takes it back.")
+        self.apply_button.setToolTip(key_label(
+            "Make this clustering the project's current run: your tags, marks, memos and "
+            "hand-made clusters go with their pages, and Ctrl+Z takes it back."))
         self.apply_button.setEnabled(not changes.empty)
         buttons.addButton(self.apply_button, QDialogButtonBox.ButtonRole.AcceptRole)
         self.cancel_button = buttons.addButton(QDialogButtonBox.StandardButton.Cancel)

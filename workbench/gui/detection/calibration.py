@@ -48,6 +48,7 @@ from workbench.core.clusters.calibration import (
     weak_joins_note,
 )
 from workbench.gui.coding.carried import CarriedWindow, carried_message, show_carried
+from workbench.gui.keynames import key_label
 from workbench.store import ProjectError
 
 if TYPE_CHECKING:
@@ -473,7 +474,7 @@ def apply_tau(window: CalibrationWindow, dialog: CalibrationDialog, tau: float) 
         "shown a list of those to review. A cluster whose pages carry different tags is flagged "
         "for review. Edit \u25b8 Undo (Ctrl+Z) takes the whole step back; the current run "
         "stays in the project file.")
-    if not window.prompter.confirm("Apply τ", question):
+    if not window.prompter.confirm("Apply τ", key_label(question)):
         return None
     try:
         run_id = project.recluster(tau)

@@ -34,6 +34,7 @@ def install_compare_action(window: CompareWindow, menu: QMenu) -> QAction:
     """Add "Compare Methods…" to ``menu``; it opens the dialog for ``window.project``."""
     action = QAction("Compare &Methods…", window.window())
     action.setObjectName(ACTION_NAME)
+    action.setMenuRole(QAction.MenuRole.NoRole)  # stays in its menu on macOS (menus.NO_ROLE)
     action.setStatusTip("Score every detection method against a gold folder or your coded clusters, "
                         "and run the best one")
     action.triggered.connect(lambda _checked=False: open_compare(window))

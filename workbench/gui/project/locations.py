@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from pathlib import Path
 
 import platformdirs
@@ -17,11 +18,38 @@ DATA_DIR_ENV = "WORKBENCH_DATA_DIR"
 
 
 def data_dir() -> Path:
-    """The user data directory (``$WORKBENCH_DATA_DIR`` overrides platformdirs)."""
+    """The user data directory (``$WORKBENCH_DATA_DIR`` overrides the system's place)."""
     override = os.environ.get(DATA_DIR_ENV)
     if override:
         return Path(override)
-    return Path(platformdirs.user_data_dir(APP_NAME, ORG_NAME))
+    return user_data_folder(sys.platform)
+
+
+def user_data_folder(platform: str) -> Path:
+    """Where the projects, their backups and the error logs go on ``platform``.
+
+    macOS: ``~/Library/Application Support/SpotSigs Workbench``, whatever the environment.
+    platformdirs' MacOS gives that too, but takes ``$XDG_DATA_HOME`` first when it is set:
+    a shell may set it, an app started from Finder never has it, and the same coder would
+    find a different projects folder depending on how the app was started.
+
+    Windows: ``%LOCALAPPDATA%\\SpotSigs\\SpotSigs Workbench`` (local, not roaming). Project
+    files are SQLite databases written while the app runs; a roaming profile copies its
+    folder to a server at sign-out and back at sign-in, which for a large, busy database
+    is slow, can overrun the profile's quota, and can bring an older copy back over a
+    newer one. The settings (coder, window layout, recent projects) roam: QSettings keeps
+    them in the registry under HKEY_CURRENT_USER, which the roaming profile carries.
+
+    Linux: ``$XDG_DATA_HOME/SpotSigs Workbench`` (``~/.local/share`` without it).
+    """
+    if platform == "darwin":
+        return Path.home() / "Library" / "Application Support" / APP_NAME
+    dirs: type[platformdirs.PlatformDirsABC]
+    if platform == "win32":
+        from platformdirs.windows import Windows as dirs
+    else:
+        from platformdirs.unix import Unix as dirs
+    return Path(dirs(APP_NAME, ORG_NAME, roaming=False).user_data_dir)
 
 
 def projects_dir() -> Path:

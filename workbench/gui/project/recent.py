@@ -6,6 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QSettings
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
 MAX_RECENT = 8
@@ -33,5 +34,8 @@ class RecentProjects:
         items = self.items()
         for p in items:
             action = self.menu.addAction(p)
+            # Explicit, like every menu item (window.menus.NO_ROLE): on macOS Qt's default
+            # role guesses from the text whether an item belongs in the application menu.
+            action.setMenuRole(QAction.MenuRole.NoRole)
             action.triggered.connect(lambda _c=False, p=p: self._open(Path(p)))
         self.menu.setEnabled(bool(items))

@@ -63,6 +63,14 @@ class ProjectSession:
         if path:
             self.open_project(Path(path))
 
+    def open_path(self, path: Path) -> bool:
+        """A project file, or else an archive folder or file: what a drop, the command line
+        and Finder's open requests (workbench.gui.fileopen) give."""
+        path = Path(path)
+        if path.suffix == PROJECT_SUFFIX and path.is_file():
+            return self.open_project(path)
+        return self.open_archive(path)
+
     def open_archive(self, root: Path) -> bool:
         """Open (or create) the project for an archive folder; run detection if it has no run yet."""
         root = Path(root).resolve()
@@ -205,8 +213,6 @@ class ProjectSession:
     def dropEvent(self, event: QDropEvent) -> None:
         for url in event.mimeData().urls():
             path = Path(url.toLocalFile())
-            if path.suffix == PROJECT_SUFFIX and path.is_file():
-                self.open_project(path)
-            elif path.exists():
-                self.open_archive(path)
+            if path.exists():
+                self.open_path(path)
             return

@@ -45,7 +45,7 @@ class KeyboardFocus:
         pane = self.memo_pane
         target = pane.page if pane.cluster.hasFocus() and pane.page.isEnabled() else pane.cluster
         if not target.isEnabled():
-            self.statusBar().showMessage(
+            self.statusBar().showMessage(  # its Ctrl+M reads ⇧⌘M on macOS (KeyNamingStatusBar)
                 "Ctrl+M: no memo to write here — choose a cluster first." if self.project
                 is not None else "Ctrl+M: open a project first.", 5000)
             return

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QKeyCombination, Qt
 from PySide6.QtGui import QAction, QIcon, QKeySequence, QShortcut
-from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QMenu, QMenuBar
 
 from workbench import resources
 from workbench.gui.coding.agreement_dialog import show_agreement
@@ -15,11 +15,27 @@ from workbench.gui.detection.andd_actions import install_andd_action
 from workbench.gui.detection.calibration import open_calibration
 from workbench.gui.detection.compare_actions import install_compare_action
 from workbench.gui.detection.sample_actions import draw_sample_dialog
+from workbench.gui.keynames import platform_keys
 from workbench.gui.project.export_actions import export_dialog
+from workbench.gui.project.locations import APP_NAME
 from workbench.gui.project.recent import RecentProjects
 from workbench.gui.project.team_actions import bring_in_dialog, hand_out_dialog
 
 ICONS = resources.ICONS
+NO_ROLE = QAction.MenuRole.NoRole
+
+
+def explicit_roles(menu: QMenuBar | QMenu) -> None:
+    """Every item of ``menu`` and its submenus without a menu role of its own gets NoRole.
+
+    Qt's default, TextHeuristicRole, moves an item into the macOS application menu when its
+    text starts with "About", "Preferences", "Settings", "Quit", "Options", "Setup" or
+    "Config"; the window says which ones go there (About, Preferences, Quit) and no other."""
+    for action in menu.actions():
+        if action.menuRole() == QAction.MenuRole.TextHeuristicRole:
+            action.setMenuRole(NO_ROLE)
+        if action.menu() is not None:
+            explicit_roles(action.menu())
 
 
 def icon(name: str) -> QIcon:
@@ -32,9 +48,12 @@ class WindowActions:
     in the toolbar; the digit keys as shortcuts; enabled by what the window holds."""
 
     def _action(self, name: str, text: str, slot, shortcut: str | QKeySequence | None = None,
-                tip: str = "") -> QAction:
+                tip: str = "", role: QAction.MenuRole = NO_ROLE) -> QAction:
         action = QAction(text, self)
         action.setObjectName(name)
+        # Explicit, never Qt's default TextHeuristicRole (see explicit_roles): "Detection
+        # Settings…" would have become the macOS Preferences item.
+        action.setMenuRole(role)
         if shortcut is not None:
             action.setShortcut(QKeySequence(shortcut))
             action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
@@ -58,7 +77,8 @@ class WindowActions:
           tip="Write one project file per coder (optionally only the selected clusters)")
         a("bring_in", "&Bring In Coders' Work…", lambda: bring_in_dialog(self),
           tip="Merge coders' copies back: each decision kept with its coder")
-        a("quit", "&Quit", self.close, QKeySequence.StandardKey.Quit)
+        # The application menu's three (macOS puts them there; elsewhere they stay put).
+        a("quit", "&Quit", self.close, QKeySequence.StandardKey.Quit, role=QAction.MenuRole.QuitRole)
         a("undo", "&Undo", self.coding.undo, "Ctrl+Z")
         a("redo", "&Redo", self.coding.redo, "Ctrl+Shift+Z")
         a("split", "&Split Member Out", self.coding.split_member, "S",
@@ -70,7 +90,11 @@ class WindowActions:
         a("next_member", "Next Member", lambda: self.compare.step_member(1), "PgDown")
         a("prev_member", "Previous Member", lambda: self.compare.step_member(-1), "PgUp")
         a("find", "&Filter Clusters", self.filters.text.setFocus, QKeySequence.StandardKey.Find)
-        a("change_coder", "Change &Coder…", self.change_coder)
+        # The coder's name is the one setting of the app rather than of a project, so it is
+        # the Preferences item (⌘, in the application menu on macOS). Detection Settings is
+        # the open project's and re-runs detection: not what ⌘, should do.
+        a("change_coder", "Change &Coder…", self.change_coder, QKeySequence.StandardKey.Preferences,
+          role=QAction.MenuRole.PreferencesRole)
         a("settings", "&Detection Settings…", self.settings_dialog, tip="Change parameters and run again")
         a("rerun", "&Run Detection Again", lambda: self.start_run())
         a("calibrate", "&Calibrate τ…", lambda: open_calibration(self), "Ctrl+K",
@@ -82,7 +106,8 @@ class WindowActions:
         a("focus_list", "Cluster &List", self.focus_list, "Escape",
           "Put the keyboard in the cluster list (from the filter box, the codebook, a page)")
         a("focus_codebook", "Code&book", self.focus_codebook, "Ctrl+B")
-        a("focus_memo", "&Memo", self.focus_memo, "Ctrl+M",
+        # ⌘M minimises a window on macOS: the memo has another key there (keynames).
+        a("focus_memo", "&Memo", self.focus_memo, platform_keys("Ctrl+M"),
           "Put the keyboard in the memo on the cluster (again: the memo on the page)")
         a("messages", "Status &Messages…", self.show_messages, tip="Every status message of "
           "this session in full, newest first")
@@ -113,7 +138,7 @@ class WindowActions:
         advance.setChecked(str(self.settings.value("coding/advance", True)).lower()
                            not in ("false", "0"))
         a("shortcuts", "&Keyboard Shortcuts", lambda: self.prompter.show_shortcuts(), "F1")
-        a("about", "&About", self.about)
+        a("about", f"&About {APP_NAME}", self.about, role=QAction.MenuRole.AboutRole)
         self.tag_shortcuts = []
         for digit in range(1, 10):
             sc = QShortcut(QKeySequence(str(digit)), self)
@@ -179,6 +204,7 @@ class WindowActions:
         help_.addAction(act["shortcuts"])
         help_.addAction(act["about"])
         self.recent.fill()
+        explicit_roles(m)
         bar = self.addToolBar("Main")
         bar.setObjectName("mainToolBar")
         bar.setMovable(False)
