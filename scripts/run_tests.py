@@ -3,6 +3,7 @@
 
     python scripts/run_tests.py [pytest arguments]     # Windows: py -3.11 scripts\\run_tests.py
     python scripts/run_tests.py --dry-run [...]       # print the commands, run none
+    python scripts/run_tests.py --help                # this text
 
 Makes .venv up to date (scripts/bootstrap.py: the workbench and its test tools at the locked
 versions), then, in .venv, in order and stopping at the first failure: ruff, mypy in strict
@@ -38,6 +39,9 @@ def checks(python: str, pytest_args: list[str]) -> list[list[str]]:
 
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] in (["-h"], ["--help"]):  # pytest's own help: .venv/bin/python -m pytest --help
+        print(__doc__.strip())
+        return 0
     dry_run = bool(args) and args[0] == "--dry-run"
     if dry_run:
         args.pop(0)

@@ -91,6 +91,13 @@ def test_dry_run_prints_ruff_then_mypy_then_pytest_with_the_arguments_and_runs_n
     assert "bootstrap:" not in done.stderr  # nothing was installed
 
 
+def test_help_says_what_it_runs_and_runs_nothing():
+    done = subprocess.run([sys.executable, str(SCRIPTS / "run_tests.py"), "--help"],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0 and "ruff, mypy" in done.stdout and "--dry-run" in done.stdout
+    assert "bootstrap:" not in done.stderr
+
+
 def test_the_test_script_runs_the_python_entry_point_after_the_system_libraries():
     lines = [line for line in (REPO / "test").read_text(encoding="utf-8").splitlines()
              if line and not line.startswith("#")]
