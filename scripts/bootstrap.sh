@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
-# Make ./.venv hold everything the workbench and its tests need, on a fresh machine.
-# Idempotent and quick when nothing changed: it reinstalls only when pyproject.toml or the lock
-# (constraints.txt: the exact versions the tests passed with) is newer than the last install.
+# Make ./.venv hold everything the workbench and its tests need, on a fresh machine: first
+# the system libraries Qt needs (Debian, as root), then scripts/bootstrap.py (the venv, at the
+# locked versions; idempotent and quick when nothing changed).
 # Run by ./run and ./test; not meant to be called by hand.
 # --system-only: only look for (and, as root, install) the system libraries Qt needs, then
 # stop; the tests run that step with stand-ins for apt-get on PATH.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-venv="$here/.venv"
 python="${PYTHON:-python3}"
 
 # Qt's xcb/offscreen platform plugins and fonts need a few shared libraries that a minimal
@@ -48,20 +47,5 @@ if [ "${1:-}" = --system-only ]; then
   exit 0
 fi
 
-if [ ! -x "$venv/bin/python" ]; then
-  echo "bootstrap: creating $venv" >&2
-  "$python" -m venv "$venv"
-fi
-stamp="$venv/.installed"
-lock="$here/constraints.txt"
-if [ ! -f "$stamp" ] || [ "$here/pyproject.toml" -nt "$stamp" ] || [ "$lock" -nt "$stamp" ]; then
-  echo "bootstrap: installing the workbench and its test tools into $venv" >&2
-  "$venv/bin/python" -m pip install -q --upgrade pip >/dev/null
-  "$venv/bin/python" -m pip install -q -c "$lock" -e "$here[test,bench]"
-  touch "$stamp"
-fi
-# Python reads compiled modules (.pyc) where it may not write them, as under
-# PYTHONDONTWRITEBYTECODE=1, but an editable install leaves none: every run then compiled
-# about a hundred of the workbench's modules again, in the command and again in its fork
-# server (3 % of a dev Gold Set run). Up to date, this takes 0.04 s.
-"$venv/bin/python" -m compileall -q "$here/workbench" >/dev/null || true
+# The venv and the locked install: in Python, the same on every system (scripts/bootstrap.py).
+exec "$python" "$here/scripts/bootstrap.py"

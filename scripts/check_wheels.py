@@ -9,8 +9,10 @@ For each cell pip resolves pyproject.toml's [project] dependencies, pinned to co
 for that platform with `pip install --dry-run --only-binary=:all: --platform ... --target ...`:
 a dry run reads the package index (and the wheels' metadata) but downloads no wheel, so
 PySide6's large wheels cost nothing. Transitive dependencies (shiboken6, llvmlite, scipy,
-fastwarc, ...) are checked too, for the markers of that platform. When a cell does not resolve,
-each package is tried alone (--no-deps) to say which one lacks a wheel there.
+fastwarc, ...) are checked too, for the markers of that platform. The lock's own markers (an
+older numba for Intel Macs: PLATFORM_PINS in packaging/lock.py) are evaluated for each platform
+here, since pip evaluates them for the machine it runs on, whatever --platform says. When a cell
+does not resolve, each package is tried alone (--no-deps) to say which one lacks a wheel there.
 
 Prints a table (package x cell: ok, a different version, or MISSING) and exits 0 when every
 cell resolves, 1 when one does not, 2 when the package index cannot be reached.
@@ -28,6 +30,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from packaging.requirements import Requirement
+
 REPO = Path(__file__).resolve().parent.parent
 PYPROJECT = REPO / "pyproject.toml"
 LOCK = REPO / "constraints.txt"
@@ -39,6 +43,15 @@ PLATFORMS: dict[str, list[str]] = {
     "windows": ["win_amd64"],
     "macos-arm64": ["macosx_13_0_arm64"],
     "macos-x86_64": ["macosx_13_0_x86_64"],
+}
+# The PEP 508 marker variables the lock's markers use, as each platform's Python reports them.
+MARKER_ENVIRONMENTS: dict[str, dict[str, str]] = {
+    "windows": {"sys_platform": "win32", "platform_machine": "AMD64", "platform_system": "Windows",
+                "os_name": "nt"},
+    "macos-arm64": {"sys_platform": "darwin", "platform_machine": "arm64", "platform_system": "Darwin",
+                    "os_name": "posix"},
+    "macos-x86_64": {"sys_platform": "darwin", "platform_machine": "x86_64", "platform_system": "Darwin",
+                     "os_name": "posix"},
 }
 PYTHONS = ["3.11", "3.12", "3.13"]
 
@@ -69,15 +82,30 @@ def runtime_requirements(pyproject: Path = PYPROJECT) -> list[str]:
     return list(tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["dependencies"])
 
 
-def locked_versions(lock: Path = LOCK) -> dict[str, str]:
-    """constraints.txt as canonical name -> exact version (the format packaging/lock.py writes)."""
+def locked_versions(lock: Path = LOCK, environment: dict[str, str] | None = None) -> dict[str, str]:
+    """constraints.txt as canonical name -> exact version (the format packaging/lock.py writes),
+    for the system `environment` describes (PEP 508 marker variables; None: this one)."""
     pins = {}
     for line in lock.read_text(encoding="utf-8").splitlines():
         line = line.strip()
         if line and not line.startswith("#"):
-            name, version = line.split("==")
-            pins[canonical(name)] = version.strip()
+            requirement = Requirement(line)
+            if requirement.marker is None or requirement.marker.evaluate(environment):
+                pins[canonical(requirement.name)] = str(requirement.specifier).removeprefix("==")
     return pins
+
+
+def platform_versions(platform: str, python: str, lock: Path = LOCK) -> dict[str, str]:
+    """The lock's pins as `platform` with that Python version sees them."""
+    return locked_versions(lock, {**MARKER_ENVIRONMENTS[platform], "python_version": python,
+                                  "python_full_version": f"{python}.0"})
+
+
+def write_pins(pins: dict[str, str], path: Path) -> Path:
+    """Pins as a constraints file without markers: what pip should hold to for one platform."""
+    path.write_text("".join(f"{name}=={version}\n" for name, version in sorted(pins.items())),
+                    encoding="utf-8")
+    return path
 
 
 def pinned_requirements(requirements: list[str], pins: dict[str, str]) -> list[str]:
@@ -111,12 +139,14 @@ class Cell:
 def pip_dry_run(requirements: list[str], platform: str, python: str, *, no_deps: bool = False,
                 lock: Path = LOCK) -> tuple[dict[str, str] | None, str]:
     """What pip would install for `requirements` on (platform, python) from binary wheels only:
-    (package -> version, "") or (None, pip's error). Downloads no wheel."""
+    (package -> version, "") or (None, pip's error). Downloads no wheel. Transitive packages are
+    held to the lock's pins for that platform."""
     with tempfile.TemporaryDirectory() as scratch:
         report = Path(scratch) / "report.json"
+        pins = write_pins(platform_versions(platform, python, lock), Path(scratch) / "pins.txt")
         command = [sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed", "--quiet",
                    "--only-binary=:all:", "--implementation", "cp", "--python-version", python,
-                   "--target", str(Path(scratch) / "target"), "--report", str(report), "-c", str(lock)]
+                   "--target", str(Path(scratch) / "target"), "--report", str(report), "-c", str(pins)]
         for tag in PLATFORMS[platform]:
             command += ["--platform", tag]
         if no_deps:
@@ -169,8 +199,9 @@ def fill_in(cell: Cell, names: set[str], pins: dict[str, str]) -> None:
 
 
 def table(cells: list[Cell], pins: dict[str, str]) -> str:
-    """package (locked version) x cell: 'ok', the version pip chose when not the locked one,
-    'MISSING', '-' (not needed there, by its markers) or '?' (not reached: its cell failed)."""
+    """package (locked version) x cell: 'ok', the version pip chose when not the locked one (as
+    the lock's own pin for that platform), 'MISSING', '-' (not needed there, by its markers) or
+    '?' (not reached: its cell failed)."""
     packages = sorted({name for cell in cells for name in (*cell.resolved, *cell.missing)})
     rows = [["package", *[cell.label for cell in cells]]]
     for name in packages:
@@ -205,19 +236,20 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    pins = locked_versions()
-    requirements = pinned_requirements(runtime_requirements(), pins)
+    runtime = runtime_requirements()
     started = time.perf_counter()
     try:
-        cells = [check_cell(platform, python, requirements)
+        cells = [check_cell(platform, python,
+                            pinned_requirements(runtime, platform_versions(platform, python)))
                  for platform in args.platform for python in args.python]
         reached = {name for cell in cells for name in cell.resolved}
         for cell in cells:
             if not cell.ok:
-                fill_in(cell, reached, pins)
+                fill_in(cell, reached, platform_versions(cell.platform, cell.python))
     except IndexUnreachable as unreachable:
         print(f"the package index cannot be reached: {unreachable}", file=sys.stderr)
         return 2
+    pins = locked_versions()  # the tested versions (Linux); other platforms' own pins show as such
     print(table(cells, pins))
     print(f"\n{len(cells)} cells in {time.perf_counter() - started:.0f} s; "
           "ok = the locked version has a binary wheel there")
