@@ -9,6 +9,7 @@ from pathlib import Path
 import platformdirs
 
 from workbench.store import Project, ProjectError
+from workbench.store.safety.portable_names import portable_name
 
 APP_NAME = "SpotSigs Workbench"
 ORG_NAME = "SpotSigs"
@@ -29,8 +30,10 @@ def projects_dir() -> Path:
 
 
 def _safe_name(name: str) -> str:
+    """The archive folder's name as a project file's: valid on Windows and macOS too
+    (a crawl copied from a Linux disk may be called ``aux``) and short."""
     name = re.sub(r"[^\w.-]+", "-", name, flags=re.UNICODE).strip("-.")
-    return name or "archive"
+    return portable_name(name, fallback="archive")
 
 
 def archive_root_of(path: Path) -> str | None:
