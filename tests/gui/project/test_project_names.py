@@ -25,3 +25,22 @@ def test_an_archive_folders_name_makes_a_portable_project_name(tmp_path, folder_
         assert name_problem(path.name, platform) is None
     Project.create(path, str(root.resolve())).close()
     assert project_for_archive(root, projects) == (path, True)  # found again
+
+
+@pytest.mark.parametrize("archive, name", [
+    ("/data/crawl", "crawl-tagged.csv"), ("/data/" + "y" * 250, "y" * 119 + "-tagged.csv"),
+    ("/data/a:b", "a_b-tagged.csv"), ("/data/crawl.", "crawl-tagged.csv"), ("/", "export-tagged.csv"),
+])
+def test_the_export_dialogs_file_name_is_portable(tmp_path, archive, name):
+    from types import SimpleNamespace
+
+    from PySide6.QtCore import QSettings
+
+    from workbench.gui.project.export_actions import default_export_path
+
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    settings.setValue("lastExportFolder", str(tmp_path))
+    window = SimpleNamespace(settings=settings, project=SimpleNamespace(archive_root=archive))
+    path = default_export_path(window)
+    assert path == tmp_path / name
+    assert name_problem(path.name, "win32") is None
