@@ -44,3 +44,19 @@ def test_the_export_dialogs_file_name_is_portable(tmp_path, archive, name):
     path = default_export_path(window)
     assert path == tmp_path / name
     assert name_problem(path.name, "win32") is None
+
+
+def test_a_project_named_like_another_archives_but_for_case_is_not_shared(tmp_path):
+    projects = tmp_path / "projects"
+    projects.mkdir()
+    first, second = tmp_path / "a" / "Crawl", tmp_path / "b" / "crawl"
+    first.mkdir(parents=True)
+    second.mkdir(parents=True)
+    path, _ = project_for_archive(first, projects)
+    Project.create(path, str(first.resolve())).close()
+    other, exists = project_for_archive(second, projects)
+    # On Windows and macOS "crawl.wbproj" would be Crawl's project file.
+    assert (other.name, exists) == ("crawl-2.wbproj", False)
+    Project.create(other, str(second.resolve())).close()
+    assert project_for_archive(second, projects) == (other, True)
+    assert project_for_archive(first, projects) == (path, True)

@@ -108,3 +108,11 @@ def test_one_name_in_two_unicode_spellings_is_named_twice(lead: Project, out_dir
     with pytest.raises(ProjectError, match="named twice"):
         hand_out(lead, ["Jos\u00e9", "jos\u0065\u0301"], out_dir)
     assert list(out_dir.iterdir()) == []
+
+
+def test_a_copy_there_under_another_case_is_never_replaced(lead: Project, out_dir: Path) -> None:
+    # On Windows and macOS study-ANN.wbproj is the file study-ann.wbproj would replace.
+    (out_dir / "study-ANN.wbproj").write_bytes(b"ann's work")
+    with pytest.raises(ProjectError, match="study-ANN.wbproj already exists"):
+        hand_out(lead, ["ann"], out_dir)
+    assert sorted(p.name for p in out_dir.iterdir()) == ["study-ANN.wbproj"]

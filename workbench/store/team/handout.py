@@ -95,11 +95,14 @@ def hand_out(project: Project, coders: Sequence[str], out_dir: Path | str,
             raise ProjectError(f"Cluster {missing[0]} is not a cluster of the current run; "
                                "nothing was handed out.")
     targets = [folder / name for name in copy_names(project.path, names)]
+    # As Windows and macOS see it: study-Ann.wbproj is there when study-ann.wbproj is.
+    present = {collision_key(p.name): p for p in folder.iterdir()}
     for target in targets:
-        if target.exists() or target.is_symlink():
-            raise ProjectError(f"{target} already exists: it may hold a coder's work not "
-                               "brought in yet. Bring it in and move it away, or hand out "
-                               "into another folder. Nothing was handed out.")
+        there = present.get(collision_key(target.name))
+        if there is not None or target.exists() or target.is_symlink():
+            raise ProjectError(f"{there or target} already exists: it may hold a coder's "
+                               "work not brought in yet. Bring it in and move it away, or "
+                               "hand out into another folder. Nothing was handed out.")
     with project.bookkeeping() as conn:
         lead_id = ensure_project_id(conn)
         fingerprint = codebook_fingerprint(conn)
