@@ -126,6 +126,6 @@ def test_what_cannot_be_told_counts_as_local(monkeypatch, tmp_path):
 
     monkeypatch.setattr(network_drive.Path, "read_text", unreadable)
     assert network_place(tmp_path / "study.wbproj", "linux") is None
-    # The drive type cannot be asked (no ctypes.windll off Windows): local.
+    # The drive type cannot be asked (off Windows): local.
     monkeypatch.setattr(network_drive.os.path, "realpath", lambda p: "Z:\\study.wbproj")
     assert network_place("Z:\\study.wbproj", "win32") is None

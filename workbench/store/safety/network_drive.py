@@ -103,9 +103,11 @@ def windows_network_place(path: str, drive_type: Callable[[str], int]) -> str | 
 
 
 def _get_drive_type(root: str) -> int:
+    if sys.platform != "win32":  # (also tells the type checker where windll exists)
+        raise OSError("a drive's type can only be asked on Windows")
     import ctypes
 
-    return int(ctypes.windll.kernel32.GetDriveTypeW(root))  # type: ignore[attr-defined]
+    return int(ctypes.windll.kernel32.GetDriveTypeW(root))
 
 
 def network_place(path: Path | str, platform: str = sys.platform) -> str | None:
@@ -122,7 +124,7 @@ def network_place(path: Path | str, platform: str = sys.platform) -> str | None:
         else:
             fstype = linux_fs_type(real, Path("/proc/self/mountinfo").read_text(
                 encoding="utf-8", errors="surrogateescape"))
-    except (OSError, ValueError, subprocess.SubprocessError, AttributeError):
+    except (OSError, ValueError, subprocess.SubprocessError):
         return None
     return fstype if is_network_type(fstype) else None
 
