@@ -146,3 +146,50 @@ def test_wacz_members_with_one_name(tmp_path):
         "WACZ member 'archive/a.warc' occurs twice in the package: only one is read",
         "WACZ member 'archive\\\\a.warc' has the same path as 'archive/a.warc': only that one "
         "is read"]
+
+
+# Member names Windows forbids or reserves, and names that differ only by case: each
+# member's records keep keys of their own, and each key reads back its own page.
+AWKWARD_MEMBERS = ["archive/A.warc", "archive/a.warc", "archive/a:b.warc",
+                   "archive/sub\\c.warc", "archive/CON.warc", "archive/aux.html.warc",
+                   "archive/x. .warc", "archive/Ä.warc", "archive/a\u0308.warc"]
+
+
+@pytest.mark.parametrize("where", ["", "deep/er/"])
+def test_wacz_members_windows_cannot_name_keep_their_own_keys_and_pages(tmp_path, where):
+    import zipfile
+
+    from workbench.gui.sidebyside.pagetext import read_raw
+
+    (tmp_path / where).mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(tmp_path / where / "p.wacz", "w") as zf:
+        for n, name in enumerate(AWKWARD_MEMBERS):
+            zf.writestr(name, Builder(gzip=False).response(f"http://x.test/{n}", page(n)).bytes())
+    pages = _pages(tmp_path)
+    assert sorted(pages) == sorted(f"{where}p.wacz/{m.replace(chr(92), '/')}#0"
+                                   for m in AWKWARD_MEMBERS)
+    for key, raw in pages.items():
+        source, offset = split_key(key)
+        assert archive_file(tmp_path, source) == tmp_path / where / "p.wacz"
+        again = read_raw(tmp_path, source, offset)
+        assert again is not None and again.data == raw.data, key  # its own page, not A.warc's
+    # Opened as the one file, too.
+    for key, raw in _pages(tmp_path / where / "p.wacz").items():
+        assert read_raw(tmp_path / where / "p.wacz", *split_key(key)).data == raw.data
+
+
+@pytest.mark.parametrize("names", [
+    ["CON.html", "aux.html", "nul", "COM1.htm", "lpt9.html"],  # devices on Windows
+    ["page.html", "Page.html", "PAGE.HTML"],  # one file on Windows and macOS
+    ["a:b.html", "q?.html", "star*.html", "x.html.", "y.html "],  # refused or renamed there
+    ["caf\u00e9.html", "cafe\u0301.html"],  # one file on macOS (Unicode normalisation)
+])
+def test_crawl_files_windows_cannot_name_have_keys_of_their_own(tmp_path, names):
+    # A crawl on a Linux disk (or a share) may hold them: each is a page with its own key
+    # that finds its file again; keys are stored as they were (names are their own key).
+    for n, name in enumerate(names):
+        (tmp_path / name).write_bytes(page(n))
+    pages = _pages(tmp_path)
+    assert sorted(pages) == sorted(names)
+    for key, raw in pages.items():
+        assert archive_file(tmp_path, key).read_bytes() == raw.data

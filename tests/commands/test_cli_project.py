@@ -79,3 +79,29 @@ def test_a_failed_save_leaves_the_run_pending(project_path, capsys, monkeypatch)
     with Project.open(project_path, backups=0, readonly=True) as project:
         pending = project.pending_run()
     assert pending is not None and pending["tau"] == pytest.approx(0.5)
+
+
+def test_dedup_into_a_project_on_a_network_drive_warns_and_saves(project_path, capsys,
+                                                                  monkeypatch):
+    from workbench.store.safety import network_drive
+
+    asked = []
+
+    def on_nfs(path, platform=None):
+        asked.append(Path(path))
+        return "nfs4"
+
+    monkeypatch.setattr(network_drive, "network_place", on_nfs)
+    assert main(["dedup", str(DEMO_ARCHIVE), "--project", str(project_path), "-q"]) == 0
+    err = capsys.readouterr().err
+    assert "warning: study.wbproj is on a network drive (nfs4)" in err
+    assert "not safe on network drives" in err and "Copy the project to this computer" in err
+    assert asked == [project_path]
+    with Project.open(project_path, backups=0, readonly=True) as project:
+        assert len(project.runs()) == 2  # warned, not refused: the run was saved
+
+
+def test_dedup_on_a_local_disk_does_not_warn(tmp_path, capsys):
+    path = tmp_path / "new.wbproj"
+    assert main(["dedup", str(DEMO_ARCHIVE), "--project", str(path), "-q"]) == 0
+    assert "network" not in capsys.readouterr().err

@@ -102,6 +102,21 @@ def archive_file(root: Path | str, source: str) -> Path | None:
     return None
 
 
+def source_in_file(root: Path | str, path: Path, source: str) -> str:
+    """The source that reading ``path`` alone (``scan(path)``) gives the page whose source
+    below ``root`` is ``source``; ``path`` is :func:`archive_file`'s answer for it.
+
+    Reading one file names its pages after the file, not the folders above it: the page
+    ``sub/p.wacz/archive/a.warc`` is ``p.wacz/archive/a.warc`` there. A WACZ package's
+    members can each have a record at the same offset, so the member part is what tells
+    them apart.
+    """
+    root = Path(root)
+    parts = [path.name] if root.is_file() else path.relative_to(root).parts
+    prefix = "/".join(name_text(part) for part in parts)
+    return name_text(path.name) + source[len(prefix):]
+
+
 def within(real_root: str, real: str) -> bool:
     """Is the resolved path ``real`` the folder ``real_root`` or below it?"""
     return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)

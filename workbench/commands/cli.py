@@ -445,7 +445,13 @@ def _method_run(args: argparse.Namespace, params: SpotSigsParams, project) -> in
 
 def _open_project(path: Path, root: Path):
     from workbench.store import Project, ProjectError
+    from workbench.store.safety import network_drive
 
+    # Opened anyway (a script may know only one computer uses it), but said on stderr.
+    place = network_drive.network_place(path if path.exists() else path.parent)
+    if place is not None:
+        print(f"workbench dedup: warning: {terminal_safe(network_drive.network_warning(path, place))}",
+              file=sys.stderr)
     try:
         project = (Project.open(path) if path.exists()
                    else Project.create(path, str(root.resolve())))

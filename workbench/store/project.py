@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import getpass
 import sqlite3
+import sys
 import threading
 import time
 from collections import Counter
@@ -46,7 +47,7 @@ from workbench.store.errors import (
 from workbench.store.runs import pairs, queries, runs, summary
 from workbench.store.runs.page_table import PageRecord, page_records
 from workbench.store.runs.signatures import RunSignatures, run_signatures, save_signatures
-from workbench.store.safety import backup, damaged_text, integrity, save_as
+from workbench.store.safety import backup, damaged_text, integrity, portable_names, save_as
 from workbench.store.safety.lock import HardLinked, LockFolderReadOnly, ProjectLock
 from workbench.store.team.identity import copy_stamp
 
@@ -98,6 +99,9 @@ class Project:
     def create(cls, path: Path | str, archive_root: str, *, coder: str | None = None) -> Project:
         """Make a new project file (open for writing); refuses to overwrite a file."""
         path = Path(path)
+        problem = portable_names.name_problem(path.name, sys.platform)
+        if problem is not None:  # on Windows, "aux.wbproj" would be a device, not a file
+            raise ProjectError(f"Cannot create {path}: {problem}. Choose another name.")
         if path.exists():
             raise ProjectError(f"{path} already exists; open it or choose another name.")
         if not path.parent.is_dir():

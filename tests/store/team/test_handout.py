@@ -78,3 +78,41 @@ def test_copies_are_blind_on_reliability_clusters(lead: Project, out_dir: Path) 
         assert [m.text for m in copy.memos(open_)] == [f"lead's memo on {open_}"]
     for cluster in blind:  # the lead's file keeps them
         assert lead.cluster(cluster).tags != ()
+
+
+def test_coders_whose_names_make_one_file_name_get_two_files(lead: Project, out_dir: Path) -> None:
+    # "Anna B" and "Anna_B" both become "Anna_B"; the second copy used to collide with
+    # the first and the hand-out failed half-way.
+    coders = ["Anna B", "Anna_B", "anna/b"]
+    paths = hand_out(lead, coders, out_dir)
+    assert [p.name for p in paths] == ["study-Anna_B.wbproj", "study-Anna_B-2.wbproj",
+                                       "study-anna_b-3.wbproj"]
+    assert [_stamp(p)[0].coder for p in paths] == coders
+
+
+def test_copy_names_are_valid_and_distinct_on_windows_and_macos(lead: Project,
+                                                                out_dir: Path) -> None:
+    from workbench.store.safety.portable_names import collision_key, name_problem
+
+    coders = ["Jos\u00e9", "Ren\u0065\u0301e", "RENÉE 2", "x" * 300, "con", "<a:b>"]
+    paths = hand_out(lead, coders, out_dir)
+    names = [p.name for p in paths]
+    for name in names:
+        assert name_problem(name, "win32") is None, name
+        assert name_problem(name, "darwin") is None, name
+    assert len({collision_key(n) for n in names}) == len(names)
+    assert max(len(n.encode()) for n in names) <= 130
+
+
+def test_one_name_in_two_unicode_spellings_is_named_twice(lead: Project, out_dir: Path) -> None:
+    with pytest.raises(ProjectError, match="named twice"):
+        hand_out(lead, ["Jos\u00e9", "jos\u0065\u0301"], out_dir)
+    assert list(out_dir.iterdir()) == []
+
+
+def test_a_copy_there_under_another_case_is_never_replaced(lead: Project, out_dir: Path) -> None:
+    # On Windows and macOS study-ANN.wbproj is the file study-ann.wbproj would replace.
+    (out_dir / "study-ANN.wbproj").write_bytes(b"ann's work")
+    with pytest.raises(ProjectError, match="study-ANN.wbproj already exists"):
+        hand_out(lead, ["ann"], out_dir)
+    assert sorted(p.name for p in out_dir.iterdir()) == ["study-ANN.wbproj"]

@@ -9,6 +9,7 @@ from workbench.export import damage_report, export_pages
 from workbench.gui.dialogs import ExportOptions
 from workbench.gui.host import ProjectWindow
 from workbench.store import ProjectError
+from workbench.store.safety.portable_names import portable_name
 
 if TYPE_CHECKING:
     from PySide6.QtCore import QSettings
@@ -26,7 +27,8 @@ class ExportWindow(ProjectWindow, Protocol):
 def default_export_path(window: ExportWindow) -> Path:
     last = window.settings.value("lastExportFolder", "") or str(Path.home())
     stem = Path(window.project.archive_root).name if window.project else "export"
-    return Path(last) / f"{stem or 'export'}-tagged.csv"
+    # A folder name from another system may be long or hold what Windows refuses.
+    return Path(last) / f"{portable_name(stem, fallback='export')}-tagged.csv"
 
 
 def export_dialog(window: ExportWindow) -> None:

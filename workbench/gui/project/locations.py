@@ -10,6 +10,7 @@ from pathlib import Path
 import platformdirs
 
 from workbench.store import Project, ProjectError
+from workbench.store.safety.portable_names import collision_key, portable_name
 
 APP_NAME = "SpotSigs Workbench"
 ORG_NAME = "SpotSigs"
@@ -57,8 +58,10 @@ def projects_dir() -> Path:
 
 
 def _safe_name(name: str) -> str:
+    """The archive folder's name as a project file's: valid on Windows and macOS too
+    (a crawl copied from a Linux disk may be called ``aux``) and short."""
     name = re.sub(r"[^\w.-]+", "-", name, flags=re.UNICODE).strip("-.")
-    return name or "archive"
+    return portable_name(name, fallback="archive")
 
 
 def archive_root_of(path: Path) -> str | None:
@@ -80,10 +83,13 @@ def project_for_archive(root: Path | str, folder: Path | None = None) -> tuple[P
     root = Path(root).resolve()
     folder = folder or projects_dir()
     base = _safe_name(root.name if root.name else "archive")
+    # Names as Windows and macOS compare them: Crawl.wbproj takes crawl.wbproj's place.
+    present = {collision_key(p.name): p for p in folder.iterdir()} if folder.is_dir() else {}
     for n in range(1, 1000):
         candidate = folder / f"{base}{'' if n == 1 else f'-{n}'}{PROJECT_SUFFIX}"
-        if not candidate.exists():
+        there = present.get(collision_key(candidate.name))
+        if there is None and not candidate.exists():
             return candidate, False
-        if archive_root_of(candidate) == str(root):
-            return candidate, True
+        if archive_root_of(there or candidate) == str(root):
+            return there or candidate, True
     raise ProjectError(f"Too many projects named {base} in {folder}.")

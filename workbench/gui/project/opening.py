@@ -3,8 +3,10 @@
 A project may be open in another window (one writer per project: offer to read it
 instead), damaged (offer to put the newest good backup in place), read-only (say
 so, and that coding is off), or left with a detection run that never finished
-(offer to run it again with the settings it was started with). The window asks
-through its prompter; this module decides what to ask and what follows.
+(offer to run it again with the settings it was started with), or on a network
+drive, where SQLite's write-ahead log is not safe (offer to copy it to this computer
+and code in the copy). The window asks through its prompter; this module decides what
+to ask and what follows.
 """
 
 from __future__ import annotations
@@ -13,8 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from workbench.gui.project.locations import PROJECT_SUFFIX, projects_dir
 from workbench.store import Project
 from workbench.store.errors import ProjectDamaged, ProjectInUse
+from workbench.store.safety import network_drive
 from workbench.store.safety.recovery import restore_backup
 
 READ_ONLY = "Open Read-Only"
@@ -23,12 +27,16 @@ CANCEL = "Cancel"
 RUN_AGAIN = "Run Again"
 NOT_NOW = "Not Now"
 FORGET = "Forget It"
+COPY_HERE = "Copy to This Computer…"
+OPEN_ANYWAY = "Open Anyway"
 
 
 class Asker(Protocol):
     def choose(self, title: str, text: str, buttons: list[str]) -> int | None: ...
 
     def error(self, title: str, text: str, details: str = "") -> None: ...
+
+    def save_project(self, start: str = "") -> str | None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,14 +45,28 @@ class Opened:
 
     project: Project
     note: str = ""  # e.g. that a backup was restored
+    note_title: str = "Backup restored"
 
 
-def open_existing(path: Path, ask: Asker) -> Opened | None:
+def open_existing(path: Path, ask: Asker, local_folder: Path | None = None) -> Opened | None:
     """Open ``path`` for coding; None when the coder chose not to open it.
+
+    On a network drive the coder is warned first, and may copy the project into a
+    folder on this computer (``local_folder`` is offered first; default: the projects
+    folder) and code in the copy.
 
     Errors other than "in use" and "damaged" propagate as ProjectError for the
     caller's usual message.
     """
+    place = network_drive.network_place(path)
+    if place is not None:
+        answer = ask.choose("Project on a network drive",
+                            network_drive.network_warning(path, place),
+                            [COPY_HERE, OPEN_ANYWAY, CANCEL])
+        if answer == 0:
+            return copy_here(path, ask, local_folder or projects_dir())
+        if answer != 1:
+            return None
     try:
         return Opened(Project.open(path))
     except ProjectInUse as exc:
@@ -71,6 +93,32 @@ def open_existing(path: Path, ask: Asker) -> Opened | None:
         kept = restore_backup(path, newest)
         return Opened(Project.open(path),
                       note=f"Restored {newest.name}; the damaged file was kept as {kept.name}.")
+
+
+def copy_here(path: Path, ask: Asker, local_folder: Path) -> Opened | None:
+    """Save a copy of the project on the network drive into a local folder the coder
+    chooses, and open the copy (None: the coder cancelled or chose no local folder).
+    The file on the network drive is only read."""
+    local_folder.mkdir(parents=True, exist_ok=True)
+    chosen = ask.save_project(str(local_folder / path.name))
+    if not chosen:
+        return None
+    target = Path(chosen)
+    if target.suffix != PROJECT_SUFFIX:
+        target = target.with_suffix(PROJECT_SUFFIX)
+    place = network_drive.network_place(target.parent)
+    if place is not None:
+        ask.error("Not copied", f"{target.parent} is on a network drive too ({place}). "
+                  "Choose a folder on this computer (Documents, say); nothing was copied.")
+        return None
+    # Read-only: the copy is made beside anyone coding in the file on the share.
+    with Project.open(path, backups=0, readonly=True, why="being copied") as source:
+        source.save_copy(target)
+    return Opened(Project.open(target), note_title="Copied to this computer",
+                  note=f"{path.name} was copied from the network drive to {target}; you "
+                       f"are coding in this copy. The file on the network drive is "
+                       "unchanged: to share your coding, save a copy back (File ▸ Save "
+                       "Project As…) or hand out copies to coders.")
 
 
 def read_only_banner(project: Project) -> str:

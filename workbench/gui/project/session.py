@@ -81,7 +81,7 @@ class ProjectSession:
             path, exists = project_for_archive(root, self.projects_folder)
             path.parent.mkdir(parents=True, exist_ok=True)
             self._release_if_open(path)
-            opened = open_existing(path, self.prompter) if exists else Opened(
+            opened = open_existing(path, self.prompter, self.projects_folder) if exists else Opened(
                 Project.create(path, str(root)))
         except (ProjectError, OSError) as exc:
             self.prompter.error("Cannot open the archive", str(exc))
@@ -94,7 +94,7 @@ class ProjectSession:
     def open_project(self, path: Path) -> bool:
         try:
             self._release_if_open(path)
-            opened = open_existing(path, self.prompter)
+            opened = open_existing(path, self.prompter, self.projects_folder)
         except (ProjectError, OSError) as exc:
             self.prompter.error("Cannot open the project", str(exc))
             return False
@@ -128,7 +128,7 @@ class ProjectSession:
         self._keyboard_to_list()
         self.project_opened.emit(str(project.path))
         if opened.note:
-            self.prompter.info("Backup restored", opened.note)
+            self.prompter.info(opened.note_title, opened.note)
         pending = offer_pending_run(project, self.prompter)
         if pending is not None:
             self.start_run(params_from_dict(pending), MethodChoice.of_run("", pending))

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from workbench.archive import scan
-from workbench.archive.names import archive_file
+from workbench.archive.names import archive_file, source_in_file
 from workbench.core.records import RawPage, RunFilters
 from workbench.detect.spotsigs.extract import extract_text
 from workbench.detect.spotsigs.params import SpotSigsParams
@@ -105,8 +105,10 @@ def read_raw(root: Path | str, source: str, offset: int | None) -> RawPage | Non
         found = read_record_at(path, source, offset)
         if found is not None:
             return found
+    # Each member of a WACZ package may have a record at this offset: the source decides.
+    wanted = source_in_file(root, path, source)
     for item in scan(path):
-        if not isinstance(item, RawPage):
+        if not isinstance(item, RawPage) or item.source != wanted:
             continue
         if offset is None or item.offset == offset:
             return item

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 import threading
 from contextlib import suppress
@@ -41,10 +42,14 @@ from pathlib import Path
 
 from workbench.store.errors import ProjectError
 from workbench.store.safety import integrity
+from workbench.store.safety.portable_names import collision_key
 from workbench.store.safety.whole_files import create_new, fsync_path, sync_folder, whole_file
 
 DEFAULT_KEEP = 5
 _PARTIAL = ".partial"
+# A copy is <project's stem>-<UTC time to the microsecond><project's suffix>.
+_STAMP = "%Y%m%dT%H%M%S%fZ"
+_BACKUP_NAME = re.compile(r"(?P<stem>.*)-(?P<stamp>\d{8}T\d{12}Z)(?P<suffix>.*)", re.S)
 # SQLite's side files of a database named X: X-journal, X-wal, X-shm.
 _SIDE_FILES = ("-journal", "-wal", "-shm")
 # Which copy holds the project file as it is while the file keeps its size and mtime.
@@ -85,7 +90,7 @@ def make_backup(
     directory.mkdir(parents=True, exist_ok=True)
     _refuse_link(directory)  # made by someone else between the check and mkdir
     remove_partials(directory)
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
+    stamp = datetime.now(UTC).strftime(_STAMP)
     final = directory / f"{project_path.stem}-{stamp}{project_path.suffix or '.db'}"
     tmp = final.with_name(final.name + _PARTIAL)
     try:
@@ -169,14 +174,25 @@ def _remove_with_side_files(path: Path) -> None:
 
 
 def list_backups(project_path: Path, directory: Path | None = None) -> list[Path]:
-    """Finished backups, oldest first (names sort by time)."""
+    """Finished backups, oldest first (by the time in their names).
+
+    Matched by name, not by a glob: a project called ``study [v2]`` would make ``[v2]``
+    a pattern, and none of its copies would be found. The project's name is compared
+    as Windows and macOS compare names (a project renamed only in case there keeps
+    its copies).
+    """
     directory = directory or backup_dir_for(project_path)
     if not directory.is_dir():
         return []
-    suffix = project_path.suffix or ".db"
-    return sorted(
-        p for p in directory.glob(f"{project_path.stem}-*{suffix}") if p.is_file()
-    )
+    stem = collision_key(project_path.stem)
+    suffix = collision_key(project_path.suffix or ".db")
+    found = []
+    for path in directory.iterdir():
+        match = _BACKUP_NAME.fullmatch(path.name)
+        if (match and collision_key(match["stem"]) == stem
+                and collision_key(match["suffix"]) == suffix and path.is_file()):
+            found.append((match["stamp"], path))
+    return [path for _, path in sorted(found)]
 
 
 def good_backups(project_path: Path, directory: Path | None = None) -> list[Path]:

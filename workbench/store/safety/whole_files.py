@@ -20,12 +20,14 @@ import io
 import os
 import secrets
 import stat
+import sys
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, suppress
 from pathlib import Path
 from typing import IO, Any, Literal, overload
 
 from workbench.store.errors import ProjectError, storage_error
+from workbench.store.safety.portable_names import long_path, name_problem
 
 TEMP_SUFFIX = ".partial"
 # Exclusive creation; no following of a link at the last component (POSIX only).
@@ -57,7 +59,9 @@ def _refuse_link(path: Path, label: str) -> None:
 def create_new(path: Path, mode: int = 0o666) -> int:
     """A descriptor of a new empty file at ``path``: FileExistsError when anything is
     there already, a symbolic link included (never followed)."""
-    return os.open(path, _NEW_FILE, mode)
+    # Windows: the output's temporary name is longer than the output's, so a path near
+    # MAX_PATH is given in its long form (a no-op elsewhere).
+    return os.open(long_path(os.path.abspath(path)), _NEW_FILE, mode)
 
 
 def temp_beside(target: Path) -> tuple[Path, int]:
@@ -73,8 +77,12 @@ def temp_beside(target: Path) -> tuple[Path, int]:
 
 
 def check_target(target: Path, what: str = "") -> None:
-    """OutputRefused for a target that is a link or a folder, or whose folder is missing."""
+    """OutputRefused for a target that is a link or a folder, whose folder is missing, or
+    whose name this system cannot store (on Windows: ``CON.csv``, ``a:b.csv``, ``x.``)."""
     label = f"{what} {target}" if what else str(target)
+    problem = name_problem(target.name, sys.platform)
+    if problem is not None:
+        raise OutputRefused(f"Cannot write {label}: {problem}. Choose another file name.")
     _refuse_link(target, label)
     if target.is_dir():
         raise OutputRefused(f"{label} is a folder; give a file name.")
@@ -96,7 +104,7 @@ def _keep_mode(fd: int, target: Path) -> None:
 
 def put_in_place(tmp: Path, target: Path) -> None:
     """Rename the finished ``tmp`` over ``target`` and make the rename durable."""
-    os.replace(tmp, target)
+    os.replace(long_path(os.path.abspath(tmp)), long_path(os.path.abspath(target)))
     sync_folder(target.parent)
 
 

@@ -28,6 +28,7 @@ from workbench.store.clock import utc_now
 from workbench.store.errors import ProjectError
 from workbench.store.runs import summary
 from workbench.store.safety import save_as
+from workbench.store.safety.portable_names import collision_key, portable_name, unique_names
 from workbench.store.safety.whole_files import put_in_place, remove_quietly
 from workbench.store.team import blind_copy
 from workbench.store.team.identity import (
@@ -44,10 +45,15 @@ if TYPE_CHECKING:
 COPY_SUFFIX = ".wbproj"
 
 
-def copy_name(project_path: Path, coder: str) -> str:
-    """``<project>-<coder>.wbproj``, the coder's name made safe for a file name."""
-    safe = re.sub(r"[^\w.-]+", "_", coder.strip()).strip("._") or "coder"
-    return f"{project_path.stem}-{safe}{COPY_SUFFIX}"
+def copy_names(project_path: Path, coders: Sequence[str]) -> list[str]:
+    """``<project>-<coder>.wbproj`` for each coder, the coder's name made safe for a file
+    name: valid on Windows and macOS too, short, and unique however the disk compares
+    names (``Anna B`` and ``Anna_B`` get ``-Anna_B`` and ``-Anna_B-2``)."""
+    stems = []
+    for coder in coders:
+        safe = re.sub(r"[^\w.-]+", "_", coder.strip()).strip("._") or "coder"
+        stems.append(portable_name(f"{project_path.stem}-{safe}", fallback="coder"))
+    return [f"{stem}{COPY_SUFFIX}" for stem in unique_names(stems)]
 
 
 def _check_coders(coders: Sequence[str]) -> list[str]:
@@ -56,9 +62,10 @@ def _check_coders(coders: Sequence[str]) -> list[str]:
         raise ProjectError("Name every coder to hand work out to (no empty names).")
     seen: set[str] = set()
     for name in names:
-        if name.casefold() in seen:
+        # Case and Unicode composition aside, it is one name (and one file on a Mac).
+        if collision_key(name) in seen:
             raise ProjectError(f"The coder {name} is named twice; each coder gets one copy.")
-        seen.add(name.casefold())
+        seen.add(collision_key(name))
     return names
 
 
@@ -87,12 +94,15 @@ def hand_out(project: Project, coders: Sequence[str], out_dir: Path | str,
         if missing:
             raise ProjectError(f"Cluster {missing[0]} is not a cluster of the current run; "
                                "nothing was handed out.")
-    targets = [folder / copy_name(project.path, name) for name in names]
+    targets = [folder / name for name in copy_names(project.path, names)]
+    # As Windows and macOS see it: study-Ann.wbproj is there when study-ann.wbproj is.
+    present = {collision_key(p.name): p for p in folder.iterdir()}
     for target in targets:
-        if target.exists() or target.is_symlink():
-            raise ProjectError(f"{target} already exists: it may hold a coder's work not "
-                               "brought in yet. Bring it in and move it away, or hand out "
-                               "into another folder. Nothing was handed out.")
+        there = present.get(collision_key(target.name))
+        if there is not None or target.exists() or target.is_symlink():
+            raise ProjectError(f"{there or target} already exists: it may hold a coder's "
+                               "work not brought in yet. Bring it in and move it away, or "
+                               "hand out into another folder. Nothing was handed out.")
     with project.bookkeeping() as conn:
         lead_id = ensure_project_id(conn)
         fingerprint = codebook_fingerprint(conn)
