@@ -12,6 +12,7 @@ the real read, which reports why.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterable
 
 # Only a file's start is asked for: a large archive is read by ranges, and asking for all
@@ -24,6 +25,8 @@ _FLAGS = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0
 def prefetch(files: Iterable[tuple[str, int]]) -> int:
     """Start reading the first :data:`PREFETCH_BYTES` of each (path, size); returns how
     many files were asked for."""
+    if sys.platform == "win32" or sys.platform == "darwin":
+        return 0  # no posix_fadvise there (a platform check the type checker follows, too)
     advise = getattr(os, "posix_fadvise", None)
     if advise is None:
         return 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import shutil
 import sqlite3
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -233,10 +234,9 @@ def _is_write_error(exc: BaseException) -> bool:
 
 
 def _file_size_limited() -> bool:
-    try:
-        import resource
-    except ImportError:  # Windows
-        return False
+    if sys.platform == "win32":
+        return False  # no such limit (and no resource module)
+    import resource
     soft, _hard = resource.getrlimit(resource.RLIMIT_FSIZE)
     return soft != resource.RLIM_INFINITY
 

@@ -45,7 +45,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import connection, forkserver, resource_tracker, util
-from multiprocessing.context import ForkServerContext, SpawnContext
+from multiprocessing.context import BaseContext
 from typing import Any
 
 from workbench.detect.workers.job_object import kill_children_with_app
@@ -61,7 +61,7 @@ _HELPERS_END_S = 5.0  # how long a helper process is given to end before it is k
 _ending_helpers = False  # whether end_helper_processes runs when this process exits
 
 
-def worker_context() -> ForkServerContext | SpawnContext:
+def worker_context() -> BaseContext:
     """The multiprocessing context of the workers (for shared values and events)."""
     if start_method() == "spawn":
         return multiprocessing.get_context("spawn")
@@ -221,6 +221,8 @@ def _end_helper(holder: Any, fd_name: str, pid_name: str) -> None:
 
 
 def _reap(pid: int) -> None:
+    if sys.platform == "win32":
+        return  # no fork server or resource tracker process there
     deadline = time.monotonic() + _HELPERS_END_S
     try:
         while os.waitpid(pid, os.WNOHANG) == (0, 0):

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import sys
 from pathlib import Path
 
 # Files up to this size are checked before Project.open returns (0.35 s with the file
@@ -59,8 +60,10 @@ def prefetch(path: Path) -> None:
     open: closing any descriptor of a database file drops the POSIX locks this
     process's SQLite connections hold on it (sqlite.org/howtocorrupt.html, 2.2).
     """
+    if sys.platform == "win32" or sys.platform == "darwin":
+        return  # no such hint there (and on Windows no such lock problem)
     advise = getattr(os, "posix_fadvise", None)
-    if advise is None:  # Windows: no such hint (and no such lock problem)
+    if advise is None:
         return
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
