@@ -65,3 +65,17 @@ fi
 # about a hundred of the workbench's modules again, in the command and again in its fork
 # server (3 % of a dev Gold Set run). Up to date, this takes 0.04 s.
 "$venv/bin/python" -m compileall -q "$here/workbench" >/dev/null || true
+# Compile the numba loops now, not in the user's first detection (there they cost 15 s of a
+# 20 s first run on the dev Gold Set: benchmarks/bench_first_run.py). Again after an install
+# (a new numba) or when a file holding a cached loop changed (numba keys its cache on the
+# file's content); otherwise this is a `find` over the sources. About 20 s from nothing.
+warmed="$venv/.compiled-ahead"
+if [ ! -f "$warmed" ] || [ "$stamp" -nt "$warmed" ] || [ -n "$(find "$here/workbench" -name '*.py' \
+    -newer "$warmed" -exec grep -l 'cache=True' {} + 2>/dev/null | head -n 1)" ]; then
+  echo "bootstrap: compiling the numba loops ahead of the first detection" >&2
+  if "$venv/bin/python" -m workbench.detect.compile_ahead --quiet; then
+    touch "$warmed"
+  else
+    echo "bootstrap: compiling ahead failed; the first detection compiles them instead" >&2
+  fi
+fi
