@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication
 
 import workbench
 from workbench import resources
+from workbench.detect.compile_ahead import background as compile_ahead
 from workbench.gui.compat import protect_none
 from workbench.gui.errorhook import ErrorReporter
 from workbench.gui.mainwindow import MainWindow
@@ -87,6 +88,8 @@ def run_app(argv: list[str]) -> int:
     window = make_window()
     window.error_reporter.install()
     window.show()
+    # A cache left cold (a bundle, a read-only install) warms while the coder looks around.
+    compile_ahead.start_if_cold()
     open_target(window, argv[0] if argv else None)
     return app.exec()
 

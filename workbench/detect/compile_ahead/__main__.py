@@ -38,7 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"compile ahead: a warm-up path failed (its loops compile on first use):\n{failure}",
               file=sys.stderr)
     if report.cold:
-        print("compile ahead: not compiled by the warm-up (the demo archive does not reach them): "
+        print("compile ahead: not compiled by the warm-up (the warm-up crawl does not reach them): "
               + ", ".join(f.label for f in report.cold), file=sys.stderr)
     if not args.quiet:
         print(f"compile ahead: {len(report.compiled)} numba functions in the cache "

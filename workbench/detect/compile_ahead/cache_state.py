@@ -21,6 +21,7 @@ needed, which costs time but is never wrong).
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 
@@ -28,9 +29,7 @@ def loadable_versions(dispatcher: Any) -> int:
     """How many compiled versions (type signatures) of the function the cache holds that
     this process can load: same source, same numba, this CPU. 0 when unknown."""
     try:
-        from numba.core.caching import FunctionCache
-
-        cache = FunctionCache(dispatcher.py_func)
+        cache = _caching().FunctionCache(dispatcher.py_func)
         codegen = dispatcher.targetctx.codegen()
         index = cache._cache_file._load_index()  # {} when the source changed or numba did
         return sum(1 for key in index if cache._index_key(key[0], codegen) == key)
@@ -41,8 +40,11 @@ def loadable_versions(dispatcher: Any) -> int:
 def cache_directory(dispatcher: Any) -> str | None:
     """Where numba keeps this function's cache in this process (None: it cannot cache)."""
     try:
-        from numba.core.caching import FunctionCache
-
-        return str(FunctionCache(dispatcher.py_func).cache_path)
+        return str(_caching().FunctionCache(dispatcher.py_func).cache_path)
     except Exception:  # noqa: BLE001 - no writable place: numba compiles every run
         return None
+
+
+def _caching() -> Any:
+    """numba's caching module (untyped)."""
+    return importlib.import_module("numba.core.caching")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -78,3 +79,20 @@ def compiled_on_own(functions: list[CachedFunction]) -> list[CachedFunction]:
     """The functions numba compiles (and caches) as functions of their own."""
     return [f for f in functions if not f.inlined]
 
+
+
+def live_cached_functions(package: str = PACKAGE) -> list[CachedFunction]:
+    """The cached numba functions of the package's modules imported in this process, found
+    on the modules themselves. For a frozen bundle, which holds no sources to read; numba's
+    dispatcher keeps its cache in a private attribute, so a later numba may find none."""
+    from numba.core.registry import CPUDispatcher
+
+    found = []
+    for name, module in list(sys.modules.items()):
+        if module is None or not name.startswith(package + "."):
+            continue
+        for attr, value in list(vars(module).items()):
+            if isinstance(value, CPUDispatcher) and value.py_func.__module__ == name \
+                    and type(getattr(value, "_cache", None)).__name__ == "FunctionCache":
+                found.append(CachedFunction(name, attr, value.targetoptions.get("inline") == "always"))
+    return sorted(found)
