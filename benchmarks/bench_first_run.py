@@ -14,7 +14,8 @@ whole process trees (the fork server and its workers included: benchmarks/proces
   scripts/bootstrap.sh runs after installing; timed on its own), then the two runs.
 
 ``both`` (the default) interleaves the two per repeat. Printed: each run's wall and CPU
-time, then per mode the medians of the first run, the second and of their difference.
+time, then per mode the medians of the first run, the second and of their difference (on
+a loaded machine the CPU times say more than the wall times).
 CRAWL defaults to the dev Gold Set (../shared/data/goldset-dev).
 """
 
@@ -106,7 +107,8 @@ def main() -> None:
         mode = "warmed" if warmed else "cold"
         print(f"median of {len(pairs)} {mode}: first {med(p.first_s for p in pairs):.2f} s, "
               f"second {med(p.second_s for p in pairs):.2f} s, "
-              f"first - second {med(p.first_s - p.second_s for p in pairs):+.2f} s{step}")
+              f"first - second {med(p.first_s - p.second_s for p in pairs):+.2f} s{step}; CPU: first "
+              f"{med(p.first_cpu_s for p in pairs):.1f} s, second {med(p.second_cpu_s for p in pairs):.1f} s")
 
 
 if __name__ == "__main__":

@@ -10,7 +10,8 @@ pages made to take the paths it does not (``crawl``). Three paths:
    extraction, boilerplate, filters, the join, clustering, saving;
 2. the same archive extracted by worker processes (the fork server or spawned workers,
    as a real run starts them), with their own reading of files;
-3. a run of every other detector (simhash, ANDD, ...) the window and ``--method`` offer.
+3. a run of every other detector (simhash, ANDD, ...) the window and ``--method`` offer,
+   and ANDD's training on clusters.
 
 A path that fails is reported and the others still run: a warm-up is only ever a saving.
 """
@@ -51,7 +52,7 @@ def warm(workers: int = 2) -> WarmReport:
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="workbench-warm-") as scratch:
         root = write_crawl(DEMO_ARCHIVE, Path(scratch) / "crawl")
-        for path in (_detection_into_project, _extraction_in_workers, _other_detectors):
+        for path in (_detection_into_project, _extraction_in_workers, _other_detectors, _andd_training):
             _run_path(path, root, workers, report)
     report.seconds = time.perf_counter() - started
     _sort_functions(report)
@@ -86,11 +87,30 @@ def _extraction_in_workers(root: Path, workers: int) -> None:
 
 def _other_detectors(root: Path, workers: int) -> None:
     from workbench.detect.registry import METHODS, SPOTSIGS
+    from workbench.detect.simhash.index import MAX_TABLE_K
     from workbench.usecases.detector_run import MethodChoice, run_method
 
     for name in METHODS:
         if name != SPOTSIGS:
             run_method(root, MethodChoice(name), workers=1)
+    # simhash's other compiled path: comparing every pair, which it takes for a k beyond its
+    # permuted tables (and for crawls where the tables would not save anything).
+    run_method(root, MethodChoice("simhash", options={"k": MAX_TABLE_K + 1}), workers=1)
+
+
+def _andd_training(root: Path, workers: int) -> None:
+    """ANDD's weights learned from clusters, as the window learns them from checked ones
+    (here the clusters of an untrained ANDD run stand in for the coder's)."""
+    from workbench.core.progress import no_progress
+    from workbench.detect.andd.train import train_grams
+    from workbench.detect.registry import make_detector
+    from workbench.detect.spotsigs.params import SpotSigsParams
+    from workbench.detect.texts import read_texts
+    from workbench.usecases.detector_run import MethodChoice, run_method
+
+    grams = read_texts(root, SpotSigsParams(), no_progress, 1, detector=make_detector("andd")).texts
+    clusters = run_method(root, MethodChoice("andd"), workers=1).clusters
+    train_grams(grams, [c.members for c in clusters if len(c.members) > 1])
 
 
 def _sort_functions(report: WarmReport) -> None:
