@@ -28,7 +28,12 @@ from pathlib import Path
 
 from workbench.detect.compile_ahead.cache_state import loadable_versions
 from workbench.detect.compile_ahead.crawl import write_crawl
-from workbench.detect.compile_ahead.discover import CachedFunction, cached_functions, compiled_on_own
+from workbench.detect.compile_ahead.discover import (
+    CachedFunction,
+    cached_functions,
+    compiled_on_own,
+    live_cached_functions,
+)
 
 
 @dataclass
@@ -114,7 +119,8 @@ def _andd_training(root: Path, workers: int) -> None:
 
 
 def _sort_functions(report: WarmReport) -> None:
-    for function in compiled_on_own(cached_functions()):
+    # Read from the sources, and found on the imported modules (a bundle has no sources).
+    for function in compiled_on_own(sorted(set(cached_functions()) | set(live_cached_functions()))):
         if function.module not in sys.modules:
             report.elsewhere.append(function)
         elif loadable_versions(function.dispatcher()) > 0:
