@@ -1,14 +1,14 @@
-"""Run what a detection runs, on the demo archive shipped with the workbench, so that numba
-compiles and caches every type signature a real run uses.
+"""Run what a detection runs, on a small crawl made from the demo archive shipped with the
+workbench, so that numba compiles and caches every type signature a real run uses.
 
 Calling each compiled function with made-up arguments would have to guess the types a run
 passes (which differ with the data: counts are uint8, uint16 or int32 as they fit); a real
 run through the same code passes exactly those. The crawl is the demo archive with a few
-pages made to take the paths it does not (``crawl``). Three paths:
+pages made to take the paths it does not (``crawl``). The paths:
 
 1. a SpotSigs detection saved into a scratch project, in this process: reading,
    extraction, boilerplate, filters, the join, clustering, saving;
-2. the same archive extracted by worker processes (the fork server or spawned workers,
+2. the same crawl extracted by worker processes (the fork server or spawned workers,
    as a real run starts them), with their own reading of files;
 3. a run of every other detector (simhash, ANDD, ...) the window and ``--method`` offer,
    and ANDD's training on clusters.
@@ -40,7 +40,7 @@ from workbench.detect.compile_ahead.discover import (
 class WarmReport:
     """What a warm-up did, by function: ``compiled`` now load from the cache; ``cold`` are
     in modules a warmed path imported but have no version this machine can load (a path
-    the demo archive does not take); ``elsewhere`` are in modules no warmed path uses."""
+    the warm-up crawl does not take); ``elsewhere`` are in modules no warmed path uses."""
 
     seconds: float = 0.0
     compiled: list[CachedFunction] = field(default_factory=list)
@@ -50,7 +50,7 @@ class WarmReport:
 
 
 def warm(workers: int = 2) -> WarmReport:
-    """Run the three paths on the warm-up crawl and say what is cached."""
+    """Run every path on the warm-up crawl and say what is cached."""
     from workbench.resources import DEMO_ARCHIVE
 
     report = WarmReport()
