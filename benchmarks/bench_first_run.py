@@ -17,6 +17,11 @@ whole process trees (the fork server and its workers included: benchmarks/proces
 time, then per mode the medians of the first run, the second and of their difference (on
 a loaded machine the CPU times say more than the wall times).
 CRAWL defaults to the dev Gold Set (../shared/data/goldset-dev).
+
+Measured 2026-11-27 on the dev Gold Set (2 cores shared with other jobs, load 3-6; 5
+interleaved repeats): cold, first 17.6 s and second 5.9 s (+11.4 s; CPU 16.8 s against
+4.6 s); warmed, first 6.0 s and second 5.9 s (-0.2 s; CPU 4.9 s both), the install step
+20.6 s. Before compile_ahead (3 repeats): first 20.0 s, second 5.5 s (+15.1 s).
 """
 
 from __future__ import annotations
