@@ -23,6 +23,7 @@ VENV = REPO / ".venv"
 LOCK = REPO / "constraints.txt"
 EXTRAS = "test,bench"
 STAMP_NAME = ".installed"
+WARMED_NAME = ".compiled-ahead"  # numba's loops compiled after the last install (below)
 
 
 def venv_python(venv: Path = VENV) -> Path:
@@ -37,6 +38,7 @@ class Step:
     quiet: bool = False  # its output goes nowhere (pip's own upgrade notice)
     may_fail: bool = False  # a failure is no reason to stop (compiling modules ahead)
     installs_project: bool = False  # done, it makes the install current (the stamp's time)
+    marks: str = ""  # done without failing, it touches this file in the venv
 
 
 def install_is_stale(venv: Path = VENV, inputs: tuple[Path, ...] = (REPO / "pyproject.toml", LOCK)) -> bool:
@@ -46,6 +48,18 @@ def install_is_stale(venv: Path = VENV, inputs: tuple[Path, ...] = (REPO / "pypr
         return True
     done = stamp.stat().st_mtime
     return any(path.stat().st_mtime > done for path in inputs)
+
+
+def loops_are_cold(venv: Path = VENV, sources: Path = REPO / "workbench") -> bool:
+    """No warm-up since the last install, or a source file holding a cached numba loop changed
+    since (numba keys its cache on the file's content)."""
+    warmed, installed = venv / WARMED_NAME, venv / STAMP_NAME
+    if not warmed.exists() or (installed.exists() and installed.stat().st_mtime > warmed.stat().st_mtime):
+        return True
+    done = warmed.stat().st_mtime
+    return any(path.stat().st_mtime > done
+               and "cache=True" in path.read_text(encoding="utf-8", errors="replace")
+               for path in sources.rglob("*.py"))
 
 
 def plan(venv: Path = VENV, python: str = sys.executable) -> list[Step]:
@@ -67,6 +81,13 @@ def plan(venv: Path = VENV, python: str = sys.executable) -> list[Step]:
     # server (3 % of a dev Gold Set run). Up to date, this takes 0.04 s.
     steps.append(Step("", [target, "-m", "compileall", "-q", str(REPO / "workbench")], quiet=True,
                       may_fail=True))
+    # Compile the numba loops now, not in the user's first detection (there they cost 15 s of a
+    # 20 s first run on the dev Gold Set: benchmarks/bench_first_run.py). About 20 s from
+    # nothing; a failure only means the first detection compiles them itself.
+    if steps[:-1] or loops_are_cold(venv):  # an install (a new numba), or a changed loop
+        steps.append(Step("bootstrap: compiling the numba loops ahead of the first detection",
+                          [target, "-m", "workbench.detect.compile_ahead", "--quiet"],
+                          may_fail=True, marks=WARMED_NAME))
     return steps
 
 
@@ -81,6 +102,8 @@ def run(steps: list[Step], venv: Path = VENV) -> int:
             return done.returncode
         if step.installs_project:
             (venv / STAMP_NAME).touch()
+        if step.marks and done.returncode == 0:
+            (venv / step.marks).touch()
     return 0
 
 

@@ -36,7 +36,40 @@ def test_a_fresh_checkout_gets_a_venv_with_the_locked_install(bootstrap, tmp_pat
     installs = [command for command in commands if " pip install " in command and " -e " in command]
     assert installs == [f"{bootstrap.venv_python(venv)} -m pip install -q -c {REPO / 'constraints.txt'} "
                         f"-e {REPO}[test,bench]"]
-    assert commands[-1].endswith(f"-m compileall -q {REPO / 'workbench'}")
+    assert commands[-2].endswith(f"-m compileall -q {REPO / 'workbench'}")
+    assert commands[-1].endswith("-m workbench.detect.compile_ahead --quiet")  # after the install
+
+
+def test_numba_loops_are_compiled_ahead_after_an_install_or_a_changed_loop_only(bootstrap, tmp_path):
+    venv, sources = tmp_path / ".venv", tmp_path / "workbench"
+    sources.mkdir()
+    loop, plain = sources / "loop.py", sources / "plain.py"
+    loop.write_text("@njit(cache=True)\ndef f(): pass\n", encoding="utf-8")
+    plain.write_text("x = 1\n", encoding="utf-8")
+    for path in (loop, plain):
+        os.utime(path, (1_000, 1_000))
+    venv.mkdir()
+    assert bootstrap.loops_are_cold(venv, sources)  # never warmed
+    warmed, installed = venv / bootstrap.WARMED_NAME, venv / bootstrap.STAMP_NAME
+    installed.touch()
+    os.utime(installed, (2_000, 2_000))
+    warmed.touch()
+    os.utime(warmed, (3_000, 3_000))
+    assert not bootstrap.loops_are_cold(venv, sources)
+    os.utime(plain, (4_000, 4_000))  # a file without a cached loop changed: nothing to compile
+    assert not bootstrap.loops_are_cold(venv, sources)
+    os.utime(loop, (4_000, 4_000))
+    assert bootstrap.loops_are_cold(venv, sources)
+    os.utime(warmed, (5_000, 5_000))
+    os.utime(installed, (6_000, 6_000))  # installed again since: a new numba, perhaps
+    assert bootstrap.loops_are_cold(venv, sources)
+    ok = [sys.executable, "-c", "pass"]
+    fail = [sys.executable, "-c", "raise SystemExit(1)"]
+    warmed.unlink()
+    assert bootstrap.run([bootstrap.Step("", fail, may_fail=True, marks=bootstrap.WARMED_NAME)], venv) == 0
+    assert not warmed.exists()  # a failed warm-up is tried again next time
+    bootstrap.run([bootstrap.Step("", ok, may_fail=True, marks=bootstrap.WARMED_NAME)], venv)
+    assert warmed.exists()
 
 
 def test_the_venv_python_is_where_each_system_puts_it(bootstrap, tmp_path):

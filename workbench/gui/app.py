@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication
 
 import workbench
 from workbench import resources
+from workbench.detect.compile_ahead import background as compile_ahead
 from workbench.gui.compat import protect_none
 from workbench.gui.errorhook import ErrorReporter
 from workbench.gui.fileopen import FileOpenRequests
@@ -89,6 +90,8 @@ def run_app(argv: list[str]) -> int:
     window = make_window()
     window.error_reporter.install()
     window.show()
+    # A cache left cold (a bundle, a read-only install) warms while the coder looks around.
+    compile_ahead.start_if_cold()
     requests.attach(window)
     if argv:
         open_target(window, argv[0])
