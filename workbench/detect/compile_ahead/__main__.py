@@ -50,14 +50,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _lower_priority() -> None:
     """Give way to everything the user runs (POSIX nice; below-normal class on Windows)."""
     try:
-        if hasattr(os, "nice"):
-            os.nice(10)
-        elif sys.platform == "win32":
+        if sys.platform == "win32":  # a platform check the type checker follows (windll)
             import ctypes
 
             below_normal = 0x4000
-            kernel32 = ctypes.windll.kernel32  # type: ignore[attr-defined]
+            kernel32 = ctypes.windll.kernel32
             kernel32.SetPriorityClass(kernel32.GetCurrentProcess(), below_normal)
+        else:
+            os.nice(10)
     except OSError:
         pass  # only ever politeness
 
