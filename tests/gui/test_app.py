@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import sys
 
-from PySide6.QtCore import QSettings, QTimer
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QSettings
 
+from tests.gui.app_loop import run_app_until
 from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.gui.compat import protect_none
 from workbench.gui.dialogs import ExportDialog, SettingsDialog
@@ -14,45 +14,16 @@ from workbench.gui.project.locations import APP_NAME, ORG_NAME
 
 
 def test_run_app_opens_the_demo_archive_without_arguments(qtbot, tmp_path, monkeypatch):
-    from workbench.gui.app import run_app
-    from workbench.gui.mainwindow import MainWindow
-
     QSettings.setPath(QSettings.Format.NativeFormat, QSettings.Scope.UserScope, str(tmp_path / "cfg"))
     QSettings(ORG_NAME, APP_NAME).setValue("coder", "Entry Point")
     monkeypatch.setenv("WORKBENCH_DATA_DIR", str(tmp_path / "data"))
-    seen: dict = {}
-    app = QApplication.instance()
-    # Keep the test suite's look: run_app sets the workbench style sheet on the app.
-    old_style = app.styleSheet()
 
-    def poll():
-        win = next((w for w in app.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()), None)
-        if win is not None and win.job is None and win.model.rowCount():
-            seen.update(window=win, clusters=win.model.rowCount(), coder=win.coder, project=win.project.path)
-            app.exit(0)
-        else:
-            poller.start(50)
+    def ready(win):
+        if win.job is None and win.model.rowCount():
+            return {"clusters": win.model.rowCount(), "coder": win.coder, "project": win.project.path}
+        return None
 
-    poller = QTimer()
-    poller.setSingleShot(True)
-    poller.timeout.connect(poll)
-    failsafe = QTimer()
-    failsafe.setSingleShot(True)
-    failsafe.timeout.connect(lambda: app.exit(3))
-    poller.start(50)
-    failsafe.start(30_000)
-    quit_on_close = app.quitOnLastWindowClosed()
-    app.setQuitOnLastWindowClosed(False)
-    try:
-        assert run_app([]) == 0
-    finally:
-        failsafe.stop()
-        poller.stop()
-        app.setStyleSheet(old_style)
-        if "window" in seen:
-            seen["window"].close()
-        app.processEvents()
-        app.setQuitOnLastWindowClosed(quit_on_close)
+    seen = run_app_until(ready, first_poll_ms=50)
     assert seen["clusters"] == 5 and seen["coder"] == "Entry Point"
     assert seen["project"].parent == tmp_path / "data" / "projects"
 

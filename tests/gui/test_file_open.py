@@ -6,10 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings, QTimer, QUrl
+from PySide6.QtCore import QSettings, QUrl
 from PySide6.QtGui import QFileOpenEvent
 from PySide6.QtWidgets import QApplication, QDialog
 
+from tests.gui.app_loop import run_app_until
 from workbench.gui.fileopen import FileOpenRequests
 from workbench.gui.project.locations import APP_NAME, ORG_NAME
 from workbench.store import Project
@@ -98,46 +99,17 @@ def test_a_request_waits_for_an_open_dialog(qtbot, window, requests, tmp_path):
 
 
 def test_run_app_opens_what_finder_asked_for_instead_of_the_demo(qtbot, tmp_path, monkeypatch):
-    from workbench.gui.app import run_app
-    from workbench.gui.mainwindow import MainWindow
-
     QSettings.setPath(QSettings.Format.NativeFormat, QSettings.Scope.UserScope, str(tmp_path / "cfg"))
     QSettings(ORG_NAME, APP_NAME).setValue("coder", "Finder User")
     monkeypatch.setenv("WORKBENCH_DATA_DIR", str(tmp_path / "data"))
     project = a_project(tmp_path / "study.wbproj")
-    app = QApplication.instance()
-    old_style = app.styleSheet()
-    seen: dict = {}
 
-    def poll():
-        win = next((w for w in app.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()), None)
-        if win is not None and win.project is not None:
-            seen.update(window=win, project=win.project.path, projects_made=list(
-                (tmp_path / "data").glob("projects/*")))
-            app.exit(0)
-        else:
-            poller.start(20)
+    def ready(win):
+        if win.project is None:
+            return None
+        return {"project": win.project.path, "projects_made": list((tmp_path / "data").glob("projects/*"))}
 
-    poller = QTimer()
-    poller.setSingleShot(True)
-    poller.timeout.connect(poll)
-    failsafe = QTimer()
-    failsafe.setSingleShot(True)
-    failsafe.timeout.connect(lambda: app.exit(3))
-    finder_opens(project)  # Finder's event, waiting for the app's event loop
-    poller.start(0)
-    failsafe.start(30_000)
-    quit_on_close = app.quitOnLastWindowClosed()
-    app.setQuitOnLastWindowClosed(False)
-    try:
-        assert run_app([]) == 0
-    finally:
-        failsafe.stop()
-        poller.stop()
-        app.setStyleSheet(old_style)
-        if "window" in seen:
-            seen["window"].close()
-        app.processEvents()
-        app.setQuitOnLastWindowClosed(quit_on_close)
+    # Finder's event, waiting for the app's event loop
+    seen = run_app_until(ready, before_loop=lambda: finder_opens(project))
     assert seen["project"] == project
     assert seen["projects_made"] == []  # the demo archive was never opened
