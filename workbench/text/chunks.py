@@ -125,3 +125,98 @@ def _scan(units: np.ndarray, kind: np.ndarray) -> tuple[np.ndarray, int, np.ndar
             space_due = False
             after_space = True
     return out, at, block_words[:blocks], block_links[:blocks]
+
+
+# resiliparse's "minimal HTML" text (workbench.text.lexbor): the visible text, one layout
+# block a line, a table row's cells apart by tabs, with a few tags left in (headings,
+# paragraphs, lists, <pre>, <br>, and links) and &, <, > and " escaped. It is turned into the
+# marked text _scan reads, in the same compiled loop: a link's tags become link markers, <br>
+# (and the line end resiliparse writes after it) a space, any other tag, a line end or a tab
+# a break; the five escapes are read back.
+_LT, _GT, _AMP, _QUOTE, _TAB = ord("<"), ord(">"), ord("&"), ord('"'), ord("\t")
+_SLASH, _LOWER_A, _LOWER_B, _LOWER_R = ord("/"), ord("a"), ord("b"), ord("r")
+_ESCAPES = (("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"), ("&quot;", '"'), ("&#39;", "'"))
+_ESCAPE_UNITS = np.zeros((len(_ESCAPES), 6), dtype=np.uint16)  # each escape, 0-padded
+_ESCAPE_LENGTHS = np.array([len(e) for e, _ in _ESCAPES], dtype=np.int64)
+_ESCAPED = np.array([ord(c) for _, c in _ESCAPES], dtype=np.uint16)
+for _k, (_escape, _) in enumerate(_ESCAPES):
+    _ESCAPE_UNITS[_k, : len(_escape)] = [ord(c) for c in _escape]
+
+
+def minimal_html_chunks(minimal: str) -> tuple[list[str], list[int], list[int]] | None:
+    """:func:`chunk_texts` of resiliparse's minimal-HTML text of a page (see above)."""
+    units = np.frombuffer(minimal.encode("utf-16-le", "surrogatepass"), dtype="<u2")
+    out, count, words, links = _scan_minimal(units, _KIND, _ESCAPE_UNITS, _ESCAPE_LENGTHS, _ESCAPED)
+    if count < 0:
+        return None
+    texts = out[:count].tobytes().decode("utf-16-le", "surrogatepass").split("\n")
+    texts.pop()  # every block ends with a newline
+    return texts, words.tolist(), links.tolist()
+
+
+@njit(cache=True, nogil=True)
+def _scan_minimal(units: np.ndarray, kind: np.ndarray, escapes: np.ndarray, lengths: np.ndarray,
+                  escaped: np.ndarray) -> tuple[np.ndarray, int, np.ndarray, np.ndarray]:
+    return _scan(_marked(units, escapes, lengths, escaped), kind)
+
+
+@njit(cache=True, nogil=True)
+def _marked(units: np.ndarray, escapes: np.ndarray, lengths: np.ndarray, escaped: np.ndarray) -> np.ndarray:
+    """The minimal-HTML text as the marked text _scan reads (never longer than it)."""
+    n = len(units)
+    out = np.empty(n, dtype=np.uint16)
+    at = 0
+    k = 0
+    while k < n:
+        unit = units[k]
+        if unit == _LT:
+            end = k + 1  # the tag's '>', outside its quoted attribute values
+            quoted = False
+            while end < n and (quoted or units[end] != _GT):
+                if units[end] == _QUOTE:
+                    quoted = not quoted
+                end += 1
+            first = units[k + 1] if k + 1 < n else 0
+            second = units[k + 2] if k + 2 < n else 0
+            third = units[k + 3] if k + 3 < n else 0
+            if first == _LOWER_A and (second == _GT or second == _SPACE_UNIT):
+                out[at] = _OPEN_UNIT
+            elif first == _SLASH and second == _LOWER_A and third == _GT:
+                out[at] = _CLOSE_UNIT
+            elif first == _LOWER_B and second == _LOWER_R and third == _GT:
+                out[at] = _SPACE_UNIT
+                if end + 1 < n and units[end + 1] == _NEWLINE:
+                    end += 1
+            else:
+                out[at] = _BREAK_UNIT
+            at += 1
+            k = end + 1
+            continue
+        if unit == _AMP:
+            found = -1
+            for e in range(len(lengths)):
+                length = lengths[e]
+                if k + length <= n:
+                    same = True
+                    for j in range(length):
+                        if units[k + j] != escapes[e, j]:
+                            same = False
+                            break
+                    if same:
+                        found = e
+                        break
+            if found >= 0:
+                out[at] = escaped[found]
+                at += 1
+                k += lengths[found]
+                continue
+        if unit == _NEWLINE or unit == _TAB:
+            out[at] = _BREAK_UNIT
+        else:
+            out[at] = unit
+        at += 1
+        k += 1
+    return out[:at]
+
+
+_OPEN_UNIT, _CLOSE_UNIT, _BREAK_UNIT = ord(LINK_OPEN), ord(LINK_CLOSE), ord(BREAK)

@@ -8,6 +8,7 @@ layout block into the next and navigation-like blocks can be filtered out.
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 from collections import Counter
@@ -16,11 +17,13 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 
 import lxml.etree as etree
+import numpy as np
 
 from workbench.text.captures import Provenance
 from workbench.text.chunks import BREAK, LINK_CLOSE, LINK_OPEN, UNSPACED_RANGES, chunk_texts
 from workbench.text.elements import BLOCK, INVISIBLE
 from workbench.text.headline import MIN_HEADING_WORDS, TITLE_MAX_CHARS, TitleCandidates, headline_candidates
+from workbench.text.lexbor import read_page
 from workbench.text.maincontent import main_blocks, main_content_text
 from workbench.text.parse import parse_html
 from workbench.text.tokenize import words_of
@@ -112,7 +115,66 @@ def _link_words(chunk: str, in_link: bool) -> tuple[int, bool]:
     return count, depth > 0
 
 
+# Which parser extracts a page: "lexbor" (one parse with resiliparse's HTMLTree: see
+# workbench.text.lexbor) or "lxml" (lxml's tree for the blocks, resiliparse's main content
+# matched back to them). The environment variable is read at import, so that worker
+# processes follow the process that started them.
+EXTRACTION_ENV = "WORKBENCH_EXTRACTION"
+ONE_PARSE = os.environ.get(EXTRACTION_ENV, "lxml") == "lexbor"
+
+
 def extract(markup: str, main_content: bool = False, hosts: Sequence[str | None] = ()) -> Extracted:
+    """Visible text of an HTML page (or plain text) with its blocks and title: by one parse
+    with Lexbor (:func:`extract_one_parse`) or by lxml (:func:`extract_lxml`)."""
+    if ONE_PARSE:
+        return extract_one_parse(markup, main_content, hosts)
+    return extract_lxml(markup, main_content, hosts)
+
+
+def extract_one_parse(markup: str, main_content: bool = False, hosts: Sequence[str | None] = ()) -> Extracted:
+    """:func:`extract` from one Lexbor parse (workbench.text.lexbor)."""
+    if _LINK_OPEN in markup or _LINK_CLOSE in markup or _BREAK in markup:
+        markup = _CONTROL.sub(" ", markup)
+    page = read_page(markup, main_content, microdata="itemprop" in markup or "ITEMPROP" in markup.upper())
+    if page is None:
+        return Extracted("", "")
+    title = page.title
+    if not title:  # pages without <title>: the first heading names them best
+        title = page.headings[0][1][:300] if page.headings else ""
+    texts, words, links = page.blocks
+    parts: list[str] = []
+    blocks: list[Block] = []
+    length = 0
+    if title:
+        parts.append(title)
+        blocks.append(Block(0, len(title), len(words_of(title)), 0, "title"))  # \w+ runs
+        length = len(title) + 1
+    starts = accumulate([len(text) + 1 for text in texts], initial=length)  # one more: the end
+    body = len(blocks)
+    blocks += [Block(start, start + len(text), n, k, "block")
+               for text, start, n, k in zip(texts, starts, words, links, strict=False)]
+    parts += texts
+    shown = title
+    if not title and blocks:  # no title, no heading: the first words of the page
+        first = parts[0]
+        shown = first if len(first) <= 80 else first[:80].rsplit(" ", 1)[0] + "…"
+    text = "\n".join(parts) + "\n" if parts else ""
+    main_found = page.main is not None
+    if page.main is not None:
+        for k in np.flatnonzero(page.main).tolist():
+            blocks[body + k].main = True
+    link_host = _dominant(page.hosts)
+    main_texts = frozenset(t for t, b in zip(parts, blocks, strict=True) if b.main) if main_found else None
+    found = headline_candidates(page.candidates, [*hosts, link_host], main_texts)
+    headline = (found[0] if found else "") or shown
+    others = tuple(t[:TITLE_MAX_CHARS] for t in found if t != headline)[:MAX_OTHER_TITLES]
+    article = ((t, b) for t, b in zip(parts, blocks, strict=True) if b.main) if main_found else ()
+    return Extracted(text, headline[:TITLE_MAX_CHARS], blocks, link_host, main_found,
+                     title_tag=page.candidates.title_tag[:TITLE_MAX_CHARS], other_titles=others,
+                     opening=opening_of(article))
+
+
+def extract_lxml(markup: str, main_content: bool = False, hosts: Sequence[str | None] = ()) -> Extracted:
     """Visible text of an HTML page (or plain text) with its blocks and title.
 
     With ``main_content``, the blocks that make up the page's article are marked

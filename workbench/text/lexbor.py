@@ -1,0 +1,203 @@
+"""A page's text, blocks, main content and headline from one parse (Lexbor, through resiliparse).
+
+The page is parsed once into resiliparse's ``HTMLTree``. Its visible text is written by
+resiliparse's own extractor twice from that tree, as "minimal HTML" (one layout block a line,
+links, headings and paragraphs kept as tags): once for the whole page and once for its main
+content (the article). Both go through the same compiled pass
+(:func:`workbench.text.chunks.minimal_html_chunks`) into blocks, so a main-content block is
+found among the page's blocks by its exact text, in order: no matching of one parser's lines
+against another's. Headings and links are read from the whole page's minimal HTML; the
+declared titles (og:title...) from the tree with one CSS query.
+
+Two kinds of damaged or hostile markup need care:
+
+* an unclosed ``<title>``: HTML reads everything after it as the title, scripts and footer
+  included, and leaves the body empty (50 of the 621 L3S-GN1 Google News pages of 2008
+  have one). The title is then closed where its first tag starts, as an older parser did,
+  and the page parsed again, so its article is read and its scripts are not.
+* deep nesting: Lexbor builds a tree of any depth and the text extractor reads it fine, but
+  main-content extraction grows with depth times size (minutes on 100,000 levels). A page
+  nested deeper than :data:`MAX_MAIN_DEPTH` is taken whole, as before.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+import numpy as np
+from numba import njit
+from resiliparse.extract.html2text import extract_plain_text
+from resiliparse.parse.html import HTMLTree
+
+from workbench.text.chunks import minimal_html_chunks
+from workbench.text.headline import TITLE_MAX_CHARS, TitleCandidates
+
+# Deeper than this, main content is not looked for (libxml2's default limit, which the
+# lxml path flattened pages at).
+MAX_MAIN_DEPTH = 256
+# Whether an element is deeper than MAX_MAIN_DEPTH: Lexbor matches right to left, so an
+# element costs as many steps as it is deep, up to the limit.
+_TOO_DEEP = ":root" + " > *" * MAX_MAIN_DEPTH
+
+# resiliparse's options for both extractions: no list bullets, alt texts, form fields or
+# <noscript> content (none is text a reader sees in the page), links kept as tags.
+_WHOLE = {"preserve_formatting": "minimal_html", "links": True, "list_bullets": False,
+          "alt_texts": False, "form_fields": False, "noscript": False, "comments": False}
+# Photo galleries, slideshows and carousels sit inside many articles with captions that
+# read like prose; one gallery embedded in two different stories of a site made them near
+# duplicates (chaos-2017). They are not the story: left out of the main content.
+_NOT_THE_STORY = [f'[{attr}*="{word}" i]' for attr in ("class", "id")
+                  for word in ("gallery", "slideshow", "carousel")]
+_MAIN = {**_WHOLE, "main_content": True, "skip_elements": _NOT_THE_STORY}
+
+# A main content whose blocks found in the page hold less than this share of its words
+# is not trusted (the page is taken whole).
+_MIN_COVERAGE = 0.3
+
+_TAG = re.compile(r"<[^>]*>")
+_HEADING = re.compile(r"<(h[123])>(.*?)</h[123]>", re.S)
+_LINK_HOST = re.compile(r'<a href="https?://([^/:?#"\s]+)', re.I)
+_ESCAPES = {"&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'"}
+_ESCAPE = re.compile("|".join(_ESCAPES))
+# A title that holds a tag: an unclosed <title> that took the rest of the page.
+_MARKUP_IN_TITLE = re.compile(r"<[a-zA-Z/!]")
+_TITLE_OPEN = re.compile(r"<title\b[^>]*>", re.I)
+# Where a page declares a title or its site's name.
+_DECLARED = ("og:title", "twitter:title", "og:site_name", "application-name", "twitter:site")
+_DECLARED_QUERY = ", ".join(f'meta[{attr}="{name}" i]' for name in _DECLARED for attr in ("property", "name"))
+_HEADLINE_QUERY = '[itemprop="headline" i]'
+
+
+class Page:
+    """One page parsed: what workbench.text.html builds its Extracted from."""
+
+    __slots__ = ("blocks", "candidates", "headings", "hosts", "main", "title")
+
+    def __init__(self, title: str, blocks: tuple[list[str], list[int], list[int]],
+                 main: np.ndarray | None, candidates: TitleCandidates, hosts: Counter[str],
+                 headings: tuple[tuple[str, str], ...]) -> None:
+        self.title = title  # the <title> (whitespace collapsed), '' without one
+        self.headings = headings  # the visible <h1>, <h2> and <h3>: (tag, text) in order
+        self.blocks = blocks  # texts, words, link words of the visible text's blocks
+        self.main = main  # bool per block: part of the main content; None when not found
+        self.candidates = candidates
+        self.hosts = hosts  # hosts of the page's absolute links, counted
+
+
+def read_page(markup: str, main_content: bool, microdata: bool = True) -> Page | None:
+    """The page's blocks, main content, title candidates and link hosts (None: no page).
+
+    ``microdata``: whether the markup may have an itemprop attribute (a query spared
+    when it cannot)."""
+    if not markup.strip():
+        return None
+    tree = HTMLTree.parse(markup)
+    title = tree.title or ""
+    if _MARKUP_IN_TITLE.search(title):
+        tree, title = _title_closed(markup, tree, title)
+    whole = extract_plain_text(tree, **_WHOLE)
+    blocks = minimal_html_chunks(whole)
+    if blocks is None:
+        return None
+    main = None
+    if main_content and blocks[0] and not _too_deep(tree):
+        main = _main_blocks(tree, blocks)
+    headings = headings_of(whole)
+    candidates = _candidates(tree, tuple(h for h in headings if h[0] != "h3"), title[:TITLE_MAX_CHARS],
+                             microdata)
+    hosts = Counter(host.lower().removeprefix("www.") for host in _LINK_HOST.findall(whole))
+    return Page(title, blocks, main, candidates, hosts, headings)
+
+
+def _title_closed(markup: str, tree: HTMLTree, title: str) -> tuple[HTMLTree, str]:
+    """The page parsed again with its unclosed <title> closed where its first tag starts."""
+    opened = _TITLE_OPEN.search(markup)
+    if opened is None:
+        return tree, title[: _MARKUP_IN_TITLE.search(title).start()].strip()  # type: ignore[union-attr]
+    end = markup.find("<", opened.end())
+    if end < 0:
+        return tree, title
+    tree = HTMLTree.parse(markup[:end] + "</title>" + markup[end:])
+    return tree, tree.title or ""
+
+
+def _too_deep(tree: HTMLTree) -> bool:
+    """Whether the page is nested deeper than MAX_MAIN_DEPTH."""
+    document = tree.document
+    return document is not None and document.query_selector(_TOO_DEEP) is not None
+
+
+def _main_blocks(tree: HTMLTree, blocks: tuple[list[str], list[int], list[int]]) -> np.ndarray | None:
+    """Which of the page's blocks are its main content: resiliparse's main-content blocks
+    found, in order, among the page's (None when there are none or too few are found)."""
+    try:
+        found = minimal_html_chunks(extract_plain_text(tree, **_MAIN) or "")
+    except Exception:  # noqa: BLE001 - a page the extractor cannot read is taken whole
+        return None
+    if not found or not found[0]:
+        return None
+    texts, words, _ = blocks
+    main_texts, main_words, _ = found
+    page = np.fromiter(map(hash, texts), dtype=np.int64, count=len(texts))
+    main = np.fromiter(map(hash, main_texts), dtype=np.int64, count=len(main_texts))
+    flags = _in_order(page, main)
+    covered = int(np.asarray(words, dtype=np.int64)[flags].sum())
+    if covered < _MIN_COVERAGE * sum(main_words):
+        return None
+    return flags
+
+
+@njit(cache=True, nogil=True)
+def _in_order(page: np.ndarray, main: np.ndarray) -> np.ndarray:
+    """For each page block, whether it is matched by a main block: main blocks are matched
+    in order, each to the first page block after the last match with the same text (a main
+    block with no such page block is passed over)."""
+    flags = np.zeros(len(page), dtype=np.bool_)
+    at = 0
+    for m in range(len(main)):
+        k = at
+        while k < len(page) and page[k] != main[m]:
+            k += 1
+        if k < len(page):
+            flags[k] = True
+            at = k + 1
+    return flags
+
+
+def _candidates(tree: HTMLTree, headings: tuple[tuple[str, str], ...], title: str,
+                microdata: bool) -> TitleCandidates:
+    """What the page offers as its headline: declared titles and site names (meta tags,
+    microdata), its visible <h1> and <h2> headings in order, and its <title>."""
+    declared: list[str] = []
+    twitter: list[str] = []
+    sites: list[str] = []
+    document = tree.document
+    for meta in document.query_selector_all(_DECLARED_QUERY) if document is not None else ():
+        name = (meta.getattr("property") or meta.getattr("name") or "").strip().lower()
+        content = " ".join((meta.getattr("content") or "").split())
+        if not content:
+            continue
+        if name == "og:title":
+            declared.append(content)
+        elif name == "twitter:title":
+            twitter.append(content)
+        else:
+            sites.append(content)
+    declared += twitter
+    if microdata and document is not None:
+        element = document.query_selector(_HEADLINE_QUERY)
+        if element is not None:
+            text = " ".join((element.getattr("content") or element.text or "").split())
+            if text:
+                declared.append(text)
+    return TitleCandidates(tuple(declared), headings, title, tuple(sites))
+
+
+def headings_of(whole: str) -> tuple[tuple[str, str], ...]:
+    """The page's visible <h1>, <h2> and <h3> headings, in order: (tag, text)."""
+    return tuple((tag, text) for tag, inner in _HEADING.findall(whole)
+                 if (text := _unescaped(" ".join(_TAG.sub(" ", inner).split()))))
+
+
+def _unescaped(text: str) -> str:
+    return _ESCAPE.sub(lambda m: _ESCAPES[m.group()], text) if "&" in text else text
