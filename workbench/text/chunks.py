@@ -143,12 +143,10 @@ for _k, (_escape, _) in enumerate(_ESCAPES):
     _ESCAPE_UNITS[_k, : len(_escape)] = [ord(c) for c in _escape]
 
 
-def minimal_html_chunks(minimal: str) -> tuple[list[str], list[int], list[int]] | None:
+def minimal_html_chunks(minimal: str) -> tuple[list[str], list[int], list[int]]:
     """:func:`chunk_texts` of resiliparse's minimal-HTML text of a page (see above)."""
     units = np.frombuffer(minimal.encode("utf-16-le", "surrogatepass"), dtype="<u2")
     out, count, words, links = _scan_minimal(units, _KIND, _ESCAPE_UNITS, _ESCAPE_LENGTHS, _ESCAPED)
-    if count < 0:
-        return None
     texts = out[:count].tobytes().decode("utf-16-le", "surrogatepass").split("\n")
     texts.pop()  # every block ends with a newline
     return texts, words.tolist(), links.tolist()
@@ -162,10 +160,15 @@ def _scan_minimal(units: np.ndarray, kind: np.ndarray, escapes: np.ndarray, leng
 
 @njit(cache=True, nogil=True)
 def _marked(units: np.ndarray, escapes: np.ndarray, lengths: np.ndarray, escaped: np.ndarray) -> np.ndarray:
-    """The minimal-HTML text as the marked text _scan reads (never longer than it)."""
+    """The minimal-HTML text as the marked text _scan reads (never longer than it).
+
+    resiliparse writes no end tag for a link with nothing in it (``<a href=x></a>`` comes
+    out as ``<a href="x">``), so a link is only opened when its end tag comes before the
+    next link's start; an end tag of no open link is passed over."""
     n = len(units)
     out = np.empty(n, dtype=np.uint16)
     at = 0
+    in_link = False
     k = 0
     while k < n:
         unit = units[k]
@@ -179,11 +182,21 @@ def _marked(units: np.ndarray, escapes: np.ndarray, lengths: np.ndarray, escaped
             first = units[k + 1] if k + 1 < n else 0
             second = units[k + 2] if k + 2 < n else 0
             third = units[k + 3] if k + 3 < n else 0
-            if first == _LOWER_A and (second == _GT or second == _SPACE_UNIT):
-                out[at] = _OPEN_UNIT
-            elif first == _SLASH and second == _LOWER_A and third == _GT:
-                out[at] = _CLOSE_UNIT
-            elif first == _LOWER_B and second == _LOWER_R and third == _GT:
+            if first == _LOWER_A and second in (_GT, _SPACE_UNIT):
+                if not in_link and _closed(units, end + 1):
+                    out[at] = _OPEN_UNIT
+                    at += 1
+                    in_link = True
+                k = end + 1
+                continue
+            if first == _SLASH and second == _LOWER_A and third == _GT:
+                if in_link:
+                    out[at] = _CLOSE_UNIT
+                    at += 1
+                    in_link = False
+                k = end + 1
+                continue
+            if first == _LOWER_B and second == _LOWER_R and third == _GT:
                 out[at] = _SPACE_UNIT
                 if end + 1 < n and units[end + 1] == _NEWLINE:
                     end += 1
@@ -210,13 +223,27 @@ def _marked(units: np.ndarray, escapes: np.ndarray, lengths: np.ndarray, escaped
                 at += 1
                 k += lengths[found]
                 continue
-        if unit == _NEWLINE or unit == _TAB:
+        if unit in (_NEWLINE, _TAB):
             out[at] = _BREAK_UNIT
         else:
             out[at] = unit
         at += 1
         k += 1
     return out[:at]
+
+
+@njit(cache=True, nogil=True)
+def _closed(units: np.ndarray, k: int) -> bool:
+    """Whether a link's end tag comes at or after ``k`` before any link's start tag."""
+    n = len(units)
+    while k < n - 3:
+        if units[k] == _LT:
+            if units[k + 1] == _SLASH and units[k + 2] == _LOWER_A and units[k + 3] == _GT:
+                return True
+            if units[k + 1] == _LOWER_A and units[k + 2] in (_GT, _SPACE_UNIT):
+                return False
+        k += 1
+    return False
 
 
 _OPEN_UNIT, _CLOSE_UNIT, _BREAK_UNIT = ord(LINK_OPEN), ord(LINK_CLOSE), ord(BREAK)

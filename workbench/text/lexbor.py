@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+
 import numpy as np
 from numba import njit
 from resiliparse.extract.html2text import extract_plain_text
@@ -97,10 +98,8 @@ def read_page(markup: str, main_content: bool, microdata: bool = True) -> Page |
         tree, title = _title_closed(markup, tree, title)
     whole = extract_plain_text(tree, **_WHOLE)
     blocks = minimal_html_chunks(whole)
-    if blocks is None:
-        return None
     main = None
-    if main_content and blocks[0] and not _too_deep(tree):
+    if main_content and blocks[0] and not _too_deep(markup, tree):
         main = _main_blocks(tree, blocks)
     headings = headings_of(whole)
     candidates = _candidates(tree, tuple(h for h in headings if h[0] != "h3"), title[:TITLE_MAX_CHARS],
@@ -121,10 +120,76 @@ def _title_closed(markup: str, tree: HTMLTree, title: str) -> tuple[HTMLTree, st
     return tree, tree.title or ""
 
 
-def _too_deep(tree: HTMLTree) -> bool:
-    """Whether the page is nested deeper than MAX_MAIN_DEPTH."""
+def _too_deep(markup: str, tree: HTMLTree) -> bool:
+    """Whether the page is nested deeper than MAX_MAIN_DEPTH.
+
+    Asking the tree costs each element as many steps as it is deep (a fifth of main-content
+    extraction on a small page), so it is asked only when a bound read from the markup in
+    one compiled pass over its bytes (:func:`_nesting_bound`) is too deep."""
+    data = markup.encode("utf-8", "surrogatepass")
+    if _nesting_bound(np.frombuffer(data, dtype=np.uint8), _VOID_NAMES) <= MAX_MAIN_DEPTH:
+        return False
     document = tree.document
     return document is not None and document.query_selector(_TOO_DEEP) is not None
+
+
+# Elements that never hold anything (HTML's void elements), lower-case, 0-padded.
+_VOIDS = ("area", "base", "basefont", "bgsound", "br", "col", "embed", "frame", "hr", "img", "input",
+          "keygen", "link", "meta", "param", "source", "track", "wbr")
+_VOID_NAMES = np.zeros((len(_VOIDS), 9), dtype=np.uint8)
+for _k, _name in enumerate(_VOIDS):
+    _VOID_NAMES[_k, : len(_name)] = list(_name.encode())
+
+
+@njit(cache=True, nogil=True)
+def _nesting_bound(data: np.ndarray, voids: np.ndarray) -> int:
+    """How deep the markup's elements may nest, read from its tags: the most opening tags
+    (void and self-closed ones aside) open at once, every closing tag closing one.
+
+    A parser closes elements the markup leaves open (a <p> before the next <p>), so real
+    pages come out no deeper than this; a '<' in a script only makes it deeper. Closing
+    tags that close nothing could hide depth from it: the tree is asked when it says deep.
+    """
+    n = len(data)
+    depth = 0
+    deepest = 0
+    k = 0
+    while k < n - 1:
+        if data[k] != 60:  # '<'
+            k += 1
+            continue
+        first = data[k + 1]
+        if first == 47:  # '/': a closing tag
+            if depth > 0:
+                depth -= 1
+            k += 2
+            continue
+        if not ((first | 32) >= 97 and (first | 32) <= 122):  # not a letter: no tag
+            k += 1
+            continue
+        end = k + 1
+        while end < n and ((data[end] | 32) >= 97 and (data[end] | 32) <= 122 or 48 <= data[end] <= 57):
+            end += 1
+        length = end - k - 1
+        void = False
+        if length < voids.shape[1]:  # a void name: all its letters, then its end (a 0)
+            for v in range(voids.shape[0]):
+                same = voids[v, length] == 0
+                for j in range(length):
+                    if not same or (data[k + 1 + j] | 32) != voids[v, j]:
+                        same = False
+                        break
+                if same:
+                    void = True
+                    break
+        while end < n and data[end] != 62:  # '>'
+            end += 1
+        if not void and not (end > 0 and data[end - 1] == 47):  # not "<x ... />"
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+        k = end + 1
+    return deepest
 
 
 def _main_blocks(tree: HTMLTree, blocks: tuple[list[str], list[int], list[int]]) -> np.ndarray | None:
