@@ -15,7 +15,8 @@ from workbench.detect.spotsigs.extract import extract_text
 from workbench.usecases.pipeline import run_dedup
 
 SCRIPT = ("<script type='text/javascript'>var the_site = {name: 'the daily courier', section: 'is the news'};"
-          " function the_tracker(a) { return a + ' is the page of the site'; } the_tracker(the_site);</script>"
+          " function the_tracker(a) { return a + ' is the page of the site'; }"
+          " the_tracker(the_site);</script>"
           "<script src='/static/site.js'></script><style>body { font: 12px the sans; }</style>")
 FOOTER = ("The Daily Courier is a member of the regional press council and is published by the Courier "
           "media group, which is also the owner of the weekend magazine and the radio station of the "

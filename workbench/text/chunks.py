@@ -1,7 +1,8 @@
 """The blocks of a page's visible text in one compiled pass over it.
 
-workbench.text.html serialises the visible text with markers in it: a break between two
-layout blocks, and the opening and closing of each link. A block is the text between two
+resiliparse writes a page's visible text as "minimal HTML" (see below), which is read as
+the visible text with markers in it: a break between two layout blocks, and the opening
+and closing of each link. A block is the text between two
 breaks without the link markers, its whitespace collapsed (one space between words, none at
 either end); blocks with no text are left out. Its words are its whitespace-separated runs
 (in a script written without spaces, at least one word per two of its characters), and its
@@ -20,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-# Private-use characters as markers: lxml refuses control characters in text.
+# Private-use characters as markers (a page's own are replaced before it is read).
 LINK_OPEN, LINK_CLOSE, BREAK = "\ue000", "\ue001", "\ue002"
 
 # Scripts written without spaces between words: Thai, Japanese kana, CJK ideographs (all in
@@ -38,19 +39,6 @@ for _first, _last in UNSPACED_RANGES:
 _KIND[[ord(LINK_OPEN), ord(LINK_CLOSE), ord(BREAK)]] = (_OPEN, _CLOSE, _BREAK)
 _NEWLINE = ord("\n")
 _SPACE_UNIT = ord(" ")
-
-
-def chunk_texts(flat: str) -> tuple[list[str], list[int], list[int]] | None:
-    """The text, words and link words of every block of ``flat`` (the visible text with its
-    markers) whose text is not empty, in order; None when a link is inside another (its
-    words are then counted block by block: workbench.text.html)."""
-    units = np.frombuffer(flat.encode("utf-16-le", "surrogatepass"), dtype="<u2")
-    out, count, words, links = _scan(units, _KIND)
-    if count < 0:
-        return None
-    texts = out[:count].tobytes().decode("utf-16-le", "surrogatepass").split("\n")
-    texts.pop()  # every block ends with a newline
-    return texts, words.tolist(), links.tolist()
 
 
 @njit(cache=True, nogil=True)
@@ -144,9 +132,12 @@ for _k, (_escape, _) in enumerate(_ESCAPES):
 
 
 def minimal_html_chunks(minimal: str) -> tuple[list[str], list[int], list[int]]:
-    """:func:`chunk_texts` of resiliparse's minimal-HTML text of a page (see above)."""
+    """The text, words and link words of every block of resiliparse's minimal-HTML text of a
+    page (see above) whose text is not empty, in order."""
     units = np.frombuffer(minimal.encode("utf-16-le", "surrogatepass"), dtype="<u2")
     out, count, words, links = _scan_minimal(units, _KIND, _ESCAPE_UNITS, _ESCAPE_LENGTHS, _ESCAPED)
+    if count < 0:  # a link inside a link, which _marked never writes
+        raise ValueError("links nested in the marked text")
     texts = out[:count].tobytes().decode("utf-16-le", "surrogatepass").split("\n")
     texts.pop()  # every block ends with a newline
     return texts, words.tolist(), links.tolist()
@@ -225,6 +216,8 @@ def _marked(units: np.ndarray, escapes: np.ndarray, lengths: np.ndarray, escaped
                 continue
         if unit in (_NEWLINE, _TAB):
             out[at] = _BREAK_UNIT
+        elif _OPEN_UNIT <= unit <= _BREAK_UNIT:  # the page's own marker characters: no markers
+            out[at] = _SPACE_UNIT
         else:
             out[at] = unit
         at += 1

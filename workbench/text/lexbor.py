@@ -51,6 +51,13 @@ _NOT_THE_STORY = [f'[{attr}*="{word}" i]' for attr in ("class", "id")
                   for word in ("gallery", "slideshow", "carousel")]
 _MAIN = {**_WHOLE, "main_content": True, "skip_elements": _NOT_THE_STORY}
 
+
+
+def main_content_options() -> dict[str, object]:
+    """The options of resiliparse's extract_plain_text for a page's main content."""
+    return dict(_MAIN)
+
+
 # A main content whose blocks found in the page hold less than this share of its words
 # is not trusted (the page is taken whole).
 _MIN_COVERAGE = 0.3
@@ -85,13 +92,15 @@ class Page:
         self.hosts = hosts  # hosts of the page's absolute links, counted
 
 
-def read_page(markup: str, main_content: bool, microdata: bool = True) -> Page | None:
-    """The page's blocks, main content, title candidates and link hosts (None: no page).
-
-    ``microdata``: whether the markup may have an itemprop attribute (a query spared
-    when it cannot)."""
+def read_page(markup: str, main_content: bool) -> Page | None:
+    """The page's blocks, main content, title candidates and link hosts (None: no page)."""
     if not markup.strip():
         return None
+    try:
+        data = markup.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate, which no parser takes
+        data = markup.encode("utf-8", "replace")
+        markup = data.decode("utf-8")
     tree = HTMLTree.parse(markup)
     title = tree.title or ""
     if _MARKUP_IN_TITLE.search(title):
@@ -99,9 +108,11 @@ def read_page(markup: str, main_content: bool, microdata: bool = True) -> Page |
     whole = extract_plain_text(tree, **_WHOLE)
     blocks = minimal_html_chunks(whole)
     main = None
-    if main_content and blocks[0] and not _too_deep(markup, tree):
+    if main_content and blocks[0] and not _too_deep(data, tree):
         main = _main_blocks(tree, blocks)
     headings = headings_of(whole)
+    # Only a page whose bytes spell the attribute's name (in any case) is searched for it.
+    microdata = b"itemprop" in data.lower()
     candidates = _candidates(tree, tuple(h for h in headings if h[0] != "h3"), title[:TITLE_MAX_CHARS],
                              microdata)
     hosts = Counter(host.lower().removeprefix("www.") for host in _LINK_HOST.findall(whole))
@@ -120,13 +131,12 @@ def _title_closed(markup: str, tree: HTMLTree, title: str) -> tuple[HTMLTree, st
     return tree, tree.title or ""
 
 
-def _too_deep(markup: str, tree: HTMLTree) -> bool:
+def _too_deep(data: bytes, tree: HTMLTree) -> bool:
     """Whether the page is nested deeper than MAX_MAIN_DEPTH.
 
     Asking the tree costs each element as many steps as it is deep (a fifth of main-content
     extraction on a small page), so it is asked only when a bound read from the markup in
     one compiled pass over its bytes (:func:`_nesting_bound`) is too deep."""
-    data = markup.encode("utf-8", "surrogatepass")
     if _nesting_bound(np.frombuffer(data, dtype=np.uint8), _VOID_NAMES) <= MAX_MAIN_DEPTH:
         return False
     document = tree.document
