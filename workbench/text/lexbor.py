@@ -148,16 +148,25 @@ for _k, _name in enumerate(_VOIDS):
     _VOID_NAMES[_k, : len(_name)] = list(_name.encode())
 
 
+# How far down the open elements a closing tag looks for its own: as far as one that closes
+# elements left open (a <div> around unclosed <p>s and <li>s) needs; further down, it is
+# taken for a stray tag that closes nothing (a parser may close more: only a bound is kept).
+_CLOSE_REACH = 8
+
+
 @njit(cache=True, nogil=True)
 def _nesting_bound(data: np.ndarray, voids: np.ndarray) -> int:
-    """How deep the markup's elements may nest, read from its tags: the most opening tags
-    (void and self-closed ones aside) open at once, every closing tag closing one.
+    """How deep the markup's elements may nest, read from its tags: the most elements open at
+    once, an element opened by any opening tag but a void or self-closed one, and closed by
+    a closing tag of its name when it is among the last few opened (:data:`_CLOSE_REACH`),
+    with those opened after it.
 
-    A parser closes elements the markup leaves open (a <p> before the next <p>), so real
-    pages come out no deeper than this; a '<' in a script only makes it deeper. Closing
-    tags that close nothing could hide depth from it: the tree is asked when it says deep.
+    A parser closes at least those elements, and more (a <p> before the next <p>), so a page
+    comes out no deeper than this; a '<' in a script only makes it deeper. Closing tags of
+    nothing close nothing here, so they cannot hide depth.
     """
     n = len(data)
+    names = np.empty(n // 2 + 1, dtype=np.int64)  # the open elements' names, hashed
     depth = 0
     deepest = 0
     k = 0
@@ -165,25 +174,23 @@ def _nesting_bound(data: np.ndarray, voids: np.ndarray) -> int:
         if data[k] != 60:  # '<'
             k += 1
             continue
-        first = data[k + 1]
-        if first == 47:  # '/': a closing tag
-            if depth > 0:
-                depth -= 1
-            k += 2
-            continue
-        if not ((first | 32) >= 97 and (first | 32) <= 122):  # not a letter: no tag
+        closing = data[k + 1] == 47  # '/'
+        start = k + 2 if closing else k + 1
+        if start >= n or not 97 <= (data[start] | 32) <= 122:  # no letter: no tag
             k += 1
             continue
-        end = k + 1
-        while end < n and ((data[end] | 32) >= 97 and (data[end] | 32) <= 122 or 48 <= data[end] <= 57):
+        end = start
+        name = np.int64(1469598103)
+        while end < n and (97 <= (data[end] | 32) <= 122 or 48 <= data[end] <= 57):
+            name = name * np.int64(1099511628211) + np.int64(data[end] | 32)
             end += 1
-        length = end - k - 1
+        length = end - start
         void = False
-        if length < voids.shape[1]:  # a void name: all its letters, then its end (a 0)
+        if not closing and length < voids.shape[1]:  # a void name: its letters, then its end (a 0)
             for v in range(voids.shape[0]):
                 same = voids[v, length] == 0
                 for j in range(length):
-                    if not same or (data[k + 1 + j] | 32) != voids[v, j]:
+                    if not same or (data[start + j] | 32) != voids[v, j]:
                         same = False
                         break
                 if same:
@@ -191,7 +198,13 @@ def _nesting_bound(data: np.ndarray, voids: np.ndarray) -> int:
                     break
         while end < n and data[end] != 62:  # '>'
             end += 1
-        if not void and not (end > 0 and data[end - 1] == 47):  # not "<x ... />"
+        if closing:
+            for down in range(1, min(depth, _CLOSE_REACH) + 1):
+                if names[depth - down] == name:
+                    depth -= down
+                    break
+        elif not void and data[end - 1] != 47:  # not "<x ... />"
+            names[depth] = name
             depth += 1
             if depth > deepest:
                 deepest = depth
