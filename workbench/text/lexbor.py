@@ -33,8 +33,8 @@ from resiliparse.parse.html import HTMLTree
 from workbench.text.chunks import minimal_html_chunks
 from workbench.text.headline import TITLE_MAX_CHARS, TitleCandidates
 
-# Deeper than this, main content is not looked for (libxml2's default limit, which the
-# lxml path flattened pages at).
+# Deeper than this, main content is not looked for (libxml2's default limit, at which
+# pages were flattened and taken whole when lxml parsed them).
 MAX_MAIN_DEPTH = 256
 # Whether an element is deeper than MAX_MAIN_DEPTH: Lexbor matches right to left, so an
 # element costs as many steps as it is deep, up to the limit.
@@ -49,6 +49,8 @@ _WHOLE = {"preserve_formatting": "minimal_html", "links": True, "list_bullets": 
 # duplicates (chaos-2017). They are not the story: left out of the main content.
 _NOT_THE_STORY = [f'[{attr}*="{word}" i]' for attr in ("class", "id")
                   for word in ("gallery", "slideshow", "carousel")]
+# The same options but for main content: the lines of both are then alike. (Without the links'
+# tags, main content writes a line the whole page splits where a link holds a block.)
 _MAIN = {**_WHOLE, "main_content": True, "skip_elements": _NOT_THE_STORY}
 
 
