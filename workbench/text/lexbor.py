@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from typing import Literal, TypedDict
 
 import numpy as np
 from numba import njit
@@ -42,8 +43,23 @@ _TOO_DEEP = ":root" + " > *" * MAX_MAIN_DEPTH
 
 # resiliparse's options for both extractions: no list bullets, alt texts, form fields or
 # <noscript> content (none is text a reader sees in the page), links kept as tags.
-_WHOLE = {"preserve_formatting": "minimal_html", "links": True, "list_bullets": False,
-          "alt_texts": False, "form_fields": False, "noscript": False, "comments": False}
+class ExtractOptions(TypedDict):
+    """The options of resiliparse's extract_plain_text this module sets."""
+
+    preserve_formatting: bool | Literal["minimal_html"]
+    main_content: bool
+    links: bool
+    list_bullets: bool
+    alt_texts: bool
+    form_fields: bool
+    noscript: bool
+    comments: bool
+    skip_elements: list[str]
+
+
+_WHOLE: ExtractOptions = {"preserve_formatting": "minimal_html", "main_content": False, "links": True,
+                          "list_bullets": False, "alt_texts": False, "form_fields": False,
+                          "noscript": False, "comments": False, "skip_elements": []}
 # Photo galleries, slideshows and carousels sit inside many articles with captions that
 # read like prose; one gallery embedded in two different stories of a site made them near
 # duplicates (chaos-2017). They are not the story: left out of the main content.
@@ -51,13 +67,12 @@ _NOT_THE_STORY = [f'[{attr}*="{word}" i]' for attr in ("class", "id")
                   for word in ("gallery", "slideshow", "carousel")]
 # The same options but for main content: the lines of both are then alike. (Without the links'
 # tags, main content writes a line the whole page splits where a link holds a block.)
-_MAIN = {**_WHOLE, "main_content": True, "skip_elements": _NOT_THE_STORY}
+_MAIN: ExtractOptions = {**_WHOLE, "main_content": True, "skip_elements": _NOT_THE_STORY}
 
 
-
-def main_content_options() -> dict[str, object]:
+def main_content_options() -> ExtractOptions:
     """The options of resiliparse's extract_plain_text for a page's main content."""
-    return dict(_MAIN)
+    return _MAIN.copy()
 
 
 # A main content whose blocks found in the page hold less than this share of its words
