@@ -15,9 +15,8 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from itertools import accumulate
-
-import numpy as np
+from itertools import accumulate, compress, repeat
+from operator import add
 
 from workbench.text.captures import Provenance
 from workbench.text.headline import MIN_HEADING_WORDS, TITLE_MAX_CHARS, headline_candidates
@@ -96,33 +95,32 @@ def extract(markup: str, main_content: bool = False, hosts: Sequence[str | None]
     if not title:  # pages without <title>: the first heading names them best
         title = page.headings[0][1][:300] if page.headings else ""
     texts, words, links = page.blocks
-    parts: list[str] = []
+    main_found = page.main is not None
+    flags: Iterable[bool] = page.main.tolist() if page.main is not None else repeat(False)
     blocks: list[Block] = []
     length = 0
     if title:
-        parts.append(title)
         blocks.append(Block(0, len(title), len(words_of(title)), 0, "title"))  # \w+ runs
         length = len(title) + 1
-    starts = accumulate([len(text) + 1 for text in texts], initial=length)  # one more: the end
-    body = len(blocks)
-    blocks += [Block(start, start + len(text), n, k, "block")
-               for text, start, n, k in zip(texts, starts, words, links, strict=False)]
-    parts += texts
+    # Every block's start and end, and the blocks, by C loops (map, accumulate), not a
+    # Python step a block: a small page has about 60.
+    sizes = list(map(len, texts))
+    starts = list(accumulate([size + 1 for size in sizes], initial=length))  # one more: the end
+    body = list(map(Block, starts, map(add, starts, sizes), words, links, repeat("block"), flags))
+    blocks += body
+    parts = [title, *texts] if title else texts
     shown = title
     if not title and blocks:  # no title, no heading: the first words of the page
         first = parts[0]
         shown = first if len(first) <= 80 else first[:80].rsplit(" ", 1)[0] + "…"
     text = "\n".join(parts) + "\n" if parts else ""
-    main_found = page.main is not None
-    if page.main is not None:
-        for k in np.flatnonzero(page.main).tolist():
-            blocks[body + k].main = True
     link_host = _dominant(page.hosts)
-    main_texts = frozenset(t for t, b in zip(parts, blocks, strict=True) if b.main) if main_found else None
+    main = page.main.tolist() if page.main is not None else []
+    main_texts = frozenset(compress(texts, main)) if main_found else None
     found = headline_candidates(page.candidates, [*hosts, link_host], main_texts)
     headline = (found[0] if found else "") or shown
     others = tuple(t[:TITLE_MAX_CHARS] for t in found if t != headline)[:MAX_OTHER_TITLES]
-    article = ((t, b) for t, b in zip(parts, blocks, strict=True) if b.main) if main_found else ()
+    article = zip(compress(texts, main), compress(body, main), strict=True)
     return Extracted(text, headline[:TITLE_MAX_CHARS], blocks, link_host, main_found,
                      title_tag=page.candidates.title_tag[:TITLE_MAX_CHARS], other_titles=others,
                      opening=opening_of(article))
