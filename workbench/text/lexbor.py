@@ -7,14 +7,14 @@ content (the article). Both go through the same compiled pass
 (:func:`workbench.text.chunks.minimal_html_chunks`) into blocks, so a main-content block is
 found among the page's blocks by its exact text, in order: no matching of one parser's lines
 against another's. Headings and links are read from the whole page's minimal HTML; the
-declared titles (og:title...) from the tree with one CSS query.
+declared titles (og:title...) from the tree (a CSS query of its head, an attribute search).
 
 Two kinds of damaged or hostile markup need care:
 
 * an unclosed ``<title>``: HTML reads everything after it as the title, scripts and footer
   included, and leaves the body empty (50 of the 621 L3S-GN1 Google News pages of 2008
-  have one). The title is then closed where its first tag starts, as an older parser did,
-  and the page parsed again, so its article is read and its scripts are not.
+  have one). The title is then closed where its first tag starts and the page parsed
+  again, so its article is read and its scripts are not.
 * deep nesting: Lexbor builds a tree of any depth and the text extractor reads it fine, but
   main-content extraction grows with depth times size (minutes on 100,000 levels). A page
   nested deeper than :data:`MAX_MAIN_DEPTH` is taken whole, as before.
@@ -41,8 +41,6 @@ MAX_MAIN_DEPTH = 256
 # element costs as many steps as it is deep, up to the limit.
 _TOO_DEEP = ":root" + " > *" * MAX_MAIN_DEPTH
 
-# resiliparse's options for both extractions: no list bullets, alt texts, form fields or
-# <noscript> content (none is text a reader sees in the page), links kept as tags.
 class ExtractOptions(TypedDict):
     """The options of resiliparse's extract_plain_text this module sets."""
 
@@ -57,6 +55,8 @@ class ExtractOptions(TypedDict):
     skip_elements: list[str]
 
 
+# resiliparse's options for both extractions: no list bullets, alt texts, form fields or
+# <noscript> content (none is text a reader sees in the page), links kept as tags.
 _WHOLE: ExtractOptions = {"preserve_formatting": "minimal_html", "main_content": False, "links": True,
                           "list_bullets": False, "alt_texts": False, "form_fields": False,
                           "noscript": False, "comments": False, "skip_elements": []}
@@ -87,6 +87,7 @@ _ESCAPE = re.compile("|".join(_ESCAPES))
 # A title that holds a tag: an unclosed <title> that took the rest of the page.
 _MARKUP_IN_TITLE = re.compile(r"<[a-zA-Z/!]")
 _TITLE_OPEN = re.compile(r"<title\b[^>]*>", re.I)
+_TITLE_CLOSE = re.compile(r"</title\s*>", re.I)
 # Where a page declares a title or its site's name.
 _DECLARED = ("og:title", "twitter:title", "og:site_name", "application-name", "twitter:site")
 _DECLARED_QUERY = ", ".join(f'meta[{attr}="{name}" i]' for name in _DECLARED for attr in ("property", "name"))
@@ -134,10 +135,16 @@ def read_page(markup: str, main_content: bool) -> Page | None:
 
 
 def _title_closed(markup: str, tree: HTMLTree, title: str) -> tuple[HTMLTree, str]:
-    """The page parsed again with its unclosed <title> closed where its first tag starts."""
+    """The page parsed again with its unclosed <title> closed where its first tag starts.
+
+    A title that spells a tag but is closed, and is no longer than a title can be shown
+    (``<title>Why <br> breaks lines</title>``), is a title."""
     opened = _TITLE_OPEN.search(markup)
     if opened is None:
-        return tree, title[: _MARKUP_IN_TITLE.search(title).start()].strip()  # type: ignore[union-attr]
+        return tree, title
+    closed = _TITLE_CLOSE.search(markup, opened.end())
+    if closed is not None and len(title) <= TITLE_MAX_CHARS:
+        return tree, title
     end = markup.find("<", opened.end())
     if end < 0:
         return tree, title
