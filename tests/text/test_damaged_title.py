@@ -80,6 +80,7 @@ def test_two_stories_with_unclosed_titles_are_no_pair(tmp_path: Path):
 def test_a_closed_title_that_spells_a_tag_stays_the_title():
     page = ("<html><head><title>Why <br> breaks a line</title></head><body>"
             f"<p>{STORIES[0][1]}</p></body></html>")
-    extracted, _ = extract_text(RawPage("br.html", page.encode(), content_type="text/html"), main_content=True)
+    raw = RawPage("br.html", page.encode(), content_type="text/html")
+    extracted, _ = extract_text(raw, main_content=True)
     assert extracted.title_tag == "Why <br> breaks a line"
     assert extracted.text.startswith("Why <br> breaks a line\n")
