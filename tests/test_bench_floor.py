@@ -51,12 +51,12 @@ def test_samples_the_pages_a_run_reads_spread_over_the_crawl(tmp_path: Path) -> 
     assert [p.source for p in bench.sample_pages(tmp_path, 4)] == names[0:10:3]
 
 
-def test_times_the_three_stages(tmp_path: Path) -> None:
+def test_times_the_floor_and_the_whole_extraction(tmp_path: Path) -> None:
     _crawl(tmp_path, 6)
     done = _run(tmp_path, "--pages", "3")
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("3 pages of ")
-    for stage in ("resiliparse main content", "lxml parse", "whole extraction", "both libraries alone"):
+    for stage in ("parse + main content", "whole extraction", "whole extraction / (parse + main content)"):
         assert stage in done.stdout
 
 

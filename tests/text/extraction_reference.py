@@ -10,10 +10,8 @@ import re
 import unicodedata
 from collections import Counter
 
-import lxml.etree as etree
 from resiliparse.parse.lang import detect_fast
 
-from workbench.text.elements import BLOCK, INVISIBLE
 from workbench.text.langdetect import (
     CANDIDATES,
     MARGIN,
@@ -86,32 +84,37 @@ def blocks(title: str, flat: str) -> tuple[str, list[tuple[int, int, int, int, s
     return ("\n".join(parts) + "\n" if parts else ""), found, title
 
 
-def marked_text(root: etree._Element) -> str:
-    """The visible text with block and link markers (the tree loses its invisible elements
-    and gains the markers)."""
-    etree.strip_elements(root, *INVISIBLE, etree.Comment, etree.ProcessingInstruction,
-                         with_tail=False)
-    for el in root.iter(*BLOCK):
-        el.text = BREAK + el.text if el.text else BREAK
-        el.tail = BREAK + el.tail if el.tail else BREAK
-    for el in root.iter("br", "img"):
-        el.tail = " " + el.tail if el.tail else " "
-    for el in root.iter("a"):
-        el.text = LINK_OPEN + el.text if el.text else LINK_OPEN
-        el.tail = LINK_CLOSE + el.tail if el.tail else LINK_CLOSE
-    return etree.tostring(root, method="text", encoding="unicode", with_tail=False)
+_MINIMAL_TOKEN = re.compile(r"<a(?: [^>]*)?>|</a>|<br>\n?|<[^>]*>|&amp;|&lt;|&gt;|&quot;|&#39;|[^<&]+|[<&]")
+_LINK_TAG = re.compile(r"<a[ >]|</a>")
+_UNESCAPED = {"&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'"}
 
 
-def link_hosts(root: etree._Element) -> Counter[str]:
-    host = re.compile(r"https?://([^/:?#\s]+)", re.I)
-    hosts: Counter[str] = Counter()
-    for el in root.iter("a"):
-        href = el.get("href")
-        if href and href[:4].lower() == "http":
-            match = host.match(href)
-            if match:
-                hosts[match.group(1).lower().removeprefix("www.")] += 1
-    return hosts
+def minimal_html_marked(minimal: str) -> str:
+    """resiliparse's minimal HTML as marked text: a link opens when its end tag comes
+    before the next link's start, <br> (with its line end) is a space, any other tag, a
+    line end or a tab a break."""
+    out: list[str] = []
+    in_link = False
+    for match in _MINIMAL_TOKEN.finditer(minimal):
+        token = match.group()
+        if token.startswith(("<a ", "<a>")):
+            after = _LINK_TAG.search(minimal, match.end())
+            if not in_link and after is not None and after.group() == "</a>":
+                out.append(LINK_OPEN)
+                in_link = True
+        elif token == "</a>":
+            if in_link:
+                out.append(LINK_CLOSE)
+                in_link = False
+        elif token.startswith("<br>"):
+            out.append(" ")
+        elif token.startswith("<") and token.endswith(">"):
+            out.append(BREAK)
+        elif token in _UNESCAPED:
+            out.append(_UNESCAPED[token])
+        else:
+            out.append(token.replace("\n", BREAK).replace("\t", BREAK))
+    return "".join(out)
 
 
 def words_of(text: str) -> list[str]:
@@ -147,31 +150,6 @@ def detect_language(text: str) -> str | None:
     if candidates and len(sample) >= MIN_CHARS and candidates[0][1] <= MAX_RANK:
         return candidates[0][0]
     return voted
-
-
-def main_blocks(main_text: str, block_texts: list[str]) -> list[bool] | None:
-    if not main_text.strip():
-        return None
-    lines = {" ".join(line.split()) for line in main_text.splitlines()}
-    lines.discard("")
-    joined = " ".join(main_text.split())
-    total = len(joined.split())
-    flags: list[bool] = []
-    covered = 0
-    for text in block_texts:
-        norm = " ".join(text.split())
-        words = norm.count(" ") + 1 if norm else 0
-        if not norm:
-            hit = False
-        elif words < 4:
-            hit = norm in lines
-        else:
-            hit = norm in lines or norm in joined
-        flags.append(hit)
-        covered += words if hit else 0
-    if not total or covered < 0.3 * total:
-        return None
-    return flags
 
 
 def compact(text: str) -> str:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.detect.spotsigs.signatures import kept_blocks, page_spots
 from workbench.text.html import extract
-from workbench.text.maincontent import main_blocks, main_content_text
+from workbench.text.lexbor import _in_order, read_page
 
 TEASER = ("Our newsletter brings you the best of the week in one email every Friday morning, "
           "with the stories our editors have chosen for you and a few you may have missed.")
@@ -63,16 +64,22 @@ def test_signatures_come_from_the_article_and_spans_index_the_shown_text():
 def test_no_main_content_means_the_whole_page():
     ex = extract("<html><body><p>one two three</p></body></html>", main_content=True)
     assert not ex.main_found or all(b.main for b in ex.blocks if b.tag != "title")
-    assert main_blocks("", ["anything"]) is None
-    # A main text that our blocks barely cover is not trusted.
-    assert main_blocks("alpha beta gamma delta epsilon zeta eta theta", ["alpha beta"]) is None
 
 
-def test_short_blocks_must_be_whole_lines_of_the_main_text():
-    main = "The council voted on the harbour plan and shared the news.\nRead more"
-    flags = main_blocks(main, ["The council voted on the harbour plan and shared the news.", "shared",
-                               "Read more"])
-    assert flags == [True, False, True]
+def test_main_blocks_are_matched_in_order_by_their_whole_text():
+    # The main content's blocks are the page's own (one extraction of one tree): each is the
+    # first block with its text after the one before. "Share" in the navigation above the
+    # article is not the article's "Share"; a main block the page lacks is passed over.
+    page = np.array([hash(t) for t in ("Share", "Home", "Story one", "Share", "Story two")], dtype=np.int64)
+    main = np.array([hash(t) for t in ("Story one", "Not on the page", "Share", "Story two")], dtype=np.int64)
+    assert _in_order(page, main).tolist() == [False, False, True, True, True]
+
+
+def test_the_articles_paragraphs_are_its_last_main_blocks():
+    found = read_page(page(STORY), main_content=True)
+    assert found is not None and found.main is not None
+    texts = found.blocks[0]
+    assert [texts[k] for k in np.flatnonzero(found.main)][-3:] == STORY
 
 
 GALLERY = "".join(f'<li data-gallery-legend="{k}"><p>A humanoid robot number {k} gestures during a demo '
@@ -123,6 +130,8 @@ def test_a_gallery_is_left_out_whatever_case_or_attribute_names_it(attribute):
     first = f"<p>{STORY[0]}</p>"
     markup = page(STORY).replace(first, f"{first}<div {attribute}><ul>{captions}</ul></div>")
     assert "gallery" not in markup and "slideshow" not in markup and "carousel" not in markup
-    main = main_content_text(markup)
+    found = read_page(markup, main_content=True)
+    assert found is not None and found.main is not None
+    main = " ".join(found.blocks[0][k] for k in np.flatnonzero(found.main))
     assert STORY[1] in main
     assert "humanoid robot" not in main

@@ -1,8 +1,9 @@
 """How much of one page is read: a bound on its markup, so that a page's memory is bounded.
 
-Parsing costs memory in proportion to the markup: lxml's tree, the text with its block and
-link markers, a Python object per block, resiliparse's own tree, a token per word. Measured
-per byte of markup, from 30 bytes (long paragraphs) to 90 (a ``<p>`` per word, a cell per
+Parsing costs memory in proportion to the markup: Lexbor's tree, the page's text as
+resiliparse writes it (for the whole page and for its main content), a Python object per
+block, a token per word. Measured (when lxml's tree and resiliparse's were both built) per
+byte of markup, from 30 bytes (long paragraphs) to 90 (a ``<p>`` per word, a cell per
 word); a 45 MB page of tiny elements took 3 GB, and two such pages in two workers 5.8 GB.
 So a page reads at most ``MARKUP_LIMIT_BYTES`` of markup: first without its scripts,
 stylesheets and comments (invisible, and most of the bytes of many large modern pages), then,

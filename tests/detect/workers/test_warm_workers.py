@@ -14,14 +14,16 @@ from workbench.detect.workers.start_method import ENV_VAR, METHODS
 
 def _compiled_loops() -> tuple[int, int, bool]:
     """In a worker, before it has extracted anything: the signatures numba has compiled
-    (or loaded from its cache) for extraction's compiled loop, the objects frozen out
-    of the garbage collector's reach, and whether scipy.linalg was imported."""
+    (or loaded from its cache) for extraction's compiled loops (the blocks of a page's text,
+    its nesting bound, its main blocks), the fewest of them, the objects frozen out of the
+    garbage collector's reach, and whether scipy.linalg was imported."""
     import gc
     import sys
 
-    from workbench.text import chunks
+    from workbench.text import chunks, lexbor
 
-    return len(chunks._scan.signatures), gc.get_freeze_count(), "scipy.linalg" in sys.modules
+    loops = (chunks._scan_minimal, lexbor._nesting_bound, lexbor._in_order)
+    return min(len(loop.signatures) for loop in loops), gc.get_freeze_count(), "scipy.linalg" in sys.modules
 
 
 @pytest.mark.parametrize("method", METHODS)

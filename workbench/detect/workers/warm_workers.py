@@ -2,8 +2,8 @@
 forked from it starts with the extraction code loaded and compiled.
 
 The first page a process extracts costs about a second more than the others: numba, for the
-one compiled loop extraction uses (workbench.text.chunks), loads its registries on its first
-call, the XSLT stylesheet is compiled and the English lexicon built. Each worker paid that
+compiled loops extraction uses (workbench.text.chunks, workbench.text.lexbor), loads its
+registries on its first call and the English lexicon is built. Each worker paid that
 again; on the dev Gold Set (1,050 pages, two workers) it was a quarter of the run. Done
 here, in the fork server, it is paid once, while the app imports the rest, and every forked
 worker inherits it.
