@@ -35,3 +35,12 @@ def test_opening_a_project_twice_adds_one_copy(qtbot, window, prompter, tmp_path
     on_disk = sum(p.stat().st_size for p in backup_dir_for(path).iterdir())
     assert on_disk <= path.stat().st_size + 4096  # one copy and its note
     assert not prompter.errors
+
+
+def test_the_window_says_where_the_backups_are(qtbot, demo_window, prompter):
+    w = demo_window
+    folder = str(backup_dir_for(w.project.path))
+    w.actions_by_name["show_project"].trigger()  # File ▸ Show Project File
+    assert prompter.revealed == [w.project.path]
+    assert f"Backup copies are in {folder}" in w.statusBar().currentMessage()
+    assert folder in w.project_label.toolTip()
