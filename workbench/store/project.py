@@ -324,7 +324,10 @@ class Project:
                 with suppress(Exception):
                     self._backup.wait()
             self._readers.close()
-            unchanged = self._changes is not None and not self._changes.changed()
+            unchanged = False
+            if self._changes is not None:
+                with self._lane.idle():
+                    unchanged = not self._changes.changed()
             try:
                 self._lane.close()
             except sqlite3.Error as exc:
@@ -506,7 +509,7 @@ class Project:
             raise ProjectError("A coder needs a name.")
         # Registering the coder is the window's bookkeeping, not a change of the data
         # worth a new backup copy (see store.safety.session_changes).
-        with self._as_bookkeeping(), self._write() as conn:
+        with self._write() as conn, self._as_bookkeeping():
             conn.execute("INSERT OR IGNORE INTO coders (name, created_at) VALUES (?, ?)",
                          (name, utc_now()))
             self._coder_id = conn.execute("SELECT id FROM coders WHERE name = ?",

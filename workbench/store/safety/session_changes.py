@@ -7,9 +7,10 @@ opening after ``workbench dedup`` made the project: one row that would otherwise
 next opening a full copy (549 MB for a million pages). This tells such a session apart.
 
 Counted on the write connection: ``total_changes`` (rows it changed, less the rows
-written as bookkeeping) and ``PRAGMA data_version`` (changes committed by any other
-connection). Either one moving means the data changed; when in doubt it says changed,
-which only costs a copy.
+written as bookkeeping), ``PRAGMA data_version`` (changes committed by any other
+connection) and ``PRAGMA schema_version`` (tables and indexes made or dropped, which
+``total_changes`` does not count). Any of them moving means the data changed; when in
+doubt it says changed, which only costs a copy.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ class SessionChanges:
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
         self._changes = conn.total_changes
-        self._version = _data_version(conn)
+        self._versions = _versions(conn)
         self._bookkeeping = 0
 
     @contextmanager
@@ -41,12 +42,13 @@ class SessionChanges:
         """True when the data may differ from what it was at the opening. Call with no
         transaction running on the connection."""
         try:
-            others = _data_version(self._conn) != self._version
+            others = _versions(self._conn) != self._versions
         except sqlite3.Error:
             return True
         own = self._conn.total_changes - self._changes - self._bookkeeping
         return others or own != 0
 
 
-def _data_version(conn: sqlite3.Connection) -> int:
-    return int(conn.execute("PRAGMA data_version").fetchone()[0])
+def _versions(conn: sqlite3.Connection) -> tuple[int, int]:
+    return (int(conn.execute("PRAGMA data_version").fetchone()[0]),
+            int(conn.execute("PRAGMA schema_version").fetchone()[0]))
