@@ -160,3 +160,16 @@ def test_small_projects_keep_every_copy_within_the_floor(tmp_path):
     path = made_by_dedup(tmp_path)
     made = [open_as(path, "ann", tag=f"tag {n}") for n in range(6)]
     assert list_backups(path) == made[-5:]  # keep=5 alone decides
+
+
+def test_a_killed_sessions_leftovers_go_even_when_no_copy_is_made(tmp_path):
+    # A session killed while writing the note (or a copy) leaves a ".partial" file; the
+    # next opening that needs no copy must still clear it (scripts/backup_kill_loop.py).
+    path = made_by_dedup(tmp_path)
+    made = open_as(path, "ann")
+    leftovers = [made.parent / ".newest-copy.json.c4b2e36a.partial",
+                 made.parent / f"{made.name}.partial"]
+    for leftover in leftovers:
+        leftover.write_bytes(b"half")
+    assert open_as(path, "ann") == made  # no change: no copy
+    assert not any(p.exists() for p in leftovers)

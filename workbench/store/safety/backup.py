@@ -100,6 +100,7 @@ def make_backup(
         state = file_state(project_path)
     same = _copy_of(project_path, directory, state)
     if same is not None:
+        remove_partials(directory)  # a killed copy's leftovers go even when none is made
         return same
     directory.mkdir(parents=True, exist_ok=True)
     _refuse_link(directory)  # made by someone else between the check and mkdir
@@ -178,7 +179,8 @@ def carry_note(project_path: Path, directory: Path | None, copy: Path,
     now = file_state(project_path)
     if now is None:
         return False
-    _note_copy(directory, copy, now)
+    if now != was:  # else the note says so already (and is not written again)
+        _note_copy(directory, copy, now)
     return True
 
 
