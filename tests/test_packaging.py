@@ -363,3 +363,26 @@ def test_bundle_spec_and_build_script_are_complete():
     build = (REPO / "packaging" / "build.sh").read_text(encoding="utf-8")
     assert '-c "$repo/constraints.txt" "$repo[bundle]"' in build  # the lock, not editable
     assert "--smoke-test" in build
+
+
+def test_smoke_test_of_a_project_with_a_run_reports_it_and_quits(tmp_path):
+    # A project that has a run starts none when opened: the smoke test waited for one
+    # until its ten-minute timeout (killed after 300 s on a demo project).
+    pytest.importorskip("PySide6")
+    from workbench.commands.cli import main as cli
+    from workbench.resources import DEMO_ARCHIVE
+
+    project = tmp_path / "demo.wbproj"
+    assert cli(["dedup", str(DEMO_ARCHIVE), "--project", str(project), "-q", "--workers", "1"]) == 0
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(REPO)}
+    # The timeout only guards against the hang; a pass takes seconds.
+    done = _run([sys.executable, "-m", "workbench", "--smoke-test", str(project)], cwd=tmp_path,
+                env=env, timeout=120)
+    from workbench.store import Project
+
+    with Project.open(project, backups=0, readonly=True) as opened:
+        pages = opened.current_run().page_count
+        clusters = opened.count_clusters() - opened.count_single_pages()
+    assert pages > 0 and clusters > 0
+    assert done.stdout.strip() == (f"smoke test: {project}: {pages:,} pages, {clusters:,} clusters "
+                                   "(run 1, opened with the project)")

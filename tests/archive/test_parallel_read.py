@@ -286,3 +286,37 @@ def test_a_range_starts_at_the_first_record_at_or_after_its_start(gzipped):
     for start in range(0, len(data) + 1, 37):
         want = next((o for o in b.offsets if o >= start), None)
         assert first_record(fh, start, gzipped) == want, start
+
+
+def test_the_mb_figure_rises_with_the_pages_when_results_are_always_ready(tmp_path):
+    # Issue 34: on a big crawl the workers are ahead, so a result is always ready and no
+    # wait times out; bytes were reported only on such a timeout, and the MB figure stood
+    # still while pages went on ("0.0 of 855.1 MB" for a whole run). _Here gives every
+    # result at once, and its counter counts nothing: only the tasks themselves can say.
+    root = tmp_path / "crawl"
+    root.mkdir()
+    for n in range(10 * 24):  # ten batches of whole files
+        (root / f"{n:03d}.html").write_bytes(page(n) * (1 + n % 7))
+    b = Builder()
+    for n in range(40):
+        b.response(f"http://x.test/{n}", page(500 + n) * 20)
+    (root / "z.warc.gz").write_bytes(b.bytes())  # read in ranges
+    total = sum(p.stat().st_size for p in root.iterdir())
+    events: list[tuple[str, int, int | None]] = []
+    run_plan(plan(root, 2, range_bytes=4096), _Here(), _Counter(), None,
+             lambda *e: events.append(e), 2, describe)
+
+    shown, at_extract = 0, []  # the MB figure shown beside each pages figure
+    for stage, done, _ in events:
+        if stage == "read":
+            shown = done
+        else:
+            at_extract.append((done, shown))
+    pages = [p for p, _ in at_extract]
+    figures = [mb for _, mb in at_extract]
+    assert pages[-1] == 240 + 40 and len(at_extract) > 10
+    assert figures == sorted(figures), "the figure went backwards"
+    rises = sum(1 for a, b in zip(figures, figures[1:], strict=False) if b > a)
+    assert rises == len(figures) - 1, f"stood still at {figures}"
+    assert figures[0] > 0 and figures[-1] == total  # all read once the last page is in
+    assert events[-1] == ("read", total, total)

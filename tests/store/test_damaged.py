@@ -31,7 +31,7 @@ def project_path(tmp_path: Path) -> Path:
     for session in range(2):  # each changes something, so each has its own copy
         with Project.open(project.path, backups=3) as again:
             again.wait_for_backup()
-            again.use_coder(f"coder of session {session}")
+            again.add_tag(f"tag of session {session}")
     assert len(list_backups(project.path)) == 2
     return project.path
 

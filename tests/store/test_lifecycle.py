@@ -69,8 +69,9 @@ def test_backups_rotate_and_are_complete(tmp_path: Path) -> None:
     path = project.path
     project.tag_clusters(cluster_ids(project)[:1], [tag_id(project, "unions")])
     project.close()
-    for session in range(7):  # each session changes the file (a new coder), so each is copied
-        Project.open(path, backups=5, coder=f"coder {session}").close()
+    for session in range(7):  # each session changes the data (a new tag), so each is copied
+        with Project.open(path, backups=5, coder=f"coder {session}") as again:
+            again.add_tag(f"tag of session {session}")
     copies = list_backups(path)
     assert len(copies) == 5
     # Each copy is a full project with the coder's work in it.

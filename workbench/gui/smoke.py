@@ -1,5 +1,9 @@
 """``workbench --smoke-test [PATH]``: start the real window, open an archive (default: the
-bundled demo archive), wait for its first run, print one line and quit.
+bundled demo archive) or a project, wait for its first run, print one line and quit.
+
+A project that already has a run starts none when opened (the window shows that run), so
+there is nothing to wait for: the line then describes the run the window shows. (It waited
+for a run that never came, until the timeout: ten minutes.)
 
 For checking a build (a wheel, a PyInstaller bundle) on a machine without a desktop, under
 ``QT_QPA_PLATFORM=offscreen``. It touches nothing of the user's: settings, projects and logs
@@ -13,10 +17,14 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, QTimer
 
 from workbench.gui.project.locations import DATA_DIR_ENV
+
+if TYPE_CHECKING:
+    from workbench.gui.mainwindow import MainWindow
 
 # A first run of the demo archive takes seconds; a bundle on a slow machine may take longer.
 TIMEOUT_SECONDS = 600
@@ -86,10 +94,30 @@ def run_smoke_test(target: Path | None = None, timeout_seconds: float = TIMEOUT_
         if not open_target(window, archive):
             print(f"smoke test: could not open {archive}: {'; '.join(prompter.errors)}", file=sys.stderr)
             return EXIT_FAILED
+        if window.job is None:  # no run started: the project is shown as it is
+            code = _report_shown_run(window, archive)
+            window.close_project()
+            window.close()
+            return code
         app.exec()
         window.close_project()
         window.close()
         return outcome["code"]
+
+
+def _report_shown_run(window: MainWindow, archive: Path) -> int:
+    """The line for a project opened with its run (0), or why there is none (1)."""
+    project = window.project
+    run = project.current_run() if project is not None else None
+    if project is None or run is None:
+        why = project.readonly_reason if project is not None and project.readonly else (
+            "it has no run and none was started")
+        print(f"smoke test: {archive}: no run to show: {why}", file=sys.stderr)
+        return EXIT_FAILED
+    clusters = project.count_clusters() - project.count_single_pages()  # as a run counts them
+    print(f"smoke test: {archive}: {run.page_count:,} pages, {clusters:,} clusters "
+          f"(run {run.id}, opened with the project)")
+    return 0
 
 
 __all__ = ["run_smoke_test"]

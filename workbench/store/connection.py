@@ -89,6 +89,13 @@ class WriteLane:
         """The raw connection, for setup (migrations, triggers) before use."""
         return self._conn
 
+    @contextmanager
+    def idle(self) -> Iterator[sqlite3.Connection]:
+        """The connection between transactions (waits for a running one to end), to read
+        its own state (e.g. what it changed) without a transaction of its own."""
+        with self._lock:
+            yield self._conn
+
     def close(self) -> None:
         """Wait for a running transaction, fold the WAL into the file, close.
 

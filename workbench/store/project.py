@@ -14,7 +14,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -49,6 +49,7 @@ from workbench.store.runs.page_table import PageRecord, page_records
 from workbench.store.runs.signatures import RunSignatures, run_signatures, save_signatures
 from workbench.store.safety import backup, damaged_text, integrity, portable_names, save_as
 from workbench.store.safety.lock import HardLinked, LockFolderReadOnly, ProjectLock
+from workbench.store.safety.session_changes import SessionChanges
 from workbench.store.team.identity import copy_stamp
 
 T = TypeVar("T")
@@ -82,6 +83,8 @@ class Project:
         self._backup: backup.BackgroundBackup | None = None
         self._backup_dir: Path | None = None
         self._backup_failure: ProjectError | None = None
+        # Whether this session changed the data (None: not watched, e.g. read-only).
+        self._changes: SessionChanges | None = None
         self._lock = lock
         self._held_file: str | None = None  # see _hold_file
         # What the last re-clustering carried over (None: none yet in this session).
@@ -249,6 +252,8 @@ class Project:
             raise
         project._backup = pending
         project._backup_dir = backup_dir
+        if pending is not None:
+            project._changes = SessionChanges(project._lane.connection)
         return project
 
     @classmethod
@@ -319,15 +324,30 @@ class Project:
                 with suppress(Exception):
                     self._backup.wait()
             self._readers.close()
+            unchanged = False
+            if self._changes is not None:
+                with self._lane.idle():
+                    unchanged = not self._changes.changed()
             try:
                 self._lane.close()
             except sqlite3.Error as exc:
                 raise self._unfolded_wal(exc) from exc
+            if unchanged:
+                self._keep_newest_copy()
         finally:
             if self._lock is not None:
                 self._lock.release()
             if self._held_file is not None:
                 _let_go_file(self._held_file)
+
+    def _keep_newest_copy(self) -> None:
+        """Nothing of the data changed in this session: the copy made (or kept) when it
+        opened still holds the project, so the next opening need not copy it again."""
+        job = self._backup
+        if job is None or not job.done or job.error is not None or job.path is None:
+            return
+        with suppress(OSError, ProjectError):
+            backup.carry_note(self.path, self._backup_dir, job.path, job.state)
 
     def _unfolded_wal(self, exc: sqlite3.Error) -> StorageError:
         wal = access.wal_path(self.path)
@@ -407,6 +427,9 @@ class Project:
         if isinstance(self._lane, ReadOnlyLane):
             raise ProjectReadOnly(self._lane.message)
 
+    def _as_bookkeeping(self) -> AbstractContextManager[None]:
+        return self._changes.bookkeeping() if self._changes is not None else nullcontext()
+
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         self._check_writable()
@@ -484,7 +507,9 @@ class Project:
         name = name.strip()
         if not name:
             raise ProjectError("A coder needs a name.")
-        with self._write() as conn:
+        # Registering the coder is the window's bookkeeping, not a change of the data
+        # worth a new backup copy (see store.safety.session_changes).
+        with self._write() as conn, self._as_bookkeeping():
             conn.execute("INSERT OR IGNORE INTO coders (name, created_at) VALUES (?, ?)",
                          (name, utc_now()))
             self._coder_id = conn.execute("SELECT id FROM coders WHERE name = ?",

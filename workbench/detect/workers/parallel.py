@@ -5,6 +5,13 @@ in flight, and replays the workers' logs in plan order into the run's revisit in
 (``workbench.archive.replay``). What a worker could not settle (a revisit whose original
 is in another task, a file to read again as one piece) becomes a small follow-up task, so
 the main process itself reads no page unless a file must be read here, as ``scan`` would.
+
+Bytes read are reported after every task taken, not only while waiting for one: when the
+workers are ahead (the usual case on a big crawl), a result is always ready, no wait
+ever timed out, and the MB figure stood still while pages went on ("2,492.3 of 8,603.0 MB
+(29%)" for 37,000 pages; "0.0 of 855.1 MB" for a whole run). The figure is the larger of
+the workers' running count and the bytes of the tasks taken (a finished task has read
+all of its unit), so it rises with the pages even where the running count is not kept.
 """
 
 from __future__ import annotations
@@ -102,6 +109,7 @@ class _Run:
         self.entries: list[Any] = []  # results, skip records and slots, in output order
         self.pages = 0
         self.read_here = 0  # bytes of files the main process read itself
+        self.taken = 0  # bytes of the units whose results were taken (all read by then)
         self.reported = -1
         self.loose: list[tuple[_Slot, RawPage | Deferred]] = []
         self.loose_bytes = 0
@@ -112,9 +120,9 @@ class _Run:
 
     def go(self) -> tuple[list[Any], list[SkipRecord]]:
         self._report_read()
-        window: deque[tuple[FileBatch | SplitFile, Future[Any]]] = deque()
-        for unit, future in self._submit_all():
-            window.append((unit, future))
+        window: deque[tuple[FileBatch | SplitFile, Future[Any], int]] = deque()
+        for unit, future, size in self._submit_all():
+            window.append((unit, future, size))
             while len(window) >= _TASKS_PER_WORKER * self.workers:
                 self._take(*window.popleft())
         while window:
@@ -126,22 +134,26 @@ class _Run:
         self.progress("read", self.plan.total, self.plan.total)
         return self._split()
 
-    def _submit_all(self) -> Iterator[tuple[FileBatch | SplitFile, Future[Any]]]:
+    def _submit_all(self) -> Iterator[tuple[FileBatch | SplitFile, Future[Any], int]]:
+        """Each task with the bytes it reads."""
         # Each unit is let go once submitted (the window holds it until it is taken): a
         # plan of a million files would otherwise be held to the end of the run.
         units, self.plan.units = deque(self.plan.units), []
         while units:
             unit = units.popleft()
             if isinstance(unit, FileBatch):
-                yield unit, self.pool.submit(read_files, unit, self.process, self.params)
+                size = sum(i.size for i in unit.items if not isinstance(i, SkipRecord))
+                yield unit, self.pool.submit(read_files, unit, self.process, self.params), size
             else:
                 for part in unit.ranges:
-                    yield unit, self.pool.submit(read_file_range, part, self.process, self.params)
+                    yield (unit, self.pool.submit(read_file_range, part, self.process, self.params),
+                           part.end - part.start)
 
     # ----------------------------------------------------------------------- results
 
-    def _take(self, unit: FileBatch | SplitFile, future: Future[Any]) -> None:
+    def _take(self, unit: FileBatch | SplitFile, future: Future[Any], size: int) -> None:
         got = self._wait(future)
+        self.taken += size
         if isinstance(unit, FileBatch):
             for item, log in zip(unit.items, got, strict=True):
                 if isinstance(item, SkipRecord):
@@ -158,6 +170,7 @@ class _Run:
                         replay(log, self.index, self._emit)
                 else:
                     self._read_here(unit.file)
+        self._report_read()  # with each task: a result that was ready never waited
         self.progress("extract", self.pages, None)
 
     def _file(self, item: FileEntry, log: list[Any]) -> None:
@@ -232,7 +245,7 @@ class _Run:
 
     def _report_read(self) -> None:
         total = self.plan.total
-        done = min(self.counter.value + self.read_here, total)
+        done = min(max(self.counter.value, self.taken) + self.read_here, total)
         if done > self.reported:
             self.reported = done
             self.progress("read", done, total)

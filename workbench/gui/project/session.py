@@ -12,6 +12,7 @@ from workbench.gui.project.locations import APP_NAME, PROJECT_SUFFIX, project_fo
 from workbench.gui.project.opening import Opened, offer_pending_run, open_existing, read_only_banner
 from workbench.gui.sidebyside.pagetext import params_from_dict
 from workbench.store import Project, ProjectError
+from workbench.store.safety.backup import backup_dir_for
 from workbench.store.team import CopyStamp, copy_of
 from workbench.usecases.detector_run import MethodChoice
 
@@ -28,6 +29,11 @@ if TYPE_CHECKING:
     from workbench.gui.project.recent import RecentProjects
     from workbench.gui.prompter import Prompter
     from workbench.gui.sidebyside.view import CompareView
+
+
+def backups_note(path: Path) -> str:
+    """Where the copies made on opening are (only when the data changed since the last)."""
+    return f"Backup copies are in {backup_dir_for(path)}"
 
 
 class ProjectSession:
@@ -122,7 +128,8 @@ class ProjectSession:
         whose = f" ({self.copy_stamp.coder}'s copy)" if self.copy_stamp is not None else ""
         self.setWindowTitle(f"{name}{whose}{' (read-only)' if banner else ''} — {APP_NAME}")
         self.project_label.setText(f"Project: {project.path.name}")
-        self.project_label.setToolTip(f"{project.path}\n(File ▸ Show Project File)")
+        self.project_label.setToolTip(f"{project.path}\n{backups_note(project.path)}\n"
+                                      "(File ▸ Show Project File)")
         self.backup_watcher.watch(project)
         self.refresh(select_ids=[])
         self._keyboard_to_list()
@@ -204,7 +211,8 @@ class ProjectSession:
     def show_project_file(self) -> None:
         if self.project is not None:
             self.prompter.reveal(self.project.path)
-            self.statusBar().showMessage(f"The project file is {self.project.path}", 10000)
+            self.statusBar().showMessage(
+                f"The project file is {self.project.path}. {backups_note(self.project.path)}", 15000)
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if event.mimeData().hasUrls():

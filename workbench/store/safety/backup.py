@@ -24,6 +24,15 @@ state), nor spend seconds copying. The project file's size and modification time
 when the newest copy was taken are noted beside it; an opening that finds them
 unchanged, with no changes waiting in the ``-wal``, keeps that copy as its own.
 
+Nor may a session whose only write was the window registering its coder (the first
+opening after ``workbench dedup`` made the project): that made a second full copy of a
+549 MB project for one row. Such a session carries the note over to the file as it
+closes (:func:`carry_note`), so the newest copy stays the copy of the project's data.
+
+Copies are bounded in number (``keep``) and in bytes: together they take at most
+``BUDGET_TIMES`` the newest copy's size (or ``BUDGET_FLOOR_BYTES``, for small projects,
+whichever is more); older copies beyond that are pruned, the newest never.
+
 A backups folder that is a symbolic link is refused (no copy is made, and the
 window says why): copies must not land wherever a planted link points. The copy's
 temporary file is created new (never opened through a link left at its name).
@@ -46,6 +55,11 @@ from workbench.store.safety.portable_names import collision_key
 from workbench.store.safety.whole_files import create_new, fsync_path, sync_folder, whole_file
 
 DEFAULT_KEEP = 5
+# All copies together take at most this many times the newest copy's size (a project
+# of a million pages is 549 MB: two copies, not five) ...
+BUDGET_TIMES = 2
+# ... or this much, when that is more: small projects keep all ``keep`` copies.
+BUDGET_FLOOR_BYTES = 256 * 1024 * 1024
 _PARTIAL = ".partial"
 # A copy is <project's stem>-<UTC time to the microsecond><project's suffix>.
 _STAMP = "%Y%m%dT%H%M%S%fZ"
@@ -86,6 +100,7 @@ def make_backup(
         state = file_state(project_path)
     same = _copy_of(project_path, directory, state)
     if same is not None:
+        remove_partials(directory)  # a killed copy's leftovers go even when none is made
         return same
     directory.mkdir(parents=True, exist_ok=True)
     _refuse_link(directory)  # made by someone else between the check and mkdir
@@ -152,6 +167,23 @@ def _note_copy(directory: Path, copy: Path, state: FileState | None) -> None:
                 fh.write(json.dumps({"backup": copy.name, "state": state}))
 
 
+def carry_note(project_path: Path, directory: Path | None, copy: Path,
+               was: FileState | None) -> bool:
+    """Note ``copy`` as the copy of the project file as it is now, when it was noted as
+    the copy of the file in state ``was`` and is still the newest: for a session that
+    changed nothing of the project's data (its closing checkpoint changed the file's
+    modification time, the window may have added its coder). Returns whether it did."""
+    directory = directory or backup_dir_for(project_path)
+    if was is None or _copy_of(project_path, directory, was) != copy:
+        return False
+    now = file_state(project_path)
+    if now is None:
+        return False
+    if now != was:  # else the note says so already (and is not written again)
+        _note_copy(directory, copy, now)
+    return True
+
+
 def _copy(conn: sqlite3.Connection, tmp: Path) -> None:
     os.close(create_new(tmp))  # new: never written through a link left at the name
     target = sqlite3.connect(str(tmp), isolation_level=None)
@@ -206,11 +238,35 @@ def good_backups(project_path: Path, directory: Path | None = None) -> list[Path
 
 
 def prune(directory: Path, project_path: Path, keep: int) -> None:
-    """Keep the newest ``keep`` copies. Called only right after a checked copy was
-    written, which is the newest and so is never pruned."""
-    for old in list_backups(project_path, directory)[:-keep]:
-        old.unlink(missing_ok=True)
+    """Keep the newest ``keep`` copies, and of those only as many as fit in the byte
+    budget (:func:`byte_budget`). Called only right after a checked copy was written,
+    which is the newest and so is never pruned."""
+    copies = list_backups(project_path, directory)
+    kept = copies[-keep:] if keep > 0 else copies[-1:]
+    if kept:
+        budget = byte_budget(kept[-1])
+        total = 0
+        for i in range(len(kept) - 1, -1, -1):
+            total += _size(kept[i])
+            if total > budget and i < len(kept) - 1:  # the newest stays, whatever its size
+                kept = kept[i + 1:]
+                break
+    for old in copies:
+        if old not in kept:
+            old.unlink(missing_ok=True)
     remove_partials(directory)
+
+
+def byte_budget(newest: Path) -> int:
+    """How many bytes all copies may take together, given the newest copy."""
+    return max(BUDGET_TIMES * _size(newest), BUDGET_FLOOR_BYTES)
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 def remove_partials(directory: Path) -> None:
@@ -239,6 +295,7 @@ class BackgroundBackup:
         self._source = source
         self._args = (project_path, keep, directory, state)
         self._check = check
+        self.state = state  # the file as the snapshot saw it (None: changes in its -wal)
         self.path: Path | None = None
         self.problems: list[str] = []
         self.error: BaseException | None = None
