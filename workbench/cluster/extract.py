@@ -1,0 +1,142 @@
+"""Reading and extraction as Dask tasks: the local plan, carried out on a cluster.
+
+The crawl is cut into tasks exactly as the local run cuts it (``archive.tasks.plan``:
+batches of whole files, byte ranges of large WARC files) and each task runs the same
+worker function as the local pool (``archive.worker.read_files``, ``read_file_range``,
+``resolve_pages``) with the same ``extract_batch``. On the worker, the task's extracted
+pages go into one Parquet shard in the work directory and each is replaced in the task's
+log by a :class:`ShardRef`; the log (revisit events, skip records, refs) is all that comes
+back. The client replays the logs in plan order (``detect.workers.parallel.run_plan``,
+unchanged), so pages, skip records and revisits come out in ``scan``'s order, as locally.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from concurrent.futures import Executor
+from pathlib import Path
+from typing import Any
+
+from workbench.archive.tasks import FileBatch, FileRange, RangeLog, plan
+from workbench.archive.worker import read_files
+from workbench.cluster.shards import ShardRef, new_shard, read_pages, write_pages
+from workbench.core.progress import ProgressFn
+from workbench.core.records import SkipRecord
+from workbench.detect.spotsigs.extract import ExtractedPage, extract_batch
+from workbench.detect.spotsigs.params import SpotSigsParams
+from workbench.detect.workers.parallel import run_plan
+
+# A task that fails for a reason of its own (not a lost worker) is tried this often more.
+RETRIES = 2
+
+
+def sharded(fn: Callable[..., Any], work_dir: str, *args: Any) -> Any:
+    """Task: ``fn(*args)`` (a worker function of ``archive.worker``) with its pages left in
+    a shard; returns its result with refs in their places."""
+    got = fn(*args)
+    logs: list[list[Any]]
+    if fn is read_files:
+        logs = [log for log in got if log]
+    elif isinstance(got, RangeLog):
+        logs = [got.entries]
+    else:
+        logs = [got]
+    pages: list[ExtractedPage] = []
+    path = new_shard(work_dir, "pages")
+    for log in logs:
+        for k, item in enumerate(log):
+            if isinstance(item, ExtractedPage):
+                log[k] = ShardRef(str(path), len(pages), item.note)
+                pages.append(item)
+    if pages:
+        write_pages(pages, path)
+    return got
+
+
+def _unit_bytes(args: tuple[Any, ...]) -> int:
+    unit = args[0] if args else None
+    if isinstance(unit, FileBatch):
+        return sum(getattr(item, "size", 0) for item in unit.items)
+    if isinstance(unit, FileRange):
+        return unit.end - unit.start
+    return 0
+
+
+class _BytesDone:
+    """Stands in for the local pool's shared counter: the bytes of the tasks done."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._value = 0
+
+    def add(self, n: int) -> None:
+        with self._lock:
+            self._value += n
+
+    @property
+    def value(self) -> int:
+        return self._value
+
+
+class DaskExecutor(Executor):
+    """``run_plan``'s pool on a Dask client: each call becomes a :func:`sharded` task."""
+
+    def __init__(self, client: Any, work_dir: Path) -> None:
+        self.client = client
+        self.work_dir = str(work_dir)
+        self.counter = _BytesDone()
+        self.futures: list[Any] = []  # every task submitted, to cancel them all
+        self.tasks_done = 0
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        future = self.client.submit(sharded, fn, self.work_dir, *args, pure=False, retries=RETRIES)
+        size = _unit_bytes(args)
+
+        def done(_: Any) -> None:
+            self.counter.add(size)
+            self.tasks_done += 1
+
+        future.add_done_callback(done)
+        self.futures.append(future)
+        return future
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        if cancel_futures:
+            self.client.cancel(self.futures)
+
+
+def extract_on(client: Any, work_dir: Path, root: Path, params: SpotSigsParams, progress: ProgressFn,
+               workers: int) -> tuple[list[ExtractedPage], list[SkipRecord]]:
+    """Every page below ``root``, extracted by the cluster, in ``scan`` order, with the
+    skip records; the client reads the pages back from the shards."""
+    found = plan(root, workers)
+    pool = DaskExecutor(client, work_dir)
+    total_tasks = len(found.units)
+
+    def tasks_progress(stage: str, done: int, total: int | None) -> None:
+        progress(stage, done, total)
+        if stage == "extract":
+            progress("tasks", pool.tasks_done, max(total_tasks, pool.tasks_done))
+
+    try:
+        refs, skipped = run_plan(found, pool, pool.counter, params, progress, workers, extract_batch)
+    except BaseException:
+        pool.shutdown(cancel_futures=True)
+        raise
+    return _read_back(refs), skipped
+
+
+def _read_back(refs: list[Any]) -> list[ExtractedPage]:
+    """The pages in ``refs``' order (anything else there came back as it was)."""
+    shards: dict[str, list[ExtractedPage]] = {}
+    out: list[ExtractedPage] = []
+    for ref in refs:
+        if not isinstance(ref, ShardRef):
+            out.append(ref)
+            continue
+        pages = shards.get(ref.shard)
+        if pages is None:
+            pages = shards[ref.shard] = read_pages(ref.shard)
+        out.append(pages[ref.row])
+    return out

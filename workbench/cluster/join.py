@@ -1,0 +1,86 @@
+"""The exact join as Dask tasks: the matcher's own plan, probed in ranges of rows.
+
+The client ranks the pages and builds the prefix index (``matcher.plan_join``), writes it
+once into the work directory and submits one task per range of rows. Rows are in
+ascending length, so a range is a length bucket of the longer pages, and the kernel's
+length filter (tau |x| <= |y|) lets each of its pages meet only the buckets inside that
+ratio; a bucket is at most ``plan.step`` rows (a large bucket is cut into blocks). Every
+pair is found by exactly one task, the one holding its longer page, with the numba kernel
+``allpairs.probe`` unchanged; a task writes its pairs as a Parquet shard and returns the
+shard's path and counts. The client joins the shards in range order (``finish_join``), so
+the result is the local join's, to the last digit.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from workbench.cluster.shards import new_shard, read_pairs, write_pairs
+from workbench.cluster.tasks import wait_all
+from workbench.core.progress import ProgressFn, no_progress
+from workbench.detect.join import allpairs
+from workbench.detect.join.matcher import JoinPlan, PairResult, SignatureMatrix, finish_join, plan_join
+
+# The index a worker process has loaded (path, arrays, its scratch scores): the tasks of a
+# run share it, and a run's index is loaded once per worker.
+_loaded: tuple[str, tuple, np.ndarray] | None = None
+_lock = threading.Lock()
+
+
+def _index(path: str, exact_type: str) -> tuple[tuple, np.ndarray]:
+    global _loaded
+    with _lock:
+        if _loaded is None or _loaded[0] != path:
+            _loaded = None  # the last run's arrays go before this run's come
+            with np.load(path) as npz:
+                arrays = [npz[f"a{k}"] for k in range(len(npz.files))]
+            tau = float(arrays[4])
+            shared = (*arrays[:4], tau, *arrays[5:])
+            _loaded = (path, shared, np.zeros(len(arrays[-1]), dtype=exact_type))
+        return _loaded[1], _loaded[2]
+
+
+def probe_task(index_path: str, exact_type: str, lo: int, hi: int, work_dir: str) -> tuple[str, int, int]:
+    """Task: probe rows lo:hi; returns (pairs shard, pairs, candidates verified)."""
+    shared, score = _index(index_path, exact_type)
+    a, b, s, verified = allpairs.probe(lo, hi, *shared, score)
+    path = new_shard(work_dir, "pairs")
+    write_pairs(a, b, s, path)
+    return str(path), len(a), int(verified)
+
+
+def find_pairs_on(client: Any, work_dir: Path, m: SignatureMatrix, tau: float,
+                  duplicate_group: np.ndarray | None = None,
+                  progress: ProgressFn = no_progress) -> PairResult:
+    """``matcher.find_pairs`` with the probing done by the cluster's workers."""
+    plan = plan_join(m, tau, duplicate_group)
+    if plan.rows == 0:
+        return finish_join(plan, [])
+    index_path = _save_index(plan, work_dir)
+    kind = np.dtype(plan.exact_type).name
+    futures = [client.submit(probe_task, str(index_path), kind, lo, min(lo + plan.step, plan.rows),
+                             str(work_dir), pure=False, retries=2)
+               for lo in plan.starts()]
+    del plan.shared  # the index is the workers' now: the client keeps what finish_join needs
+    plan.shared = ()
+
+    def report(done: int) -> None:
+        progress("match", min(done * plan.step, plan.rows), plan.rows)
+
+    done = wait_all(client, futures, report)
+    parts = []
+    for shard, _, verified in done:
+        a, b, s = read_pairs(shard)
+        parts.append((a.astype(np.int64), b.astype(np.int64), s, verified))
+    return finish_join(plan, parts)
+
+
+def _save_index(plan: JoinPlan, work_dir: Path) -> Path:
+    path = new_shard(work_dir, "index").with_suffix(".npz")
+    arrays = [np.asarray(x) for x in plan.shared]
+    np.savez(path, **{f"a{k}": a for k, a in enumerate(arrays)})
+    return path
