@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.archive.tasks import FileBatch, FileRange, RangeLog, plan
-from workbench.archive.worker import read_files
+from workbench.archive.worker import Process, read_files
 from workbench.cluster.shards import ShardRef, new_shard, read_pages, write_pages
 from workbench.core.progress import ProgressFn
 from workbench.core.records import SkipRecord
@@ -107,20 +107,14 @@ class DaskExecutor(Executor):
 
 
 def extract_on(client: Any, work_dir: Path, root: Path, params: SpotSigsParams, progress: ProgressFn,
-               workers: int) -> tuple[list[ExtractedPage], list[SkipRecord]]:
+               workers: int, process: Process = extract_batch
+               ) -> tuple[list[ExtractedPage], list[SkipRecord]]:
     """Every page below ``root``, extracted by the cluster, in ``scan`` order, with the
     skip records; the client reads the pages back from the shards."""
     found = plan(root, workers)
     pool = DaskExecutor(client, work_dir)
-    total_tasks = len(found.units)
-
-    def tasks_progress(stage: str, done: int, total: int | None) -> None:
-        progress(stage, done, total)
-        if stage == "extract":
-            progress("tasks", pool.tasks_done, max(total_tasks, pool.tasks_done))
-
     try:
-        refs, skipped = run_plan(found, pool, pool.counter, params, progress, workers, extract_batch)
+        refs, skipped = run_plan(found, pool, pool.counter, params, progress, workers, process)
     except BaseException:
         pool.shutdown(cancel_futures=True)
         raise

@@ -20,13 +20,16 @@ from typing import Any
 
 import numpy as np
 
+from workbench.archive.worker import Process
 from workbench.cluster.extract import extract_on
 from workbench.cluster.join import find_pairs_on
 from workbench.core.progress import ProgressFn
 from workbench.core.records import SkipRecord
 from workbench.detect.join.matcher import PairResult, SignatureMatrix
-from workbench.detect.spotsigs.extract import ExtractedPage
+from workbench.detect.spotsigs.extract import ExtractedPage, extract_batch
 from workbench.detect.spotsigs.params import SpotSigsParams
+
+CONNECT_TIMEOUT = "15s"  # a scheduler that does not answer by then is said to be unreachable
 
 
 class ClusterError(Exception):
@@ -38,10 +41,13 @@ class DaskRun:
     client: Any
     work_dir: Path  # this run's own folder, removed when the run ends
     workers: int  # the cluster's worker threads when the run began
+    # What a task does with a batch of pages (extract_batch; a test may put a worker's
+    # death in it).
+    process: Process = extract_batch
 
     def extract_all(self, root: Path, params: SpotSigsParams, progress: ProgressFn,
                     workers: int) -> tuple[list[ExtractedPage], list[SkipRecord]]:
-        return extract_on(self.client, self.work_dir, root, params, progress, self.workers)
+        return extract_on(self.client, self.work_dir, root, params, progress, self.workers, self.process)
 
     def join(self, m: SignatureMatrix, tau: float, groups: np.ndarray | None,
              progress: ProgressFn) -> PairResult:
@@ -76,7 +82,8 @@ def dask_run(address: str | None, work_dir: Path | str | None = None, workers: i
         try:
             if cluster is None and not address:
                 cluster = stack.enter_context(local_cluster(workers))
-            client = stack.enter_context(Client(cluster if cluster is not None else address, timeout="30s"))
+            target = cluster if cluster is not None else address
+            client = stack.enter_context(Client(target, timeout=CONNECT_TIMEOUT))
         except OSError as exc:
             raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
         threads = sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values()) or 1
