@@ -18,8 +18,8 @@ from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
 
-from workbench.archive.tasks import FileBatch, FileRange, RangeLog, plan
-from workbench.archive.worker import Process, read_files
+from workbench.archive.tasks import FileBatch, FileRange, RangeLog, SplitFile, plan
+from workbench.archive.worker import Process, read_files, resolve_pages
 from workbench.cluster.shards import ShardRef, new_shard, read_pages, write_pages
 from workbench.core.progress import ProgressFn
 from workbench.core.records import SkipRecord
@@ -82,15 +82,18 @@ class _BytesDone:
 class DaskExecutor(Executor):
     """``run_plan``'s pool on a Dask client: each call becomes a :func:`sharded` task."""
 
-    def __init__(self, client: Any, work_dir: Path) -> None:
+    def __init__(self, client: Any, work_dir: Path, planned: int) -> None:
         self.client = client
         self.work_dir = str(work_dir)
         self.counter = _BytesDone()
         self.futures: list[Any] = []  # every task submitted, to cancel them all
         self.tasks_done = 0
+        self.tasks = planned  # the plan's tasks and the follow-ups submitted so far
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         future = self.client.submit(sharded, fn, self.work_dir, *args, pure=False, retries=RETRIES)
+        if fn is resolve_pages:
+            self.tasks += 1  # a follow-up (revisits, pages the client read), not in the plan
         size = _unit_bytes(args)
 
         def done(_: Any) -> None:
@@ -112,9 +115,15 @@ def extract_on(client: Any, work_dir: Path, root: Path, params: SpotSigsParams, 
     """Every page below ``root``, extracted by the cluster, in ``scan`` order, with the
     skip records; the client reads the pages back from the shards."""
     found = plan(root, workers)
-    pool = DaskExecutor(client, work_dir)
+    planned = sum(len(u.ranges) if isinstance(u, SplitFile) else 1 for u in found.units)
+    pool = DaskExecutor(client, work_dir, planned)
+
+    def with_tasks(stage: str, done: int, total: int | None) -> None:
+        progress("tasks", pool.tasks_done, pool.tasks)
+        progress(stage, done, total)
+
     try:
-        refs, skipped = run_plan(found, pool, pool.counter, params, progress, workers, process)
+        refs, skipped = run_plan(found, pool, pool.counter, params, with_tasks, workers, process)
     except BaseException:
         pool.shutdown(cancel_futures=True)
         raise

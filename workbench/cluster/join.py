@@ -70,6 +70,7 @@ def find_pairs_on(client: Any, work_dir: Path, m: SignatureMatrix, tau: float,
 
     def report(done: int) -> None:
         progress("match", min(done * plan.step, plan.rows), plan.rows)
+        progress("tasks", done, len(futures))
 
     done = wait_all(client, futures, report)
     parts = []
