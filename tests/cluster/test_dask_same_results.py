@@ -24,6 +24,8 @@ from workbench.usecases.pipeline import DedupResult, detect, load_corpus, run_de
 
 pytestmark = pytest.mark.slow
 TOOLS = SHARED_DATA.parent / "tools"
+# gensmall pages in the test; 20,000 by hand: WORKBENCH_DASK_TEST_PAGES=20000 pytest ...
+SMALL_PAGES = int(os.environ.get("WORKBENCH_DASK_TEST_PAGES", "2000"))
 
 
 @pytest.fixture(scope="module")
@@ -86,7 +88,8 @@ def warc_crawl(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def small_pages(tmp_path_factory) -> Path:
     shared_path("bbc-news")
-    out = _generate("gensmall.py", tmp_path_factory.mktemp("gensmall") / "crawl", "--docs", "2000")
+    out = _generate("gensmall.py", tmp_path_factory.mktemp("gensmall") / "crawl", "--docs",
+                    str(SMALL_PAGES))
     (out / "truth.csv").unlink(missing_ok=True)
     _with_bad_files(out / "pages")
     return out / "pages"
@@ -118,7 +121,7 @@ def test_a_warc_crawl_with_bad_files_on_dask_is_the_local_run(on_dask: DaskRun, 
 
 def test_small_pages_with_bad_files_on_dask_are_the_local_run(on_dask: DaskRun, small_pages: Path):
     local = run_dedup(small_pages, workers=2)
-    assert len(local.pages) >= 2000 and len(local.skipped) >= 2 and len(local.clusters)
+    assert len(local.pages) >= SMALL_PAGES and len(local.skipped) >= 2 and len(local.clusters)
     _assert_same(local, _on_dask(on_dask, small_pages))
 
 
