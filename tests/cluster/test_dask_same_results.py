@@ -176,3 +176,23 @@ def test_an_unreachable_scheduler_is_said_plainly(tmp_path: Path, goldset_dev: P
     assert "Traceback" not in got.stderr
 
 
+
+
+def test_cancel_cancels_the_clusters_tasks(on_dask: DaskRun, small_pages: Path, monkeypatch):
+    """Cancel (or Ctrl+C) in the progress callback stops the run and cancels every task it
+    submitted on the cluster, not only the client's waiting."""
+    from workbench.core.progress import Cancelled
+
+    cancelled: list = []
+    cancel = on_dask.client.cancel
+    monkeypatch.setattr(on_dask.client, "cancel", lambda futures, **kw: (cancelled.extend(futures),
+                                                                        cancel(futures, **kw)))
+
+    def stop_at_first_page(stage: str, done: int, total: int | None) -> None:
+        if stage == "extract" and done > 0:
+            raise Cancelled
+
+    with pytest.raises(Cancelled):
+        load_corpus(small_pages, progress=stop_at_first_page, workers=2, extract_all=on_dask.extract_all)
+    assert cancelled, "no task was cancelled"
+    assert all(f.cancelled() for f in cancelled)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from concurrent.futures import Executor
+from concurrent.futures import CancelledError, Executor, Future
 from pathlib import Path
 from typing import Any
 
@@ -80,33 +80,60 @@ class _BytesDone:
 
 
 class DaskExecutor(Executor):
-    """``run_plan``'s pool on a Dask client: each call becomes a :func:`sharded` task."""
+    """``run_plan``'s pool on a Dask client: each call becomes a :func:`sharded` task.
+
+    ``submit`` returns a plain ``concurrent.futures.Future`` that the Dask future's
+    callback completes, and the Dask future is let go then: its result leaves the worker's
+    memory at once, and ``run_plan`` waits on a standard future (waiting on a Dask future
+    with a timeout, as it polls, raised an UnboundLocalError from inside distributed now
+    and then, under load)."""
 
     def __init__(self, client: Any, work_dir: Path, planned: int) -> None:
         self.client = client
         self.work_dir = str(work_dir)
         self.counter = _BytesDone()
-        self.futures: list[Any] = []  # every task submitted, to cancel them all
+        self.pending: set[Any] = set()  # the Dask futures not yet done, to cancel them
+        self.submitted = 0
         self.tasks_done = 0
         self.tasks = planned  # the plan's tasks and the follow-ups submitted so far
+        self._lock = threading.Lock()
 
-    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
         future = self.client.submit(sharded, fn, self.work_dir, *args, pure=False, retries=RETRIES)
         if fn is resolve_pages:
             self.tasks += 1  # a follow-up (revisits, pages the client read), not in the plan
         size = _unit_bytes(args)
+        mine: Future[Any] = Future()
+        mine.set_running_or_notify_cancel()
+        with self._lock:
+            self.pending.add(future)
+            self.submitted += 1
 
-        def done(_: Any) -> None:
-            self.counter.add(size)
-            self.tasks_done += 1
+        def done(finished: Any) -> None:  # in the Dask client's callback thread
+            try:
+                if finished.status == "finished":
+                    mine.set_result(finished.result())
+                    self.counter.add(size)
+                    self.tasks_done += 1
+                else:
+                    mine.set_exception(finished.exception() if finished.status == "error"
+                                       else CancelledError())
+            except BaseException as exc:  # noqa: BLE001 - whatever it is, the waiter hears it
+                if not mine.done():
+                    mine.set_exception(exc)
+            finally:
+                with self._lock:
+                    self.pending.discard(finished)
 
         future.add_done_callback(done)
-        self.futures.append(future)
-        return future
+        return mine
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         if cancel_futures:
-            self.client.cancel(self.futures)
+            with self._lock:
+                pending, self.pending = list(self.pending), set()
+            if pending:
+                self.client.cancel(pending)
 
 
 def extract_on(client: Any, work_dir: Path, root: Path, params: SpotSigsParams, progress: ProgressFn,
