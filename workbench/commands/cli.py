@@ -415,7 +415,11 @@ def _cluster(args: argparse.Namespace, project):
         return
     from workbench.cluster.run import ClusterError, dask_run
 
-    work_dir = args.work_dir
+    # Beside what the run writes (a crawl's shards can outgrow a small /tmp), else the
+    # system's temporary folder; a real cluster needs --work-dir on shared storage.
+    outputs = (args.project, args.pairs, args.clusters)
+    beside = next((Path(out).resolve().parent for out in outputs if out), None)
+    work_dir = args.work_dir or beside
     try:
         with dask_run(args.dask or None, work_dir, args.workers) as run:
             yield run
@@ -592,8 +596,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="run on a Dask cluster: the scheduler at ADDRESS (e.g. tcp://host:8786), "
                         "or without ADDRESS a local cluster of this machine's cores (docs/cluster.md)")
     p.add_argument("--work-dir", metavar="FOLDER",
-                   help="with --dask: where the tasks leave their Parquet shards (default: the "
-                        "temporary folder; on a cluster, storage every worker shares)")
+                   help="with --dask: where the tasks leave their Parquet shards, in a folder of "
+                        "their own removed after the run (default: beside --project or the CSVs, else "
+                        "the temporary folder; on a cluster, storage every worker shares)")
     p.set_defaults(func=cmd_dedup)
 
     p = sub.add_parser("eval", help="score detection against a gold set (one folder per cluster)")
