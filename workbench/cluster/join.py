@@ -23,24 +23,23 @@ from workbench.cluster.shards import new_shard, read_pairs, write_pairs
 from workbench.cluster.tasks import wait_all
 from workbench.core.progress import ProgressFn, no_progress
 from workbench.detect.join import allpairs
-from workbench.detect.join.matcher import JoinPlan, PairResult, SignatureMatrix, finish_join, plan_join
+from workbench.detect.join.matcher import PairResult, ProbeIndex, SignatureMatrix, finish_join, plan_join
 
 # The index a worker process has loaded (path, arrays, its scratch scores): the tasks of a
 # run share it, and a run's index is loaded once per worker.
-_loaded: tuple[str, tuple, np.ndarray] | None = None
+_loaded: tuple[str, ProbeIndex, np.ndarray] | None = None
 _lock = threading.Lock()
 
 
-def _index(path: str, exact_type: str) -> tuple[tuple, np.ndarray]:
+def _index(path: str, exact_type: str) -> tuple[ProbeIndex, np.ndarray]:
     global _loaded
     with _lock:
         if _loaded is None or _loaded[0] != path:
             _loaded = None  # the last run's arrays go before this run's come
             with np.load(path) as npz:
-                arrays = [npz[f"a{k}"] for k in range(len(npz.files))]
-            tau = float(arrays[4])
-            shared = (*arrays[:4], tau, *arrays[5:])
-            _loaded = (path, shared, np.zeros(len(arrays[-1]), dtype=exact_type))
+                a = [npz[f"arr_{k}"] for k in range(len(npz.files))]
+            shared: ProbeIndex = (a[0], a[1], a[2], a[3], float(a[4]), a[5], a[6], a[7], a[8], a[9], a[10])
+            _loaded = (path, shared, np.zeros(len(a[10]), dtype=exact_type))
         return _loaded[1], _loaded[2]
 
 
@@ -58,15 +57,14 @@ def find_pairs_on(client: Any, work_dir: Path, m: SignatureMatrix, tau: float,
                   progress: ProgressFn = no_progress) -> PairResult:
     """``matcher.find_pairs`` with the probing done by the cluster's workers."""
     plan = plan_join(m, tau, duplicate_group)
-    if plan.rows == 0:
+    if plan.rows == 0 or plan.shared is None:
         return finish_join(plan, [])
-    index_path = _save_index(plan, work_dir)
+    index_path = _save_index(plan.shared, work_dir)
     kind = np.dtype(plan.exact_type).name
     futures = [client.submit(probe_task, str(index_path), kind, lo, min(lo + plan.step, plan.rows),
                              str(work_dir), pure=False, retries=2)
                for lo in plan.starts()]
-    del plan.shared  # the index is the workers' now: the client keeps what finish_join needs
-    plan.shared = ()
+    plan.shared = None  # the index is the workers' now: the client keeps what finish_join needs
 
     def report(done: int) -> None:
         progress("match", min(done * plan.step, plan.rows), plan.rows)
@@ -80,8 +78,7 @@ def find_pairs_on(client: Any, work_dir: Path, m: SignatureMatrix, tau: float,
     return finish_join(plan, parts)
 
 
-def _save_index(plan: JoinPlan, work_dir: Path) -> Path:
+def _save_index(index: ProbeIndex, work_dir: Path) -> Path:
     path = new_shard(work_dir, "index").with_suffix(".npz")
-    arrays = [np.asarray(x) for x in plan.shared]
-    np.savez(path, **{f"a{k}": a for k, a in enumerate(arrays)})
+    np.savez(path, *[np.asarray(x) for x in index])  # arr_0, arr_1...: _index reads them back
     return path

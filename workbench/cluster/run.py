@@ -64,8 +64,9 @@ def local_cluster(workers: int | None = None) -> Any:
     SIGKILL) exits by itself (distributed's nanny watches its parent)."""
     from distributed import LocalCluster
 
-    return LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                        dashboard_address=None, silence_logs=logging.ERROR)
+    return LocalCluster(n_workers=workers or os.cpu_count() or 1,  # type: ignore[no-untyped-call]
+                        threads_per_worker=1, processes=True, dashboard_address=None,
+                        silence_logs=logging.ERROR)
 
 
 @contextmanager
@@ -83,7 +84,7 @@ def dask_run(address: str | None, work_dir: Path | str | None = None, workers: i
             if cluster is None and not address:
                 cluster = stack.enter_context(local_cluster(workers))
             target = cluster if cluster is not None else address
-            client = stack.enter_context(Client(target, timeout=CONNECT_TIMEOUT))
+            client = stack.enter_context(Client(target, timeout=CONNECT_TIMEOUT))  # type: ignore[no-untyped-call]
         except OSError as exc:
             raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
         threads = sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values()) or 1

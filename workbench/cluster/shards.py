@@ -14,6 +14,7 @@ import os
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -70,8 +71,9 @@ def read_pages(path: str | Path) -> list[ExtractedPage]:
     rows = pq.read_table(path).to_pylist()
     pages = []
     for row in rows:
-        info = PageInfo(**{f.name: (tuple(row[f.name]) if f.name in _TUPLES else row[f.name])
-                           for f in _INFO_FIELDS})
+        fields: dict[str, Any] = {f.name: (tuple(row[f.name]) if f.name in _TUPLES else row[f.name])
+                                  for f in _INFO_FIELDS}
+        info = PageInfo(**fields)
         note = (SkipRecord(row["_note_source"], row["_note_reason"], row["_note_offset"])
                 if row["_note_reason"] is not None else None)
         packed = np.frombuffer(row["_packed"], dtype=np.uint8)

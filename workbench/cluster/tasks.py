@@ -27,7 +27,7 @@ def wait_all(client: Any, futures: list[Any], report: Callable[[int], None]) -> 
             if failed is not None:
                 failed.result()  # raises the task's own error
             time.sleep(_POLL_S)
-        return client.gather(futures)
+        return list(client.gather(futures))
     except BaseException:
         client.cancel(futures)
         raise

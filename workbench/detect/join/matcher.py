@@ -342,14 +342,15 @@ def find_pairs(
     group must have identical signature multisets; only the first is indexed.
     """
     plan = plan_join(m, tau, duplicate_group)
-    if plan.rows == 0:
+    if plan.rows == 0 or plan.shared is None:
         return finish_join(plan, [])
+    shared = plan.shared
     local = threading.local()
 
     def probe(lo: int) -> Probed:
         if not hasattr(local, "score"):  # each thread its own scratch scores
             local.score = plan.scratch()
-        return allpairs.probe(lo, min(lo + plan.step, plan.rows), *plan.shared, local.score)
+        return allpairs.probe(lo, min(lo + plan.step, plan.rows), *shared, local.score)
 
     parts: list[Probed] = []
     starts = plan.starts()
@@ -367,6 +368,11 @@ def find_pairs(
 
 # What probing rows lo:hi gives: (a, b, similarity, candidates verified), a and b rows.
 Probed = tuple[np.ndarray, np.ndarray, np.ndarray, int]
+# allpairs.probe's arguments after lo, hi and before the scratch scores: the ranked rows
+# (ptr, rank, cnt, unindexed), tau, the inverted lists (list_ptr, pos, delta, cnt), the
+# facts and the lengths scanned.
+ProbeIndex = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, float, np.ndarray, np.ndarray,
+                   np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
 @dataclass(slots=True)
@@ -379,7 +385,7 @@ class JoinPlan:
     pages: np.ndarray  # row k is page pages[k]
     rep: np.ndarray  # each page's representative among identical pages
     lengths: np.ndarray
-    shared: tuple  # allpairs.probe's arguments after lo, hi (the index), before the scratch
+    shared: ProbeIndex | None  # the index (None once handed on, or with no row to probe)
     exact_type: type
     rows: int
     step: int  # rows a task probes: progress and cancel points
@@ -404,7 +410,7 @@ def plan_join(m: SignatureMatrix, tau: float, duplicate_group: np.ndarray | None
         rep = first[inverse].astype(np.int64)
     active = (lengths > 0) & (rep == np.arange(n))
     if not active.any():
-        return JoinPlan(np.empty(0, np.int64), rep, lengths, (), np.float32, 0, 1)
+        return JoinPlan(np.empty(0, np.int64), rep, lengths, None, np.float32, 0, 1)
 
     pages = probing_order(active, lengths)  # row k of the index is page pages[k]
     order, (ptr, rank, cnt, length, unindexed), index, prefix_last, prefix_rest = prefix_index(
@@ -417,7 +423,7 @@ def plan_join(m: SignatureMatrix, tau: float, duplicate_group: np.ndarray | None
     exact_type = np.float32 if not n or length.max() < 2**24 else np.float64
     lengths_scanned = length.astype(exact_type)
     del length, prefix_last, prefix_rest
-    shared = (ptr, rank, cnt, unindexed, float(tau), *index, facts, lengths_scanned)
+    shared: ProbeIndex = (ptr, rank, cnt, unindexed, float(tau), *index, facts, lengths_scanned)
     return JoinPlan(pages, rep, lengths, shared, exact_type, n, max(256, n // 200))
 
 
