@@ -29,6 +29,13 @@ from workbench.detect.workers.parallel import run_plan
 
 # A task that fails for a reason of its own (not a lost worker) is tried this often more.
 RETRIES = 2
+# Whole files a task reads at most, and their bytes: a Dask task costs milliseconds of CPU
+# in the client, scheduler and worker, so the local plan's 24-file batches are joined into
+# larger ones (measured on 20,000 small pages: 834 tasks of 24 files cost the cluster run
+# about half again the local run's CPU).
+TASK_FILES = 512
+TASK_BYTES = 64 * 2**20
+_TASKS_PER_WORKER = 4  # at least this many tasks a worker, so that all finish about together
 
 
 def sharded(fn: Callable[..., Any], work_dir: str, *args: Any) -> Any:
@@ -136,12 +143,37 @@ class DaskExecutor(Executor):
                 self.client.cancel(pending)
 
 
+def coarser(units: list[FileBatch | SplitFile], workers: int) -> list[FileBatch | SplitFile]:
+    """The plan's consecutive batches of whole files joined into tasks of up to
+    ``TASK_FILES`` files (fewer for a small crawl, so every worker gets a few). The same
+    files in the same order: the logs replay as the local plan's do."""
+    files = sum(len(u.items) for u in units if isinstance(u, FileBatch))
+    most = max(min(TASK_FILES, -(-files // max(workers * _TASKS_PER_WORKER, 1))), 1)
+    out: list[FileBatch | SplitFile] = []
+    size = 0
+    for unit in units:
+        last = out[-1] if out else None
+        if isinstance(unit, FileBatch):
+            grow = sum(getattr(item, "size", 0) for item in unit.items)
+            if (isinstance(last, FileBatch) and len(last.items) + len(unit.items) <= most
+                    and size + grow <= TASK_BYTES):
+                last.items.extend(unit.items)
+                size += grow
+                continue
+            out.append(FileBatch(list(unit.items)))
+            size = grow
+        else:
+            out.append(unit)
+    return out
+
+
 def extract_on(client: Any, work_dir: Path, root: Path, params: SpotSigsParams, progress: ProgressFn,
                workers: int, process: Process = extract_batch
                ) -> tuple[list[ExtractedPage], list[SkipRecord]]:
     """Every page below ``root``, extracted by the cluster, in ``scan`` order, with the
     skip records; the client reads the pages back from the shards."""
     found = plan(root, workers)
+    found.units = coarser(found.units, workers)
     planned = sum(len(u.ranges) if isinstance(u, SplitFile) else 1 for u in found.units)
     pool = DaskExecutor(client, work_dir, planned)
 
