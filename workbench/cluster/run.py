@@ -64,9 +64,11 @@ def local_cluster(workers: int | None = None) -> Any:
     SIGKILL) exits by itself (distributed's nanny watches its parent)."""
     from distributed import LocalCluster
 
+    # Only this machine may connect. The dashboard on a free port: None does not turn it off
+    # (dask/distributed#8136) and warned on stderr whenever another cluster held 8787.
     return LocalCluster(n_workers=workers or os.cpu_count() or 1,  # type: ignore[no-untyped-call]
-                        threads_per_worker=1, processes=True, dashboard_address=None,
-                        silence_logs=logging.ERROR)
+                        threads_per_worker=1, processes=True, host="127.0.0.1",
+                        dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR)
 
 
 @contextmanager
