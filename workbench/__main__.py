@@ -29,7 +29,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if (refused := _start_method_refused()) is not None:
         return refused
     a_dedup_process = args[:1] == ["dedup"] and argv is None  # not a test calling main()
-    if a_dedup_process:
+    # A run on a Dask cluster (dedup --dask) starts no worker pool here.
+    on_dask = any(arg == "--dask" or arg.startswith("--dask=") for arg in args)
+    if a_dedup_process and not on_dask:
         from workbench.detect.workers.pool import start_fork_server
 
         start_fork_server()

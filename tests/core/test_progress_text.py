@@ -54,6 +54,25 @@ def test_matching_counts_pages_and_other_stages_say_their_name():
     assert line.text() == "matching: 500 of 2,000 pages (25%), 125 pages/s, about 12 s left"
 
 
+def test_a_clusters_tasks_show_beside_their_stage_and_go_with_it():
+    """dedup --dask reports its Dask tasks as stage "tasks": shown on the stage's line,
+    without starting a stage of their own, and gone when the next stage starts."""
+    clock = FakeClock()
+    line = ProgressLine(clock)
+    line.update("read", 0, 50 * MB)
+    clock.now += 5
+    assert not line.update("tasks", 40, 84)
+    line.update("read", 10 * MB, 50 * MB)
+    line.update("extract", 340, None)
+    assert line.text() == ("reading: 10.0 of 50.0 MB (20%), 340 pages extracted, 2.0 MB/s, "
+                           "about 20 s left, 40 of 84 tasks done")
+    line.update("filter", 0, None)
+    assert line.text() == "filtering..."
+    line.update("tasks", 3, 79)
+    line.update("match", 0, 2000)
+    assert line.text() == "matching: 0 of 2,000 pages (0%)"  # the tasks reported before it went
+
+
 def test_durations_read_like_a_person_says_them():
     assert [duration(s) for s in (0.4, 45, 150, 3900)] == ["0 s", "45 s", "2 min", "1 h 5 min"]
 

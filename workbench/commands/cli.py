@@ -7,7 +7,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Sequence
-from contextlib import nullcontext, suppress
+from contextlib import contextmanager, nullcontext, suppress
 from pathlib import Path
 
 from workbench import __version__
@@ -224,10 +224,10 @@ def _progress(args: argparse.Namespace) -> ProgressWriter | None:
 
 
 def _load(path: Path, params: SpotSigsParams, args: argparse.Namespace,
-          progress: ProgressWriter | None = None) -> Corpus:
+          progress: ProgressWriter | None = None, extract_all=None) -> Corpus:
     _check_folder(path)
     try:
-        corpus = load_corpus(path, params, progress or no_progress, args.workers)
+        corpus = load_corpus(path, params, progress or no_progress, args.workers, extract_all=extract_all)
     finally:
         if progress is not None:
             progress.finish()
@@ -377,18 +377,23 @@ def cmd_dedup(args: argparse.Namespace) -> int:
 
 def _dedup_run(args: argparse.Namespace, params: SpotSigsParams, project) -> DedupResult:
     """Read, match and cluster, write the CSVs asked for and save into ``project``."""
-    progress = _progress(args)
-    try:
-        corpus = _load(Path(args.path), params, args, progress)
-    except InputError:  # nothing to run on: no run to offer again either
-        if project is not None:
-            project.forget_pending_run()
-        raise
-    try:
-        result = detect(corpus, progress=progress or no_progress)
-    finally:
-        if progress is not None:
-            progress.finish()
+    with _cluster(args, project) as cluster:
+        progress = _progress(args)
+        try:
+            corpus = _load(Path(args.path), params, args, progress,
+                           cluster.extract_all if cluster is not None else None)
+        except InputError:  # nothing to run on: no run to offer again either
+            if project is not None:
+                project.forget_pending_run()
+            raise
+        try:
+            if cluster is not None:
+                result = detect(corpus, progress=progress or no_progress, join=cluster.join)
+            else:
+                result = detect(corpus, progress=progress or no_progress)
+        finally:
+            if progress is not None:
+                progress.finish()
     if args.pairs:
         _write("--pairs", args.pairs, lambda out: write_pairs(result, out))
     if args.clusters:
@@ -401,8 +406,33 @@ def _dedup_run(args: argparse.Namespace, params: SpotSigsParams, project) -> Ded
     return result
 
 
+@contextmanager
+def _cluster(args: argparse.Namespace, project):
+    """The Dask run ``--dask`` asks for (None without it), ended with the run: its
+    local cluster's workers stop and its work folder goes."""
+    if getattr(args, "dask", None) is None:
+        yield None
+        return
+    from workbench.cluster.run import ClusterError, dask_run
+
+    # Beside what the run writes (a crawl's shards can outgrow a small /tmp), else the
+    # system's temporary folder; a real cluster needs --work-dir on shared storage.
+    outputs = (args.project, args.pairs, args.clusters)
+    beside = next((Path(out).resolve().parent for out in outputs if out), None)
+    work_dir = args.work_dir or beside
+    try:
+        with dask_run(args.dask or None, work_dir, args.workers) as run:
+            yield run
+    except ClusterError as exc:
+        if project is not None:
+            project.forget_pending_run()
+        raise InputError(str(exc)) from None
+
+
 def _method_run(args: argparse.Namespace, params: SpotSigsParams, project) -> int:
     """A run of a detector other than SpotSigs: the same reading, CSVs and project."""
+    if getattr(args, "dask", None) is not None:
+        raise InputError(f"--dask runs SpotSigs only, not --method {args.method}")
     from workbench.store import ProjectError
     from workbench.usecases.detector_run import MethodChoice, run_method
 
@@ -562,6 +592,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="similarity threshold of a --method other than spotsigs (default: the "
                         "method's own; spotsigs uses --tau)")
     _add_detection_options(p)
+    p.add_argument("--dask", nargs="?", const="", default=None, metavar="ADDRESS",
+                   help="run on a Dask cluster: the scheduler at ADDRESS (e.g. tcp://host:8786), "
+                        "or without ADDRESS a local cluster of this machine's cores (docs/cluster.md)")
+    p.add_argument("--work-dir", metavar="FOLDER",
+                   help="with --dask: where the tasks leave their Parquet shards, in a folder of "
+                        "their own removed after the run (default: beside --project or the CSVs, else "
+                        "the temporary folder; on a cluster, storage every worker shares)")
     p.set_defaults(func=cmd_dedup)
 
     p = sub.add_parser("eval", help="score detection against a gold set (one folder per cluster)")

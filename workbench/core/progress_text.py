@@ -65,13 +65,19 @@ class ProgressLine:
     read: _Count = field(default_factory=_Count)  # bytes
     pages: _Count = field(default_factory=_Count)  # pages extracted
     work: _Count = field(default_factory=_Count)  # any other stage's units
+    # A cluster's tasks (workbench.cluster): reported as stage "tasks" beside the stage
+    # they belong to, shown on its line; a new stage starts without them.
+    tasks: _Count = field(default_factory=_Count)
 
     def update(self, stage: str, done: int, total: int | None) -> bool:
         """Take one report; whether the shown stage changed with it."""
+        if stage == "tasks":
+            self.tasks = _Count(done, total)
+            return False
         name = stage_name(stage)
         changed = name != self.stage
         if changed:
-            self.stage, self.started, self.work = name, self.clock(), _Count()
+            self.stage, self.started, self.work, self.tasks = name, self.clock(), _Count(), _Count()
         if stage == "read":
             self.read = _Count(done, total)
         elif stage == "extract":
@@ -81,6 +87,12 @@ class ProgressLine:
         return changed
 
     def text(self) -> str:
+        line = self._text()
+        if self.tasks.total and self.stage != "done":
+            line += f", {self.tasks.done:,} of {self.tasks.total:,} tasks done"
+        return line
+
+    def _text(self) -> str:
         elapsed = self.clock() - self.started
         if self.stage == "reading":
             return self._reading(elapsed)

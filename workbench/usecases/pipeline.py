@@ -68,6 +68,13 @@ _PAGES_AT_ONCE = 8192
 # Batches of pages between two returns of freed heap memory while the matrix is built.
 _TRIM_EVERY = 4
 
+# Reads and extracts an opened folder: (root, params, progress, workers) -> (pages in scan
+# order, skip records in reading order).
+ExtractAll = Callable[[Path, SpotSigsParams, ProgressFn, int],
+                      tuple[list[ExtractedPage], list[SkipRecord]]]
+# Finds the pairs: find_pairs' signature.
+Join = Callable[[SignatureMatrix, float, np.ndarray | None, ProgressFn], PairResult]
+
 
 @dataclass(slots=True)
 class DedupResult:
@@ -255,8 +262,14 @@ def load_corpus(
     progress: ProgressFn = no_progress,
     workers: int | None = None,
     pages: Iterable[RawPage | SkipRecord] | None = None,
+    *,
+    extract_all: ExtractAll | None = None,
 ) -> Corpus:
-    """Read ``root`` (or the given pages), extract and filter signatures."""
+    """Read ``root`` (or the given pages), extract and filter signatures.
+
+    ``extract_all``: who reads and extracts an opened folder instead of this machine's
+    workers (a Dask cluster: workbench.cluster.run), with the same results in the same order.
+    """
     params = params or SpotSigsParams()
     root = Path(root)
     if pages is None and not root.exists():
@@ -270,7 +283,11 @@ def load_corpus(
     items = pages if pages is not None else scan(root, progress)
     setting_up = numba_setup.start()  # while this process mostly waits for the workers
     try:
-        extracted = _extract_all(items, params, skipped, progress, workers)
+        if extract_all is not None and pages is None:
+            extracted, skips = extract_all(root, params, progress, workers)
+            skipped.extend(skips)
+        else:
+            extracted = _extract_all(items, params, skipped, progress, workers)
     finally:
         setting_up.join()
     timings["read+extract"] = time.perf_counter() - t0
@@ -372,8 +389,13 @@ def detect(
     tau: float | None = None,
     cluster_method: str | None = None,
     progress: ProgressFn = no_progress,
+    *,
+    join: Join = find_pairs,
 ) -> DedupResult:
-    """Match and cluster a loaded corpus (tau and method default to the corpus params)."""
+    """Match and cluster a loaded corpus (tau and method default to the corpus params).
+
+    ``join``: who finds the pairs (:func:`find_pairs` here, or on a Dask cluster with the
+    same kernels and results: workbench.cluster.run)."""
     params = corpus.params
     if tau is not None or cluster_method is not None:
         params = dataclasses.replace(
@@ -385,7 +407,7 @@ def detect(
     progress("match", 0, None)
     n = len(corpus.pages)
     floor = params.floor_for(n)
-    floor_pairs = find_pairs(corpus.matrix, floor, corpus.checksum_group, progress)
+    floor_pairs = join(corpus.matrix, floor, corpus.checksum_group, progress)
     pairs = _at_least(floor_pairs, params.tau) if floor < params.tau else floor_pairs
     release_free_memory()  # the join's index, freed into the heap, goes back to the system
     timings["match"] = time.perf_counter() - t2

@@ -341,6 +341,65 @@ def find_pairs(
     ``duplicate_group[i]`` (optional) names pages with identical content: pages in one
     group must have identical signature multisets; only the first is indexed.
     """
+    plan = plan_join(m, tau, duplicate_group)
+    if plan.rows == 0 or plan.shared is None:
+        return finish_join(plan, [])
+    shared = plan.shared
+    local = threading.local()
+
+    def probe(lo: int) -> Probed:
+        if not hasattr(local, "score"):  # each thread its own scratch scores
+            local.score = plan.scratch()
+        return allpairs.probe(lo, min(lo + plan.step, plan.rows), *shared, local.score)
+
+    parts: list[Probed] = []
+    starts = plan.starts()
+    with ThreadPoolExecutor(max_workers=_THREADS) as pool:
+        futures = [pool.submit(probe, lo) for lo in starts]
+        try:
+            for k, future in enumerate(futures):
+                parts.append(future.result())
+                progress("match", min((k + 1) * plan.step, plan.rows), plan.rows)
+        except BaseException:  # Cancelled: tasks not yet started never run
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+    return finish_join(plan, parts)
+
+
+# What probing rows lo:hi gives: (a, b, similarity, candidates verified), a and b rows.
+Probed = tuple[np.ndarray, np.ndarray, np.ndarray, int]
+# allpairs.probe's arguments after lo, hi and before the scratch scores: the ranked rows
+# (ptr, rank, cnt, unindexed), tau, the inverted lists (list_ptr, pos, delta, cnt), the
+# facts and the lengths scanned.
+ProbeIndex = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, float, np.ndarray, np.ndarray,
+                   np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+@dataclass(slots=True)
+class JoinPlan:
+    """The join's index, ready to be probed in ranges of rows (rows in probing order:
+    by ascending length). Every pair is found by exactly one range, the one holding its
+    longer page (allpairs.probe), so the ranges may be probed anywhere, in any order
+    (threads here; Dask tasks in workbench.cluster.join)."""
+
+    pages: np.ndarray  # row k is page pages[k]
+    rep: np.ndarray  # each page's representative among identical pages
+    lengths: np.ndarray
+    shared: ProbeIndex | None  # the index (None once handed on, or with no row to probe)
+    exact_type: type
+    rows: int
+    step: int  # rows a task probes: progress and cancel points
+
+    def starts(self) -> list[int]:
+        return list(range(0, self.rows, self.step))
+
+    def scratch(self) -> np.ndarray:
+        """Zeroed scores, one per row: each prober needs its own."""
+        return np.zeros(self.rows, dtype=self.exact_type)
+
+
+def plan_join(m: SignatureMatrix, tau: float, duplicate_group: np.ndarray | None = None) -> JoinPlan:
+    """Rank the pages and build the prefix index :func:`find_pairs` probes."""
     if not 0.0 < tau <= 1.0:
         raise ValueError(f"tau must be in (0, 1], not {tau}")
     n = m.n
@@ -350,9 +409,8 @@ def find_pairs(
         _, first, inverse = np.unique(duplicate_group, return_index=True, return_inverse=True)
         rep = first[inverse].astype(np.int64)
     active = (lengths > 0) & (rep == np.arange(n))
-    empty = PairResult(np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0))
     if not active.any():
-        return _with_duplicates(empty, rep, lengths)
+        return JoinPlan(np.empty(0, np.int64), rep, lengths, None, np.float32, 0, 1)
 
     pages = probing_order(active, lengths)  # row k of the index is page pages[k]
     order, (ptr, rank, cnt, length, unindexed), index, prefix_last, prefix_rest = prefix_index(
@@ -365,34 +423,20 @@ def find_pairs(
     exact_type = np.float32 if not n or length.max() < 2**24 else np.float64
     lengths_scanned = length.astype(exact_type)
     del length, prefix_last, prefix_rest
-    shared = (ptr, rank, cnt, unindexed, float(tau), *index, facts, lengths_scanned)
+    shared: ProbeIndex = (ptr, rank, cnt, unindexed, float(tau), *index, facts, lengths_scanned)
+    return JoinPlan(pages, rep, lengths, shared, exact_type, n, max(256, n // 200))
 
-    step = max(256, len(order) // 200)  # pages a task probes: progress and cancel points
-    local = threading.local()
 
-    def probe(lo: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-        if not hasattr(local, "score"):  # each thread its own scratch scores
-            local.score = np.zeros(n, dtype=exact_type)
-        return allpairs.probe(lo, min(lo + step, n), *shared, local.score)
-
-    parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, int]] = []
-    with ThreadPoolExecutor(max_workers=_THREADS) as pool:
-        futures = [pool.submit(probe, lo) for lo in range(0, len(order), step)]
-        try:
-            for k, future in enumerate(futures):
-                parts.append(future.result())
-                progress("match", min((k + 1) * step, len(order)), len(order))
-        except BaseException:  # Cancelled: tasks not yet started never run
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
+def finish_join(plan: JoinPlan, parts: list[Probed]) -> PairResult:
+    """The probed ranges' pairs (in range order) as pages, with the identical pages' pairs."""
     if parts:
-        a = pages[np.concatenate([p[0] for p in parts])]  # rows back to pages
-        b = pages[np.concatenate([p[1] for p in parts])]
+        a = plan.pages[np.concatenate([p[0] for p in parts])]  # rows back to pages
+        b = plan.pages[np.concatenate([p[1] for p in parts])]
         result = PairResult(np.minimum(a, b), np.maximum(a, b), np.concatenate([p[2] for p in parts]),
                             sum(p[3] for p in parts))
     else:
-        result = empty
-    return _with_duplicates(result, rep, lengths)
+        result = PairResult(np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0))
+    return _with_duplicates(result, plan.rep, plan.lengths)
 
 
 def _narrowest(largest: int) -> np.dtype:

@@ -256,6 +256,9 @@ class _Run:
         for entry in self.entries:
             value = entry.value if isinstance(entry, _Slot) else entry
             (skipped if isinstance(value, SkipRecord) else out).append(value)
-            if isinstance(value, ExtractedPage) and value.note is not None:
-                skipped.append(value.note)  # what of the page was left unread, beside it
+            # What of the page was left unread, beside it (a page extracted on a cluster
+            # comes back as a reference to its shard that carries its note: workbench.cluster).
+            note = value.note if isinstance(value, ExtractedPage) else getattr(value, "note", None)
+            if isinstance(note, SkipRecord):
+                skipped.append(note)
         return out, skipped

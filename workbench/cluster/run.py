@@ -1,0 +1,98 @@
+"""A detection run on a Dask cluster: the client, the work directory and the two hooks
+the pipeline takes (``load_corpus(extract_all=...)``, ``detect(join=...)``).
+
+No address: a ``LocalCluster`` on this machine's cores (worker processes, one thread
+each). An address: the scheduler already running there (Slurm through dask-jobqueue, SSH
+hosts, Kubernetes...: docs/cluster.md); its workers must see the work directory.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from workbench.archive.worker import Process
+from workbench.cluster.extract import extract_on
+from workbench.cluster.join import find_pairs_on
+from workbench.core.progress import ProgressFn
+from workbench.core.records import SkipRecord
+from workbench.detect.join.matcher import PairResult, SignatureMatrix
+from workbench.detect.spotsigs.extract import ExtractedPage, extract_batch
+from workbench.detect.spotsigs.params import SpotSigsParams
+
+CONNECT_TIMEOUT = "15s"  # a scheduler that does not answer by then is said to be unreachable
+
+
+class ClusterError(Exception):
+    """The cluster could not be reached or started (said to the user as it is)."""
+
+
+@dataclass(slots=True)
+class DaskRun:
+    client: Any
+    work_dir: Path  # this run's own folder, removed when the run ends
+    workers: int  # the cluster's worker threads when the run began
+    # What a task does with a batch of pages (extract_batch; a test may put a worker's
+    # death in it).
+    process: Process = extract_batch
+
+    def extract_all(self, root: Path, params: SpotSigsParams, progress: ProgressFn,
+                    workers: int) -> tuple[list[ExtractedPage], list[SkipRecord]]:
+        return extract_on(self.client, self.work_dir, root, params, progress, self.workers, self.process)
+
+    def join(self, m: SignatureMatrix, tau: float, groups: np.ndarray | None,
+             progress: ProgressFn) -> PairResult:
+        return find_pairs_on(self.client, self.work_dir, m, tau, groups, progress)
+
+    @property
+    def hooks(self) -> dict[str, Any]:
+        return {"extract_all": self.extract_all}
+
+
+def local_cluster(workers: int | None = None) -> Any:
+    """Worker processes on this machine, one thread each. They are the cluster's
+    children: closing it ends them, and a worker whose parent dies (killed, even with
+    SIGKILL) exits by itself (distributed's nanny watches its parent)."""
+    from distributed import LocalCluster
+
+    # Only this machine may connect. The dashboard on a free port: None does not turn it off
+    # (dask/distributed#8136) and warned on stderr whenever another cluster held 8787.
+    return LocalCluster(n_workers=workers or os.cpu_count() or 1,  # type: ignore[no-untyped-call]
+                        threads_per_worker=1, processes=True, host="127.0.0.1",
+                        dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR)
+
+
+@contextmanager
+def dask_run(address: str | None, work_dir: Path | str | None = None, workers: int | None = None,
+             cluster: Any = None) -> Iterator[DaskRun]:
+    """A client for the run (on ``cluster``, the scheduler at ``address``, or a new local
+    cluster) and a work folder for its shards inside ``work_dir`` (default: the system's
+    temporary folder; on a real cluster a folder every worker can read and write)."""
+    try:
+        from distributed import Client
+    except ImportError as exc:  # pragma: no cover - a runtime dependency; said plainly if missing
+        raise ClusterError(f"--dask needs Dask distributed and pyarrow ({exc})") from None
+    with ExitStack() as stack:
+        try:
+            if cluster is None and not address:
+                cluster = stack.enter_context(local_cluster(workers))
+            target = cluster if cluster is not None else address
+            client = stack.enter_context(Client(target, timeout=CONNECT_TIMEOUT))  # type: ignore[no-untyped-call]
+        except OSError as exc:
+            raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+        threads = sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values()) or 1
+        base = Path(work_dir) if work_dir else None
+        if base is not None:
+            base.mkdir(parents=True, exist_ok=True)
+        run_dir = Path(tempfile.mkdtemp(prefix="workbench-dask-", dir=base))
+        stack.callback(shutil.rmtree, run_dir, True)
+        yield DaskRun(client, run_dir, threads)
