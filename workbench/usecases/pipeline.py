@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from workbench.archive.tasks import Scan, scan  # scan's pages, or workers read them (_extract_all)
+from workbench.archive.tasks import Scan, scan  # scan's pages, or workers read them (extract_all)
 from workbench.core.clusters.calibration import STORED_FLOOR
 from workbench.core.clusters.clustering import Vouch, cluster_pairs
 from workbench.core.clusters.heap import map_large_blocks, release_free_memory
@@ -67,6 +67,9 @@ _BATCH_BYTES = 8 * 2**20
 _PAGES_AT_ONCE = 8192
 # Batches of pages between two returns of freed heap memory while the matrix is built.
 _TRIM_EVERY = 4
+
+# What load_corpus hands the extracted pages and skip records to before filtering them.
+KeepPages = Callable[[list[ExtractedPage], list[SkipRecord]], None]
 
 
 @dataclass(slots=True)
@@ -114,7 +117,7 @@ def _batches(items: Iterable[RawPage | SkipRecord], skipped: list[SkipRecord]) -
         yield batch
 
 
-def _extract_all(
+def extract_all(
     items: Iterable[RawPage | SkipRecord],
     params: SpotSigsParams,
     skipped: list[SkipRecord],
@@ -255,8 +258,13 @@ def load_corpus(
     progress: ProgressFn = no_progress,
     workers: int | None = None,
     pages: Iterable[RawPage | SkipRecord] | None = None,
+    keep: KeepPages | None = None,
 ) -> Corpus:
-    """Read ``root`` (or the given pages), extract and filter signatures."""
+    """Read ``root`` (or the given pages), extract and filter signatures.
+
+    ``keep`` sees the extracted pages and skip records before the filters (which use the
+    pages up): a project keeps them so that a crawl that grows reads only its new files
+    (workbench.usecases.grow)."""
     params = params or SpotSigsParams()
     root = Path(root)
     if pages is None and not root.exists():
@@ -270,12 +278,22 @@ def load_corpus(
     items = pages if pages is not None else scan(root, progress)
     setting_up = numba_setup.start()  # while this process mostly waits for the workers
     try:
-        extracted = _extract_all(items, params, skipped, progress, workers)
+        extracted = extract_all(items, params, skipped, progress, workers)
     finally:
         setting_up.join()
     timings["read+extract"] = time.perf_counter() - t0
+    if keep is not None:
+        t_keep = time.perf_counter()
+        keep(extracted, skipped)
+        timings["keep pages"] = time.perf_counter() - t_keep
+    return corpus_of(str(root), params, extracted, skipped, timings, progress)
 
-    corpus = filter_corpus(str(root), params, extracted, skipped, timings, progress)
+
+def corpus_of(root: str, params: SpotSigsParams, extracted: list[ExtractedPage], skipped: list[SkipRecord],
+              timings: dict[str, float], progress: ProgressFn = no_progress) -> Corpus:
+    """The extracted pages (in reading order) as a filtered corpus, as :func:`load_corpus`
+    makes it (``extracted`` is used up)."""
+    corpus = filter_corpus(root, params, extracted, skipped, timings, progress)
     # A title many pages of a site share, each another story, is the site's label: they
     # take their next candidates (display only: detection never reads a title).
     m = corpus.matrix
@@ -482,6 +500,7 @@ def run_into_project(
     progress: ProgressFn = no_progress,
     workers: int | None = None,
     *,
+    keep: KeepPages | None = None,
     on_corpus: Callable[[Corpus], None] | None = None,
     on_result: Callable[[DedupResult], None] | None = None,
 ) -> tuple[DedupResult, int]:
@@ -493,11 +512,12 @@ def run_into_project(
     leaves them there for the next session to offer again (``project.pending_run()``),
     while the previous run stays the current one. Cancelling is the coder's choice, so a
     cancelled run is not left pending; any other failure is. ``on_corpus`` and
-    ``on_result`` see the stages' results as they come (for running counts).
+    ``on_result`` see the stages' results as they come (for running counts); ``keep``
+    the extracted pages (see :func:`load_corpus`).
     """
     params = params or SpotSigsParams()
     with pending_run(project, params):
-        corpus = load_corpus(root, params, progress, workers)
+        corpus = load_corpus(root, params, progress, workers, keep=keep)
         if on_corpus is not None:
             on_corpus(corpus)
         result = detect(corpus, progress=progress)
@@ -521,5 +541,5 @@ def pending_run(project, params: SpotSigsParams, extra: dict | None = None) -> I
         raise
 
 
-__all__ = ["Corpus", "DedupResult", "detect", "load_corpus", "pending_run", "run_dedup",
-           "run_into_project", "save_result", "Cancelled"]
+__all__ = ["Corpus", "DedupResult", "KeepPages", "corpus_of", "detect", "extract_all", "load_corpus",
+           "pending_run", "run_dedup", "run_into_project", "save_result", "Cancelled"]

@@ -1,0 +1,206 @@
+"""The pages a project's last run extracted, kept beside the project, file by file.
+
+A crawl that grows (File ▸ Add Pages…, ``workbench dedup CRAWL --project P --add``) must
+not be read again: only its new and changed files are. Detection's filters are global
+(document frequencies, blocks a site repeats, boilerplate across sites), so new pages can
+change what an old page keeps; the filters are therefore run again over every page, from
+what extraction gave *before* them: each page's record and its per-block spot signatures
+(:class:`workbench.detect.spotsigs.extract.ExtractedPage`). The matrix a run keeps in the
+project (workbench.store.runs.signatures) is after the filters and cannot serve.
+
+The file ``<project>.pages`` holds, for every input file of the run: its path below the
+crawl, size and modification time (what tells a changed file), its pages' records and
+packed signature arrays, and its skip records in reading order. Plain bytes and JSON, no
+pickle: a project given by someone else cannot run code through it. About 1 KB a small
+page (100 MB for 100,000 gensmall pages). It is written to a temporary file and moved
+into place, so a crash leaves the previous one.
+
+Layout: ``MAGIC``, the JSON's length (8 bytes, little-endian), the JSON, zero padding to a
+multiple of 8, then every page's packed arrays, each padded to a multiple of 8 (so its
+int64 views stay aligned). The JSON says where each page starts.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import struct
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from workbench import __version__
+from workbench.core.records import PageInfo, SkipRecord
+from workbench.detect.spotsigs.extract import ExtractedPage
+
+MAGIC = b"WBPAGES1"
+_FORMAT = 1
+_INFO_FIELDS = tuple(f.name for f in dataclasses.fields(PageInfo))
+_PAD = np.zeros(8, dtype=np.uint8)
+
+
+@dataclass(frozen=True, slots=True)
+class FileStamp:
+    """What tells a changed file: its path below the crawl, size and modification time."""
+
+    rel: str
+    size: int
+    mtime_ns: int
+
+
+@dataclass(slots=True)
+class KeptFile:
+    """One input file's share of a run: its pages (in reading order) and its skip records
+    (in reading order; a page's note is among them, after the pages before it)."""
+
+    stamp: FileStamp
+    pages: list[ExtractedPage] = field(default_factory=list)
+    skipped: list[SkipRecord] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class KeptPages:
+    """Every file of a run, by path, and what the pages were extracted with."""
+
+    root: str
+    params: dict[str, Any]
+    files: dict[str, KeptFile]
+    workbench: str = __version__
+
+    def fits(self, root: str, params: dict[str, Any]) -> str | None:
+        """Why these pages cannot stand for the crawl ``root`` read with ``params`` (None:
+        they can). Extraction depends on the settings and on the workbench's version."""
+        if self.root != root:
+            return f"they were read from {self.root}, not {root}"
+        if self.params != params:
+            return "the detection settings changed"
+        if self.workbench != __version__:
+            return f"they were extracted by workbench {self.workbench}, this is {__version__}"
+        return None
+
+
+def kept_path(project_path: Path | str) -> Path:
+    """Where a project's kept pages live: beside it, ``<project>.pages``."""
+    return Path(f"{project_path}.pages")
+
+
+def _skip_json(record: SkipRecord | None) -> list[Any] | None:
+    return None if record is None else [record.source, record.reason, record.offset]
+
+
+def _skip_of(value: list[Any] | None) -> SkipRecord | None:
+    return None if value is None else SkipRecord(value[0], value[1], value[2])
+
+
+def _info_json(info: PageInfo) -> list[Any]:
+    return [list(v) if isinstance(v, tuple) else v for v in (getattr(info, f) for f in _INFO_FIELDS)]
+
+
+def _info_of(values: list[Any]) -> PageInfo:
+    info = PageInfo(**dict(zip(_INFO_FIELDS, values, strict=True)))
+    info.other_titles = tuple(info.other_titles)
+    return info
+
+
+def save_kept(path: Path, kept: KeptPages) -> None:
+    """Write ``kept`` to ``path`` (through a temporary file beside it, moved into place)."""
+    files = list(kept.files.values())
+    sizes = [(page.nbytes + 7) // 8 * 8 for f in files for page in f.pages]
+    starts = np.zeros(len(sizes) + 1, dtype=np.int64)
+    np.cumsum(sizes, out=starts[1:])
+    meta = {
+        "format": _FORMAT, "workbench": kept.workbench, "root": kept.root, "params": kept.params,
+        "fields": list(_INFO_FIELDS),
+        "files": [{"rel": f.stamp.rel, "size": f.stamp.size, "mtime_ns": f.stamp.mtime_ns,
+                   "pages": len(f.pages), "skipped": [_skip_json(s) for s in f.skipped]} for f in files],
+        "infos": [_info_json(p.info) for f in files for p in f.pages],
+        "notes": [_skip_json(p.note) for f in files for p in f.pages],
+        "n_spots": [p.n_spots for f in files for p in f.pages],
+        "n_blocks": [p.n_blocks for f in files for p in f.pages],
+        "starts": starts[:-1].tolist(),
+    }
+    head = json.dumps(meta, ensure_ascii=False, separators=(",", ":")).encode()
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as out:
+        out.write(MAGIC + struct.pack("<q", len(head)) + head)
+        out.write(_PAD[: -(len(MAGIC) + 8 + len(head)) % 8].tobytes())
+        for f in files:
+            for page in f.pages:
+                out.write(page.packed.tobytes())
+                out.write(_PAD[: -page.nbytes % 8].tobytes())
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(tmp, path)
+
+
+def load_kept(path: Path) -> KeptPages | None:
+    """The kept pages at ``path``; None when there are none or they cannot be read (a
+    file of another format, cut short or damaged: the crawl is then read whole again)."""
+    try:
+        with open(path, "rb") as fh:
+            if fh.read(len(MAGIC)) != MAGIC:
+                return None
+            (length,) = struct.unpack("<q", fh.read(8))
+            meta = json.loads(fh.read(length))
+            fh.read(-(len(MAGIC) + 8 + length) % 8)
+            buffer = np.fromfile(fh, dtype=np.uint8)
+        return _kept_of(meta, buffer)
+    except (OSError, ValueError, KeyError, TypeError, IndexError, struct.error):
+        return None
+
+
+def _kept_of(meta: dict[str, Any], buffer: np.ndarray) -> KeptPages | None:
+    if meta.get("format") != _FORMAT or meta.get("fields") != list(_INFO_FIELDS):
+        return None
+    starts, n_spots, n_blocks = meta["starts"], meta["n_spots"], meta["n_blocks"]
+    pages = [ExtractedPage(_info_of(info), buffer, start, spots, blocks, _skip_of(note))
+             for info, note, start, spots, blocks
+             in zip(meta["infos"], meta["notes"], starts, n_spots, n_blocks, strict=True)]
+    if pages and pages[-1].start + pages[-1].nbytes > len(buffer):
+        raise ValueError("the kept pages are cut short")
+    files: dict[str, KeptFile] = {}
+    at = 0
+    for f in meta["files"]:
+        stamp = FileStamp(f["rel"], int(f["size"]), int(f["mtime_ns"]))
+        files[stamp.rel] = KeptFile(stamp, pages[at : at + f["pages"]],
+                                    [s for s in map(_skip_of, f["skipped"]) if s is not None])
+        at += f["pages"]
+    if at != len(pages):
+        raise ValueError("the kept pages do not add up to their files")
+    return KeptPages(meta["root"], meta["params"], files, meta["workbench"])
+
+
+def owner(source: str, rels: dict[str, Any]) -> str | None:
+    """The input file below the crawl a page or skip record came from: its ``source`` is
+    the file's path, or (inside a WACZ package) a path below it."""
+    while source:
+        if source in rels:
+            return source
+        cut = source.rfind("/")
+        if cut < 0:
+            return None
+        source = source[:cut]
+    return None
+
+
+def by_file(stamps: Sequence[FileStamp], pages: Iterable[ExtractedPage],
+            skipped: Iterable[SkipRecord]) -> tuple[dict[str, KeptFile], list[SkipRecord]]:
+    """Pages and skip records of a reading, each under the file it came from; and the skip
+    records of no file (the folder walk's: a link refused, a folder unreadable)."""
+    files = {s.rel: KeptFile(s) for s in stamps}
+    for page in pages:
+        rel = owner(page.info.source, files)
+        if rel is not None:
+            files[rel].pages.append(page)
+    loose: list[SkipRecord] = []
+    for record in skipped:
+        rel = owner(record.source, files)
+        if rel is None:
+            loose.append(record)
+        else:
+            files[rel].skipped.append(record)
+    return files, loose
