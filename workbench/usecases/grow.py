@@ -200,6 +200,7 @@ def grow_into_project(
     *,
     read: ReadFiles | None = None,
     on_corpus: Callable[[Corpus], None] | None = None,
+    on_result: Callable[[DedupResult], None] | None = None,
 ) -> tuple[DedupResult, int, Growth]:
     """Add the crawl's new and changed files to the project's run: a new run that equals a
     full run on the crawl as it is now, saved as ``run_into_project`` saves one (the
@@ -211,6 +212,8 @@ def grow_into_project(
         if on_corpus is not None:
             on_corpus(corpus)
         result = detect(corpus, progress=progress)
+        if on_result is not None:
+            on_result(result)
         run_id = save_result(project, result, progress)
     return result, run_id, growth
 
