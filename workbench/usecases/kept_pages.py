@@ -15,9 +15,11 @@ pickle: a project given by someone else cannot run code through it. About 1 KB a
 page (100 MB for 100,000 gensmall pages). It is written to a temporary file and moved
 into place, so a crash leaves the previous one.
 
-Layout: ``MAGIC``, the JSON's length (8 bytes, little-endian), the JSON, zero padding to a
-multiple of 8, then every page's packed arrays, each padded to a multiple of 8 (so its
-int64 views stay aligned). The JSON says where each page starts.
+Layout: ``MAGIC``; the header's length (8 bytes, little-endian) and the header (JSON: the
+crawl, the settings, every file with its stamp, page count and skip records); the
+length of the page lines and one JSON line a page (its record, note, where its arrays
+start, its spots and blocks); zero padding to a multiple of 8; then every page's packed
+arrays, each padded to a multiple of 8 (so its int64 views stay aligned).
 """
 
 from __future__ import annotations
@@ -107,31 +109,37 @@ def _info_of(values: list[Any]) -> PageInfo:
 
 
 def save_kept(path: Path, kept: KeptPages) -> None:
-    """Write ``kept`` to ``path`` (through a temporary file beside it, moved into place)."""
+    """Write ``kept`` to ``path`` (through a temporary file beside it, moved into place).
+
+    Page by page: a million pages' records are never one JSON document in memory."""
     files = list(kept.files.values())
-    sizes = [(page.nbytes + 7) // 8 * 8 for f in files for page in f.pages]
-    starts = np.zeros(len(sizes) + 1, dtype=np.int64)
-    np.cumsum(sizes, out=starts[1:])
-    meta = {
+    head = json.dumps({
         "format": _FORMAT, "workbench": kept.workbench, "root": kept.root, "params": kept.params,
         "fields": list(_INFO_FIELDS),
         "files": [{"rel": f.stamp.rel, "size": f.stamp.size, "mtime_ns": f.stamp.mtime_ns,
                    "pages": len(f.pages), "skipped": [_skip_json(s) for s in f.skipped]} for f in files],
-        "infos": [_info_json(p.info) for f in files for p in f.pages],
-        "notes": [_skip_json(p.note) for f in files for p in f.pages],
-        "n_spots": [p.n_spots for f in files for p in f.pages],
-        "n_blocks": [p.n_blocks for f in files for p in f.pages],
-        "starts": starts[:-1].tolist(),
-    }
-    head = json.dumps(meta, ensure_ascii=False, separators=(",", ":")).encode()
+    }, ensure_ascii=False, separators=(",", ":")).encode()
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as out:
         out.write(MAGIC + struct.pack("<q", len(head)) + head)
-        out.write(_PAD[: -(len(MAGIC) + 8 + len(head)) % 8].tobytes())
+        # One line a page: its record, note and where its arrays start in the bytes after.
+        lines_at = out.tell()
+        out.write(struct.pack("<q", 0))
+        start = 0
+        for f in files:
+            for page in f.pages:
+                out.write(json.dumps([_info_json(page.info), _skip_json(page.note), start, page.n_spots,
+                                      page.n_blocks], ensure_ascii=False, separators=(",", ":")).encode())
+                out.write(b"\n")
+                start += (page.nbytes + 7) // 8 * 8
+        lines_end = out.tell()
+        out.write(_PAD[: -lines_end % 8].tobytes())
         for f in files:
             for page in f.pages:
                 out.write(page.packed.tobytes())
                 out.write(_PAD[: -page.nbytes % 8].tobytes())
+        out.seek(lines_at)
+        out.write(struct.pack("<q", lines_end - lines_at - 8))
         out.flush()
         os.fsync(out.fileno())
     os.replace(tmp, path)
@@ -146,20 +154,23 @@ def load_kept(path: Path) -> KeptPages | None:
                 return None
             (length,) = struct.unpack("<q", fh.read(8))
             meta = json.loads(fh.read(length))
-            fh.read(-(len(MAGIC) + 8 + length) % 8)
+            (lines_length,) = struct.unpack("<q", fh.read(8))
+            lines = fh.read(lines_length).splitlines()
+            fh.read(-fh.tell() % 8)
             buffer = np.fromfile(fh, dtype=np.uint8)
-        return _kept_of(meta, buffer)
+        return _kept_of(meta, lines, buffer)
     except (OSError, ValueError, KeyError, TypeError, IndexError, struct.error):
         return None
 
 
-def _kept_of(meta: dict[str, Any], buffer: np.ndarray) -> KeptPages | None:
+def _kept_of(meta: dict[str, Any], lines: list[bytes], buffer: np.ndarray) -> KeptPages | None:
     if meta.get("format") != _FORMAT or meta.get("fields") != list(_INFO_FIELDS):
         return None
-    starts, n_spots, n_blocks = meta["starts"], meta["n_spots"], meta["n_blocks"]
-    pages = [ExtractedPage(_info_of(info), buffer, start, spots, blocks, _skip_of(note))
-             for info, note, start, spots, blocks
-             in zip(meta["infos"], meta["notes"], starts, n_spots, n_blocks, strict=True)]
+    pages = []
+    for line in lines:
+        info, note, start, spots, blocks = json.loads(line)
+        pages.append(ExtractedPage(_info_of(info), buffer, int(start), int(spots), int(blocks),
+                                   _skip_of(note)))
     if pages and pages[-1].start + pages[-1].nbytes > len(buffer):
         raise ValueError("the kept pages are cut short")
     files: dict[str, KeptFile] = {}
