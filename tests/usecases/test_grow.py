@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -179,13 +180,15 @@ def test_without_kept_pages_or_with_other_settings_every_file_is_read(tmp_path: 
     project = Project.create(tmp_path / "p.wbproj", str(crawl))
     _, _, growth = grow_into_project(project, crawl, PARAMS, workers=1)
     assert growth.read == 6 and growth.read_all_because == "no pages were kept from an earlier run"
-    _, _, growth = grow_into_project(project, crawl, SpotSigsParams(tau=0.5), workers=1)
-    assert growth.read == 6 and growth.read_all_because == "the detection settings changed"
-    _, _, growth = grow_into_project(project, crawl, SpotSigsParams(tau=0.5), workers=1)
+    other = SpotSigsParams(main_content=False)
+    _, _, growth = grow_into_project(project, crawl, other, workers=1)
+    assert growth.read == 6 and growth.read_all_because == "the extraction settings changed"
+    # Settings applied after extraction (tau, the filters, clustering) need no reading.
+    _, _, growth = grow_into_project(project, crawl, replace(other, tau=0.5, min_sigs=3), workers=1)
     assert growth.read == 0
     # Damaged kept pages are not trusted: every file is read again.
     kept_path(project.path).write_bytes(b"WBPAGES1" + b"\xff" * 40)
-    _, _, growth = grow_into_project(project, crawl, SpotSigsParams(tau=0.5), workers=1)
+    _, _, growth = grow_into_project(project, crawl, other, workers=1)
     assert growth.read == 6
     project.close()
 

@@ -43,6 +43,14 @@ MAGIC = b"WBPAGES1"
 _FORMAT = 1
 _INFO_FIELDS = tuple(f.name for f in dataclasses.fields(PageInfo))
 _PAD = np.zeros(8, dtype=np.uint8)
+# Settings the main process applies after extraction (the filters, the join, clustering):
+# kept pages serve a run whatever these are. Every other setting (and any added later)
+# may change what extraction gives, so it must be as when the pages were kept.
+AFTER_EXTRACTION = frozenset({
+    "tau", "pair_floor", "pair_floor_max_pages", "idf_low", "idf_high", "idf_min_pages", "min_sigs",
+    "site_boilerplate", "site_min_pages", "site_block_share", "corpus_boilerplate", "corpus_min_pages",
+    "corpus_core_share", "corpus_own_share", "cluster_method", "corroborate_below", "weak_join",
+    "weak_join_own_text", "hub_split"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,11 +86,15 @@ class KeptPages:
         they can). Extraction depends on the settings and on the workbench's version."""
         if self.root != root:
             return f"they were read from {self.root}, not {root}"
-        if self.params != params:
-            return "the detection settings changed"
+        if _extraction(self.params) != _extraction(params):
+            return "the extraction settings changed"
         if self.workbench != __version__:
             return f"they were extracted by workbench {self.workbench}, this is {__version__}"
         return None
+
+
+def _extraction(params: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in params.items() if k not in AFTER_EXTRACTION}
 
 
 def kept_path(project_path: Path | str) -> Path:
