@@ -215,3 +215,34 @@ def test_kept_pages_round_trip_exactly(tmp_path: Path) -> None:
         assert np.array_equal(a.spot_ids, b.spot_ids) and np.array_equal(a.spot_block, b.spot_block)
         assert np.array_equal(a.block_hashes, b.block_hashes)
     assert kept.files["empty.html"].skipped == [SkipRecord("empty.html", "empty file")]
+
+
+def test_revisits_of_captures_in_older_files_make_a_full_reading(tmp_path: Path) -> None:
+    """A weekly WARC whose revisit records point at last week's captures: reading only the
+    new file could not resolve them, so every file is read and the run is a full run's."""
+    from tests.archive.test_parallel_read import _revisit
+    from tests.archive.warcs import Builder, page
+
+    crawl = tmp_path / "crawl"
+    crawl.mkdir()
+    week1 = Builder()
+    for n in range(1, 9):
+        week1.response(f"http://p.test/{n}", page(n) * 8, date=f"2020-01-01T00:00:0{n}Z")
+    (crawl / "week1.warc.gz").write_bytes(week1.bytes())
+    project = Project.create(tmp_path / "p.wbproj", str(crawl))
+    run_into_project(project, crawl, PARAMS, workers=1, keep=keep_pages(project.path, crawl, PARAMS))
+
+    week2 = Builder()
+    week2.response("http://p.test/20", page(20) * 8, date="2020-01-08T00:00:00Z")
+    _revisit(week2, "http://p.test/3", page(3) * 8, "http://p.test/3", "2020-01-01T00:00:03Z",
+             "2020-01-08T00:00:01Z")
+    (crawl / "week2.warc.gz").write_bytes(week2.bytes())
+    grown, _, growth = grow_into_project(project, crawl, PARAMS, workers=1)
+    assert growth.read_all_because == "revisit records in the new files refer to captures in other files"
+    assert growth.read == 2
+    full = full_run(crawl, tmp_path / "full.wbproj")
+    assert page_records(grown) == page_records(full)
+    assert [(p.source, p.offset) for p in grown.pages].count(("week2.warc.gz", None)) == 0
+    assert pairs_of(grown) == pairs_of(full) and grown.skipped == full.skipped
+    assert not any(s.reason.endswith("not in the opened folder") for s in grown.skipped)
+    project.close()

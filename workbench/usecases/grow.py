@@ -32,8 +32,8 @@ from workbench.core.records import SkipRecord
 from workbench.detect.spotsigs.extract import ExtractedPage
 from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.usecases.kept_pages import (
+    ByFile,
     FileStamp,
-    KeptFile,
     KeptPages,
     by_file,
     kept_path,
@@ -102,8 +102,11 @@ def keep_pages(project_path: Path | str, root: Path | str, params: SpotSigsParam
     stamps = [stamp_of(item) for item in walk(Path(root)) if isinstance(item, FileEntry)]
 
     def keep(extracted: list[ExtractedPage], skipped: list[SkipRecord]) -> None:
-        files, _ = by_file(stamps, extracted, skipped)
-        _save_quietly(project_path, KeptPages(root_text(root), params.to_dict(), files))
+        found = by_file(stamps, extracted, skipped)
+        if found.in_file_order and not found.unresolved_revisits:
+            _save_quietly(project_path, KeptPages(root_text(root), params.to_dict(), found.files))
+        else:  # see grow_corpus: such a crawl is read whole every time
+            kept_path(project_path).unlink(missing_ok=True)
 
     return keep
 
@@ -160,27 +163,45 @@ def grow_corpus(
         to_read.append(item)
     growth.removed = [rel for rel in before if rel not in stamps]
 
-    read_skipped: list[SkipRecord] = []
-    fresh = (read or _read_here)(to_read, params, read_skipped, progress, workers)
-    read_files, after_all = by_file([stamps[i.rel] for i in to_read if isinstance(i, FileEntry)],
-                                    fresh, read_skipped)
-    files: dict[str, KeptFile] = {}
-    pages: list[ExtractedPage] = []
-    skipped: list[SkipRecord] = []
-    for item in items:  # the crawl's order, as a full run reads it
-        if isinstance(item, SkipRecord):
-            skipped.append(item)
-            continue
-        kept_file = read_files.get(item.rel) or before[item.rel]
-        files[item.rel] = kept_file
-        pages.extend(kept_file.pages)
-        skipped.extend(kept_file.skipped)
-    skipped.extend(after_all)  # what a reading finds only at its end (revisits left over)
+    if not before:
+        to_read = items  # the walk's skip records too: the reading is then a full run's
+    found, pages, skipped = _read(to_read, stamps, params, progress, workers, read)
+    if before and (not found.in_file_order or found.unresolved_revisits):
+        # WARC revisit records whose original capture is in a file not read now (or comes
+        # only after them): a full run would resolve them, so every file is read.
+        growth.read_all_because = "revisit records in the new files refer to captures in other files"
+        growth.new = [i.rel for i in items if isinstance(i, FileEntry)]
+        growth.changed, growth.unchanged, before = [], 0, {}
+        found, pages, skipped = _read(items, stamps, params, progress, workers, read)
+    files = found.files
+    if before:  # the kept pages of unchanged files and the new reading, in the crawl's order
+        files, pages, skipped = {}, [], []
+        for item in items:
+            if isinstance(item, SkipRecord):
+                skipped.append(item)
+                continue
+            kept_file = found.files.get(item.rel) or before[item.rel]
+            files[item.rel] = kept_file
+            pages.extend(kept_file.pages)
+            skipped.extend(kept_file.skipped)
     timings["read+extract"] = time.perf_counter() - t0
     t_keep = time.perf_counter()
-    _save_quietly(project_path, KeptPages(root_text(root), params.to_dict(), files))
+    if found.in_file_order and not found.unresolved_revisits:
+        _save_quietly(project_path, KeptPages(root_text(root), params.to_dict(), files))
+    else:
+        kept_path(project_path).unlink(missing_ok=True)
     timings["keep pages"] = time.perf_counter() - t_keep
     return corpus_of(str(root), params, pages, skipped, timings, progress), growth
+
+
+def _read(to_read: list[FileEntry | SkipRecord], stamps: dict[str, FileStamp], params: SpotSigsParams,
+          progress: ProgressFn, workers: int, read: ReadFiles | None
+          ) -> tuple[ByFile, list[ExtractedPage], list[SkipRecord]]:
+    """The files' pages and skip records, as read and by file."""
+    skipped: list[SkipRecord] = []
+    fresh = (read or _read_here)(to_read, params, skipped, progress, workers)
+    found = by_file([stamps[i.rel] for i in to_read if isinstance(i, FileEntry)], fresh, skipped)
+    return found, fresh, skipped
 
 
 def _read_here(files: list[FileEntry | SkipRecord], params: SpotSigsParams, skipped: list[SkipRecord],

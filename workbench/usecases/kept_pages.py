@@ -210,20 +210,48 @@ def owner(source: str, rels: dict[str, Any]) -> str | None:
     return None
 
 
+# What a WARC revisit record whose original capture was not read becomes
+# (workbench.archive.warc.RevisitIndex.leftovers).
+UNRESOLVED_REVISIT = "the original capture is not in the opened folder"
+
+
+@dataclass(slots=True)
+class ByFile:
+    """A reading's pages and skip records under the files they came from."""
+
+    files: dict[str, KeptFile]
+    loose: list[SkipRecord]  # skip records of no file (the walk's: a link refused, ...)
+    # Whether the reading gave every file's pages and records one file after another, in
+    # the files' order. A WARC revisit resolved only at the end of a reading (its original
+    # came in a later file) breaks this: it is then placed where no file-by-file reading
+    # could put it again.
+    in_file_order: bool = True
+    # Whether a revisit's original capture was not found among the files read.
+    unresolved_revisits: bool = False
+
+
 def by_file(stamps: Sequence[FileStamp], pages: Iterable[ExtractedPage],
-            skipped: Iterable[SkipRecord]) -> tuple[dict[str, KeptFile], list[SkipRecord]]:
-    """Pages and skip records of a reading, each under the file it came from; and the skip
-    records of no file (the folder walk's: a link refused, a folder unreadable)."""
+            skipped: Iterable[SkipRecord]) -> ByFile:
+    """Pages and skip records of a reading (of the files ``stamps`` names, in that
+    order), each under the file it came from."""
     files = {s.rel: KeptFile(s) for s in stamps}
+    place = {rel: k for k, rel in enumerate(files)}
+    found = ByFile(files, [])
+    last = -1
     for page in pages:
         rel = owner(page.info.source, files)
         if rel is not None:
             files[rel].pages.append(page)
-    loose: list[SkipRecord] = []
+            found.in_file_order &= place[rel] >= last
+            last = place[rel]
+    last = -1
     for record in skipped:
         rel = owner(record.source, files)
+        found.unresolved_revisits |= record.reason.endswith(UNRESOLVED_REVISIT)
         if rel is None:
-            loose.append(record)
+            found.loose.append(record)
         else:
             files[rel].skipped.append(record)
-    return files, loose
+            found.in_file_order &= place[rel] >= last
+            last = place[rel]
+    return found
