@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -64,7 +65,7 @@ class Growth:
     changed: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     unchanged: int = 0
-    # Why every file was read (no usable kept pages), or None.
+    # Why every file was read (no usable kept pages, revisits across files), or None.
     read_all_because: str | None = None
 
     @property
@@ -106,7 +107,7 @@ def keep_pages(project_path: Path | str, root: Path | str, params: SpotSigsParam
         if found.in_file_order and not found.unresolved_revisits:
             _save_quietly(project_path, KeptPages(root_text(root), params.to_dict(), found.files))
         else:  # see grow_corpus: such a crawl is read whole every time
-            kept_path(project_path).unlink(missing_ok=True)
+            _forget(project_path)
 
     return keep
 
@@ -119,6 +120,12 @@ def _save_quietly(project_path: Path | str, kept: KeptPages) -> None:
         save_kept(path, kept)
     except OSError:
         path.with_name(path.name + ".tmp").unlink(missing_ok=True)
+
+
+def _forget(project_path: Path | str) -> None:
+    """No kept pages: the next Add Pages reads every file."""
+    with suppress(OSError):
+        kept_path(project_path).unlink(missing_ok=True)
 
 
 def grow_corpus(
@@ -189,7 +196,7 @@ def grow_corpus(
     if found.in_file_order and not found.unresolved_revisits:
         _save_quietly(project_path, KeptPages(root_text(root), params.to_dict(), files))
     else:
-        kept_path(project_path).unlink(missing_ok=True)
+        _forget(project_path)
     timings["keep pages"] = time.perf_counter() - t_keep
     return corpus_of(str(root), params, pages, skipped, timings, progress), growth
 
