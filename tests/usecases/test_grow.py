@@ -28,6 +28,7 @@ from workbench.usecases.pipeline import DedupResult, run_into_project
 PARAMS = SpotSigsParams()
 # The module (workbench.archive exports a function of the same name).
 scan_module = importlib.import_module("workbench.archive.scan")
+parallel = importlib.import_module("workbench.detect.workers.parallel")
 
 
 @pytest.fixture(scope="module")
@@ -112,14 +113,20 @@ def test_adding_pages_reads_only_new_files_and_equals_a_full_run(
         fh.write("<p>Corrected on Tuesday.</p>")
     (crawl / removed).unlink()
 
+    # Files are read in this process (scan's read_file) or planned for the workers to read.
     read: list[str] = []
-    reader = scan_module.read_file
+    reader, planner = scan_module.read_file, parallel.plan_items
 
     def counting(item, tracker, index):  # type: ignore[no-untyped-def]
         read.append(item.rel)
         return reader(item, tracker, index)
 
+    def planning(items, *args, **kwargs):  # type: ignore[no-untyped-def]
+        read.extend(item.rel for item in items if not isinstance(item, SkipRecord))
+        return planner(items, *args, **kwargs)
+
     monkeypatch.setattr(scan_module, "read_file", counting)
+    monkeypatch.setattr(parallel, "plan_items", planning)
     grown, run_id, growth = grow_into_project(project, crawl, PARAMS, workers=2)
     monkeypatch.undo()
 

@@ -32,6 +32,7 @@ from workbench.core.progress import ProgressFn, no_progress
 from workbench.core.records import SkipRecord
 from workbench.detect.spotsigs.extract import ExtractedPage
 from workbench.detect.spotsigs.params import SpotSigsParams
+from workbench.detect.workers.parallel import read_and_extract
 from workbench.usecases.kept_pages import (
     ByFile,
     FileStamp,
@@ -213,9 +214,16 @@ def _read(to_read: list[FileEntry | SkipRecord], stamps: dict[str, FileStamp], p
 
 def _read_here(files: list[FileEntry | SkipRecord], params: SpotSigsParams, skipped: list[SkipRecord],
                progress: ProgressFn, workers: int) -> list[ExtractedPage]:
-    """Read the files in this process, extract their pages in worker processes."""
+    """Read and extract the files on this machine as a full run does: worker processes
+    read their own files (workbench.detect.workers.parallel), or for a few files this
+    process reads them and the workers extract."""
     if not files:
         return []
+    if workers > 1:
+        done = read_and_extract(".", params, progress, workers, items=files)
+        if done is not None:
+            skipped.extend(done[1])
+            return done[0]
     return extract_all(scan_items(files, progress), params, skipped, progress, workers)
 
 
