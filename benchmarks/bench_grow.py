@@ -1,6 +1,6 @@
 """Add Pages against a full run: a gensmall project that grows by 10 % (issue 34 item 7).
 
-usage: bench_grow.py --gensmall DIR [--every 11] [--repeats 3] [--work DIR] [--workers N]
+usage: bench_grow.py --gensmall DIR [--every 11] [--repeats 3] [--work DIR] [--workers N] [--reuse]
 
 DIR is a gensmall output (../shared/tools/gensmall.py --docs 110000 --out DIR). Every
 ``--every``-th file (in sorted order) is held back: the project is made by a full run on
@@ -41,12 +41,18 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--work", type=Path, default=Path("/tmp/bench_grow"))
     ap.add_argument("--workers", type=str, default=None)
+    ap.add_argument("--reuse", action="store_true",
+                    help="use the grown crawl and base project --work holds from an earlier run")
     args = ap.parse_args()
     extra = ["--workers", args.workers] if args.workers else []
 
     work = args.work
-    shutil.rmtree(work, ignore_errors=True)
     crawl, held = work / "crawl", work / "held"
+    base = work / "base.wbproj"
+    if args.reuse:  # the grown crawl and the base project of an earlier run of this script
+        run(args, extra, work, crawl, base)
+        return
+    shutil.rmtree(work, ignore_errors=True)
     shutil.copytree(args.gensmall / "pages", crawl)
     files = sorted(crawl.rglob("*.html"))
     for path in files[args.every - 1 :: args.every]:
@@ -56,13 +62,16 @@ def main() -> None:
     n_held = sum(1 for _ in held.rglob("*.html"))
     print(f"crawl: {len(files) - n_held:,} files, {n_held:,} held back and added", flush=True)
 
-    base = work / "base.wbproj"
     seconds, out = workbench(str(crawl), "--project", str(base), *extra)
     print(f"base project: {seconds:.1f} s; {line(out, 'pages read')}", flush=True)
     for path in held.rglob("*.html"):
         target = crawl / path.relative_to(held)
         shutil.copy2(path, target)
+    run(args, extra, work, crawl, base)
 
+
+def run(args: argparse.Namespace, extra: list[str], work: Path, crawl: Path, base: Path) -> None:
+    """The interleaved runs: --add on a copy of the base project, then a full run."""
     adds: list[float] = []
     fulls: list[float] = []
     same: list[bool] = []
