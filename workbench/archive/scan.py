@@ -176,8 +176,13 @@ def scan(root: Path | str, progress: ProgressFn = no_progress) -> Iterator[RawPa
     reason. ``progress("read", done, total)`` counts bytes of input; only
     :class:`Cancelled`, raised by it, escapes.
     """
-    root = Path(root)
-    items = list(walk(root))
+    return scan_items(list(walk(Path(root))), progress)
+
+
+def scan_items(items: list[FileEntry | SkipRecord], progress: ProgressFn = no_progress
+               ) -> Iterator[RawPage | SkipRecord]:
+    """:func:`scan` of the files (and walk skip records) given, in their order: a crawl
+    that grew reads only its new files (workbench.usecases.grow)."""
     total = sum(item.size for item in items if isinstance(item, FileEntry))
     tracker = Tracker(progress, total)
     index = RevisitIndex()

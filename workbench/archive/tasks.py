@@ -97,7 +97,12 @@ def plan(root: Path | str, workers: int, *, range_bytes: int | None = None) -> P
     A WARC file of at least two ranges (``range_bytes``, by default sized to the crawl)
     is split into ranges; every other file is read whole by one worker.
     """
-    items = list(walk(Path(root)))
+    return plan_items(list(walk(Path(root))), workers, range_bytes=range_bytes)
+
+
+def plan_items(items: list[FileEntry | SkipRecord], workers: int, *, range_bytes: int | None = None) -> Plan:
+    """:func:`plan` for the files (and walk skip records) given, in their order: a crawl that
+    grew reads only its new files (workbench.usecases.grow)."""
     total = sum(item.size for item in items if isinstance(item, FileEntry))
     step = range_bytes or range_size(total, workers)
     units: list[FileBatch | SplitFile] = []

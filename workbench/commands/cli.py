@@ -180,6 +180,11 @@ def _check_outputs(args: argparse.Namespace) -> None:
     from workbench.store.safety.outputs import check_output
     from workbench.store.safety.whole_files import OutputRefused
 
+    if getattr(args, "add", False) and not args.project:
+        raise UsageError("--add adds a crawl's new files to a project's run: give the project "
+                         "with --project")
+    if getattr(args, "add", False) and args.method != SPOTSIGS:
+        raise UsageError(f"--add works with --method {SPOTSIGS} only, not {args.method}")
     seen: dict[str, str] = {}
     for option in ("pairs", "clusters", "skipped"):
         value = getattr(args, option)
@@ -224,10 +229,18 @@ def _progress(args: argparse.Namespace) -> ProgressWriter | None:
 
 
 def _load(path: Path, params: SpotSigsParams, args: argparse.Namespace,
-          progress: ProgressWriter | None = None, extract_all=None) -> Corpus:
+          progress: ProgressWriter | None = None, project=None, extract_all=None) -> Corpus:
+    """The crawl's corpus: read whole, or (``--add``) only its new and changed files. A run
+    into a project keeps its extracted pages beside it for the next ``--add``.
+    ``extract_all``: a Dask cluster's reading (``--dask``) instead of this machine's workers."""
     _check_folder(path)
     try:
-        corpus = load_corpus(path, params, progress or no_progress, args.workers, extract_all=extract_all)
+        if getattr(args, "add", False) and project is not None:
+            corpus = _grown(project, path, params, args, progress)
+        else:
+            keep = _keeper(project, path, params)
+            corpus = load_corpus(path, params, progress or no_progress, args.workers, keep=keep,
+                                 extract_all=extract_all)
     finally:
         if progress is not None:
             progress.finish()
@@ -242,6 +255,28 @@ def _load(path: Path, params: SpotSigsParams, args: argparse.Namespace,
         where = (f"; every skipped input is in {report}" if report else
                  f"; {ALL_SKIPPED}" if len(counts) > SHOWN_REASONS else "")
         raise InputError(f"{path}: no readable pages ({reasons}){where}")
+    return corpus
+
+
+def _keeper(project, path: Path, params: SpotSigsParams):
+    if project is None:
+        return None
+    from workbench.usecases.grow import keep_pages
+
+    return keep_pages(project.path, path, params)
+
+
+def _grown(project, path: Path, params: SpotSigsParams, args: argparse.Namespace,
+           progress: ProgressWriter | None) -> Corpus:
+    """``--add``: the grown crawl's corpus, reading only new and changed files; says how
+    many files were new, changed, removed and unchanged."""
+    from workbench.usecases.grow import grow_corpus
+
+    started = time.perf_counter()
+    corpus, growth = grow_corpus(project.path, path, params, progress or no_progress, args.workers)
+    if progress is not None:
+        progress.finish()
+    print(f"files:             {growth.summary()} (read in {time.perf_counter() - started:.2f} s)")
     return corpus
 
 
@@ -380,7 +415,7 @@ def _dedup_run(args: argparse.Namespace, params: SpotSigsParams, project) -> Ded
     with _cluster(args, project) as cluster:
         progress = _progress(args)
         try:
-            corpus = _load(Path(args.path), params, args, progress,
+            corpus = _load(Path(args.path), params, args, progress, project,
                            cluster.extract_all if cluster is not None else None)
         except InputError:  # nothing to run on: no run to offer again either
             if project is not None:
@@ -584,6 +619,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "starts with a quote")
     p.add_argument("--project", help="save the run into this project file (created if missing), "
                                      "for coding in the workbench and `workbench export`")
+    p.add_argument("--add", action="store_true",
+                   help="with --project: read only the crawl's files that are new or changed "
+                        "(by path, size and modification time) since the project's last run, "
+                        "and detect as a full run on the whole crawl would; pages of removed "
+                        "files leave the run; tags, memos and marks carry over")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress display")
     p.add_argument("--method", choices=METHODS, default=SPOTSIGS,
                    help="the detector (default spotsigs; `workbench compare` scores them on your "

@@ -19,6 +19,7 @@ from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.gui.failures import explain
 from workbench.store import Project
 from workbench.usecases.detector_run import MethodChoice, run_method_into_project
+from workbench.usecases.grow import grow_into_project, keep_pages
 from workbench.usecases.pipeline import Corpus, DedupResult, run_into_project
 
 # At most one progress signal per this many seconds, unless the stage changes.
@@ -77,11 +78,15 @@ class JobSignals(QObject):
 
 class DetectJob(QRunnable):
     """load_corpus + detect + save_result for one archive into one open project (or, for
-    a ``method`` other than SpotSigs, workbench.usecases.detector_run's run of that detector)."""
+    a ``method`` other than SpotSigs, workbench.usecases.detector_run's run of that detector).
+    ``grow`` (File ▸ Add Pages…): read only the archive's new and changed files
+    (workbench.usecases.grow)."""
 
     def __init__(self, project: Project, root: str, params: SpotSigsParams,
-                 workers: int | None = None, method: MethodChoice | None = None) -> None:
+                 workers: int | None = None, method: MethodChoice | None = None,
+                 grow: bool = False) -> None:
         super().__init__()
+        self.grow = grow
         self.setAutoDelete(False)
         self.project = project
         self.root = root
@@ -131,9 +136,18 @@ class DetectJob(QRunnable):
                 return
             # run_into_project keeps the settings in the project until the run is saved,
             # so a run killed half way is offered again when the project reopens.
-            result, run_id = run_into_project(
-                self.project, self.root, self.params, self._progress, self.workers,
-                on_corpus=self._corpus_counts, on_result=self._result_counts)
+            files = ""
+            if self.grow:
+                result, run_id, growth = grow_into_project(
+                    self.project, self.root, self.params, self._progress, self.workers,
+                    on_corpus=self._corpus_counts, on_result=self._result_counts)
+                files = f" Files: {growth.summary()}."
+            else:
+                # The pages are kept beside the project, so Add Pages reads only new files.
+                result, run_id = run_into_project(
+                    self.project, self.root, self.params, self._progress, self.workers,
+                    keep=keep_pages(self.project.path, self.root, self.params),
+                    on_corpus=self._corpus_counts, on_result=self._result_counts)
             summary = RunSummary(
                 run_id=run_id,
                 pages=len(result.pages),
@@ -143,7 +157,7 @@ class DetectJob(QRunnable):
                 timings=dict(result.timings),
                 note=(f" Pairs below τ were not looked for: {len(result.pages):,} pages is over the "
                       f"pair floor's limit of {result.params.pair_floor_max_pages:,}."
-                      if result.floor_skipped else ""),
+                      if result.floor_skipped else "") + files,
             )
         except Cancelled:
             self.signals.cancelled.emit()

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from workbench.archive.tasks import Scan, scan  # scan's pages, or workers read them (_extract_all)
+from workbench.archive.tasks import Scan, scan  # scan's pages, or workers read them (extract_pages)
 from workbench.core.clusters.calibration import STORED_FLOOR
 from workbench.core.clusters.clustering import Vouch, cluster_pairs
 from workbench.core.clusters.heap import map_large_blocks, release_free_memory
@@ -74,6 +74,8 @@ ExtractAll = Callable[[Path, SpotSigsParams, ProgressFn, int],
                       tuple[list[ExtractedPage], list[SkipRecord]]]
 # Finds the pairs: find_pairs' signature.
 Join = Callable[[SignatureMatrix, float, np.ndarray | None, ProgressFn], PairResult]
+# What load_corpus hands the extracted pages and skip records to before filtering them.
+KeepPages = Callable[[list[ExtractedPage], list[SkipRecord]], None]
 
 
 @dataclass(slots=True)
@@ -121,7 +123,7 @@ def _batches(items: Iterable[RawPage | SkipRecord], skipped: list[SkipRecord]) -
         yield batch
 
 
-def _extract_all(
+def extract_pages(
     items: Iterable[RawPage | SkipRecord],
     params: SpotSigsParams,
     skipped: list[SkipRecord],
@@ -262,13 +264,17 @@ def load_corpus(
     progress: ProgressFn = no_progress,
     workers: int | None = None,
     pages: Iterable[RawPage | SkipRecord] | None = None,
+    keep: KeepPages | None = None,
     *,
     extract_all: ExtractAll | None = None,
 ) -> Corpus:
     """Read ``root`` (or the given pages), extract and filter signatures.
 
-    ``extract_all``: who reads and extracts an opened folder instead of this machine's
-    workers (a Dask cluster: workbench.cluster.run), with the same results in the same order.
+    ``keep`` sees the extracted pages and skip records before the filters (which use the
+    pages up): a project keeps them so that a crawl that grows reads only its new files
+    (workbench.usecases.grow). ``extract_all``: who reads and extracts an opened folder
+    instead of this machine's workers (a Dask cluster: workbench.cluster.run), with the same
+    results in the same order.
     """
     params = params or SpotSigsParams()
     root = Path(root)
@@ -287,12 +293,22 @@ def load_corpus(
             extracted, skips = extract_all(root, params, progress, workers)
             skipped.extend(skips)
         else:
-            extracted = _extract_all(items, params, skipped, progress, workers)
+            extracted = extract_pages(items, params, skipped, progress, workers)
     finally:
         setting_up.join()
     timings["read+extract"] = time.perf_counter() - t0
+    if keep is not None:
+        t_keep = time.perf_counter()
+        keep(extracted, skipped)
+        timings["keep pages"] = time.perf_counter() - t_keep
+    return corpus_of(str(root), params, extracted, skipped, timings, progress)
 
-    corpus = filter_corpus(str(root), params, extracted, skipped, timings, progress)
+
+def corpus_of(root: str, params: SpotSigsParams, extracted: list[ExtractedPage], skipped: list[SkipRecord],
+              timings: dict[str, float], progress: ProgressFn = no_progress) -> Corpus:
+    """The extracted pages (in reading order) as a filtered corpus, as :func:`load_corpus`
+    makes it (``extracted`` is used up)."""
+    corpus = filter_corpus(root, params, extracted, skipped, timings, progress)
     # A title many pages of a site share, each another story, is the site's label: they
     # take their next candidates (display only: detection never reads a title).
     m = corpus.matrix
@@ -504,6 +520,7 @@ def run_into_project(
     progress: ProgressFn = no_progress,
     workers: int | None = None,
     *,
+    keep: KeepPages | None = None,
     on_corpus: Callable[[Corpus], None] | None = None,
     on_result: Callable[[DedupResult], None] | None = None,
 ) -> tuple[DedupResult, int]:
@@ -515,11 +532,12 @@ def run_into_project(
     leaves them there for the next session to offer again (``project.pending_run()``),
     while the previous run stays the current one. Cancelling is the coder's choice, so a
     cancelled run is not left pending; any other failure is. ``on_corpus`` and
-    ``on_result`` see the stages' results as they come (for running counts).
+    ``on_result`` see the stages' results as they come (for running counts); ``keep``
+    the extracted pages (see :func:`load_corpus`).
     """
     params = params or SpotSigsParams()
     with pending_run(project, params):
-        corpus = load_corpus(root, params, progress, workers)
+        corpus = load_corpus(root, params, progress, workers, keep=keep)
         if on_corpus is not None:
             on_corpus(corpus)
         result = detect(corpus, progress=progress)
@@ -543,5 +561,5 @@ def pending_run(project, params: SpotSigsParams, extra: dict | None = None) -> I
         raise
 
 
-__all__ = ["Corpus", "DedupResult", "detect", "load_corpus", "pending_run", "run_dedup",
-           "run_into_project", "save_result", "Cancelled"]
+__all__ = ["Corpus", "DedupResult", "KeepPages", "corpus_of", "detect", "extract_pages", "load_corpus",
+           "pending_run", "run_dedup", "run_into_project", "save_result", "Cancelled"]

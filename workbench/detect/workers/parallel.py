@@ -33,6 +33,7 @@ from workbench.archive.tasks import (
     RangeLog,
     SplitFile,
     plan,
+    plan_items,
     read_one,
 )
 from workbench.archive.worker import Meter, Process, init_worker, read_file_range, read_files, resolve_pages
@@ -63,15 +64,18 @@ def read_and_extract(
     process: Process = extract_batch,
     range_bytes: int | None = None,
     small_here: bool = True,
+    items: list[FileEntry | SkipRecord] | None = None,
 ) -> tuple[list[Any], list[SkipRecord]] | None:
     """Every page below ``root`` through ``process`` in worker processes, in ``scan`` order.
 
     Returns the results (in page order) and the skip records (in reading order, a page
     ``process`` failed on in its place), or None for a crawl so small that reading it in
-    this process is faster (``small_here``). Progress: ``read`` in bytes, ``extract`` in
+    this process is faster (``small_here``). ``items``: only these files (and walk skip
+    records) below ``root``, in their order. Progress: ``read`` in bytes, ``extract`` in
     pages; ``Cancelled`` raised by ``progress`` stops the workers and propagates.
     """
-    found = plan(root, workers, range_bytes=range_bytes)
+    found = (plan(root, workers, range_bytes=range_bytes) if items is None
+             else plan_items(items, workers, range_bytes=range_bytes))
     if small_here and found.small:
         return None
     # Workers that end with this process however it ends (workbench.detect.workers.pool).

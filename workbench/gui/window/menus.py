@@ -70,6 +70,9 @@ class WindowActions:
         a("open_archive", "Open Archive &Folder…", self.open_archive_dialog, QKeySequence.StandardKey.Open,
           "Open a folder of saved pages, WARC/ARC or WACZ files")
         a("open_project", "Open &Project…", self.open_project_dialog, "Ctrl+Shift+O")
+        a("add_pages", "&Add Pages…", self.add_pages,
+          tip="Read the archive folder's new and changed files and detect again as on the whole "
+              "folder; every tag, memo and mark stays")
         a("save_as", "Save Project &As…", self.save_project_as)
         a("export", "&Export…", lambda: export_dialog(self), "Ctrl+E", "Export tagged pages to CSV")
         a("skipped", "&Skipped Files…", self.show_skipped)
@@ -170,6 +173,7 @@ class WindowActions:
         self.recent_menu.setObjectName("recentMenu")
         self.recent = RecentProjects(self.settings, self.recent_menu, self.open_project)
         file.addMenu(self.recent_menu)
+        file.addAction(act["add_pages"])
         file.addAction(act["save_as"])
         file.addSeparator()
         file.addAction(act["hand_out"])
@@ -234,7 +238,7 @@ class WindowActions:
         for name in ("export", "save_as", "skipped", "calibrate", "next_uncoded", "next_member",
                      "prev_member", "agreement"):
             act[name].setEnabled(have and idle)
-        for name in ("settings", "rerun", "split", "merge", "exclude", "review_carried",
+        for name in ("settings", "rerun", "add_pages", "split", "merge", "exclude", "review_carried",
                      "hand_out", "bring_in", "draw_sample", "review_disagreements"):
             act[name].setEnabled(writable)
         can_undo = writable and self.project.next_undo() is not None

@@ -55,9 +55,23 @@ class DetectionRuns:
         with the current run's extraction settings; every tag stays on its page."""
         return self.start_run(self.current_params(), method=choice)
 
-    def start_run(self, params: SpotSigsParams | None = None, method: MethodChoice | None = None) -> bool:
+    def add_pages(self) -> bool:
+        """File ▸ Add Pages…: read the archive folder's new and changed files and detect as
+        on the whole folder, with the current run's settings; every decision carries over."""
+        if self.project is None or self.job is not None:
+            return False
+        if not self.current_method().is_spotsigs:
+            self.prompter.error("Add Pages", "Add Pages works on SpotSigs runs. The current run was "
+                                "made with another method: run it again (Detection ▸ Run Detection "
+                                "Again) to take the new pages in.")
+            return False
+        return self.start_run(self.current_params(), grow=True)
+
+    def start_run(self, params: SpotSigsParams | None = None, method: MethodChoice | None = None,
+                  grow: bool = False) -> bool:
         """A detection run into the project: with ``params`` (from the settings dialog)
-        SpotSigs, unless ``method`` says otherwise; without, the current run's method again."""
+        SpotSigs, unless ``method`` says otherwise; without, the current run's method again.
+        ``grow``: read only the new and changed files (:meth:`add_pages`)."""
         if self.project is None or self.job is not None:
             return False
         if method is None:
@@ -66,7 +80,8 @@ class DetectionRuns:
         if not Path(root).exists():
             self.prompter.error("Archive not found", f"The archive folder {root} is not there any more.")
             return False
-        self.job = DetectJob(self.project, root, params or self.current_params(), self.workers, method)
+        self.job = DetectJob(self.project, root, params or self.current_params(), self.workers, method,
+                             grow=grow)
         sig = self.job.signals
         sig.progress.connect(self.run_panel.on_progress)
         sig.counts.connect(self.run_panel.on_counts)

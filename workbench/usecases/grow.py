@@ -1,0 +1,257 @@
+"""A crawl that grew: read only its new and changed files, and detect as a full run would.
+
+File ▸ Add Pages… and ``workbench dedup CRAWL --project P --add`` call :func:`grow_into_project`.
+A file is *changed* when its size or modification time (nanoseconds) differ from when
+its pages were kept (workbench.usecases.kept_pages); *removed* when it is no longer in
+the crawl: its pages leave the run, and what the coder decided on them stays in the
+project and is reported, as for every run that replaces another
+(workbench.store.coding.carry, through ``Project.save_run``).
+
+Every page of the grown crawl then goes through the same filters, join and clustering as
+in a full run, in the order a full run reads them, so the result is the full run's: the
+filters are global (a new page changes document frequencies and what a site repeats, so
+an old page's kept signatures can change), and running them again over the kept
+extraction costs little next to reading and extracting. Nothing here knows about Qt.
+
+The same split serves a cluster run: the pages kept per input file are what a Dask
+task per file would give back, so a distributed reading of the new files only can hand
+its pages to :func:`grow_corpus` in place of :func:`extract_pages`.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from contextlib import suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from workbench.archive.scan import FileEntry, scan_items, walk
+from workbench.core.progress import ProgressFn, no_progress
+from workbench.core.records import SkipRecord
+from workbench.detect.spotsigs.extract import ExtractedPage
+from workbench.detect.spotsigs.params import SpotSigsParams
+from workbench.detect.workers.parallel import read_and_extract
+from workbench.usecases.kept_pages import (
+    ByFile,
+    FileStamp,
+    KeptPages,
+    by_file,
+    kept_path,
+    load_kept,
+    save_kept,
+)
+from workbench.usecases.pipeline import (
+    Corpus,
+    DedupResult,
+    KeepPages,
+    corpus_of,
+    detect,
+    extract_pages,
+    pending_run,
+    save_result,
+)
+
+# How a crawl's files are read: the pages and skip records of the files given, in order.
+ReadFiles = Callable[[list[FileEntry | SkipRecord], SpotSigsParams, list[SkipRecord], ProgressFn, int],
+                     list[ExtractedPage]]
+
+
+@dataclass(slots=True)
+class Growth:
+    """How the crawl's files compare with the pages kept from before."""
+
+    new: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    unchanged: int = 0
+    # Why every file was read (no usable kept pages, revisits across files), or None.
+    read_all_because: str | None = None
+
+    @property
+    def read(self) -> int:
+        """Files read."""
+        return len(self.new) + len(self.changed)
+
+    def summary(self) -> str:
+        """One line for the terminal and the window."""
+        text = (f"{len(self.new):,} new, {len(self.changed):,} changed, {len(self.removed):,} removed, "
+                f"{self.unchanged:,} unchanged files")
+        if self.read_all_because:
+            text += f"; every file was read: {self.read_all_because}"
+        return text
+
+
+def root_text(root: Path | str) -> str:
+    """The crawl as kept pages name it (its absolute path)."""
+    return str(Path(root).resolve())
+
+
+def stamp_of(entry: FileEntry) -> FileStamp:
+    """The file's size and modification time now (its size as the walk saw it)."""
+    try:
+        mtime = os.stat(entry.location).st_mtime_ns
+    except OSError:
+        mtime = -1  # gone or unreadable: read again next time (reading says why)
+    return FileStamp(entry.rel, entry.size, mtime)
+
+
+def keep_pages(project_path: Path | str, root: Path | str, params: SpotSigsParams) -> KeepPages:
+    """What a full run into a project gives ``load_corpus`` as ``keep``: the crawl's files
+    are stamped now, before reading (a file changed while it is read is then read again
+    next time), and the pages are kept file by file beside the project."""
+    stamps = [stamp_of(item) for item in walk(Path(root)) if isinstance(item, FileEntry)]
+
+    def keep(extracted: list[ExtractedPage], skipped: list[SkipRecord]) -> None:
+        found = by_file(stamps, extracted, skipped)
+        if found.in_file_order and not found.unresolved_revisits:
+            _save_quietly(project_path, KeptPages(root_text(root), params.to_dict(), found.files))
+        else:  # see grow_corpus: such a crawl is read whole every time
+            _forget(project_path)
+
+    return keep
+
+
+def _save_quietly(project_path: Path | str, kept: KeptPages) -> None:
+    """Keeping pages only spares reading later: a disk that cannot take them costs the next
+    Add Pages a full reading, never the run (the old file, if any, is valid by its stamps)."""
+    path = kept_path(project_path)
+    try:
+        save_kept(path, kept)
+    except OSError:
+        path.with_name(path.name + ".tmp").unlink(missing_ok=True)
+
+
+def _forget(project_path: Path | str) -> None:
+    """No kept pages: the next Add Pages reads every file."""
+    with suppress(OSError):
+        kept_path(project_path).unlink(missing_ok=True)
+
+
+def grow_corpus(
+    project_path: Path | str,
+    root: Path | str,
+    params: SpotSigsParams,
+    progress: ProgressFn = no_progress,
+    workers: int | None = None,
+    read: ReadFiles | None = None,
+) -> tuple[Corpus, Growth]:
+    """The grown crawl's corpus, exactly as ``load_corpus`` makes it, reading only the
+    files that are new or changed since the pages kept beside the project; the kept pages
+    are brought up to date. ``read`` reads the given files (default: this machine's workers)."""
+    root = Path(root)
+    if not root.exists():
+        raise FileNotFoundError(f"no such file or folder: {root}")
+    workers = workers or os.cpu_count() or 1
+    timings: dict[str, float] = {}
+    t0 = time.perf_counter()
+    items = list(walk(root))
+    stamps = {item.rel: stamp_of(item) for item in items if isinstance(item, FileEntry)}
+    kept = load_kept(kept_path(project_path))
+    growth = Growth()
+    if kept is None:
+        growth.read_all_because = "no pages were kept from an earlier run"
+    else:
+        growth.read_all_because = kept.fits(root_text(root), params.to_dict())
+    before = kept.files if kept is not None and growth.read_all_because is None else {}
+
+    to_read: list[FileEntry | SkipRecord] = []
+    for item in items:
+        if not isinstance(item, FileEntry):
+            continue
+        old = before.get(item.rel)
+        if old is None:
+            growth.new.append(item.rel)
+        elif old.stamp != stamps[item.rel]:
+            growth.changed.append(item.rel)
+        else:
+            growth.unchanged += 1
+            continue
+        to_read.append(item)
+    growth.removed = [rel for rel in before if rel not in stamps]
+
+    if not before:
+        to_read = items  # the walk's skip records too: the reading is then a full run's
+    found, pages, skipped = _read(to_read, stamps, params, progress, workers, read)
+    if before and (not found.in_file_order or found.unresolved_revisits):
+        # WARC revisit records whose original capture is in a file not read now (or comes
+        # only after them): a full run would resolve them, so every file is read.
+        growth.read_all_because = "revisit records in the new files refer to captures in other files"
+        growth.new = [i.rel for i in items if isinstance(i, FileEntry)]
+        growth.changed, growth.unchanged, before = [], 0, {}
+        found, pages, skipped = _read(items, stamps, params, progress, workers, read)
+    files = found.files
+    if before:  # the kept pages of unchanged files and the new reading, in the crawl's order
+        files, pages, skipped = {}, [], []
+        for item in items:
+            if isinstance(item, SkipRecord):
+                skipped.append(item)
+                continue
+            kept_file = found.files.get(item.rel) or before[item.rel]
+            files[item.rel] = kept_file
+            pages.extend(kept_file.pages)
+            skipped.extend(kept_file.skipped)
+    timings["read+extract"] = time.perf_counter() - t0
+    t_keep = time.perf_counter()
+    if found.in_file_order and not found.unresolved_revisits:
+        _save_quietly(project_path, KeptPages(root_text(root), params.to_dict(), files))
+    else:
+        _forget(project_path)
+    timings["keep pages"] = time.perf_counter() - t_keep
+    return corpus_of(str(root), params, pages, skipped, timings, progress), growth
+
+
+def _read(to_read: list[FileEntry | SkipRecord], stamps: dict[str, FileStamp], params: SpotSigsParams,
+          progress: ProgressFn, workers: int, read: ReadFiles | None
+          ) -> tuple[ByFile, list[ExtractedPage], list[SkipRecord]]:
+    """The files' pages and skip records, as read and by file."""
+    skipped: list[SkipRecord] = []
+    fresh = (read or _read_here)(to_read, params, skipped, progress, workers)
+    found = by_file([stamps[i.rel] for i in to_read if isinstance(i, FileEntry)], fresh, skipped)
+    return found, fresh, skipped
+
+
+def _read_here(files: list[FileEntry | SkipRecord], params: SpotSigsParams, skipped: list[SkipRecord],
+               progress: ProgressFn, workers: int) -> list[ExtractedPage]:
+    """Read and extract the files on this machine as a full run does: worker processes
+    read their own files (workbench.detect.workers.parallel), or for a few files this
+    process reads them and the workers extract."""
+    if not files:
+        return []
+    if workers > 1:
+        done = read_and_extract(".", params, progress, workers, items=files)
+        if done is not None:
+            skipped.extend(done[1])
+            return done[0]
+    return extract_pages(scan_items(files, progress), params, skipped, progress, workers)
+
+
+def grow_into_project(
+    project,
+    root: Path | str,
+    params: SpotSigsParams | None = None,
+    progress: ProgressFn = no_progress,
+    workers: int | None = None,
+    *,
+    read: ReadFiles | None = None,
+    on_corpus: Callable[[Corpus], None] | None = None,
+    on_result: Callable[[DedupResult], None] | None = None,
+) -> tuple[DedupResult, int, Growth]:
+    """Add the crawl's new and changed files to the project's run: a new run that equals a
+    full run on the crawl as it is now, saved as ``run_into_project`` saves one (the
+    coder's decisions carried by page). Returns the result, the new run's id and what
+    was read."""
+    params = params or SpotSigsParams()
+    with pending_run(project, params):
+        corpus, growth = grow_corpus(project.path, root, params, progress, workers, read)
+        if on_corpus is not None:
+            on_corpus(corpus)
+        result = detect(corpus, progress=progress)
+        if on_result is not None:
+            on_result(result)
+        run_id = save_result(project, result, progress)
+    return result, run_id, growth
+
+
+__all__ = ["Growth", "grow_corpus", "grow_into_project", "keep_pages", "stamp_of"]
