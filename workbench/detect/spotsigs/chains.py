@@ -154,6 +154,9 @@ class WordTable:
         self.arena = np.zeros(1 << 14, dtype=np.uint8)
         self.used = 0  # bytes of the arena in use
         self.count = 0  # words in the table
+        # Rehashing is the one loop a small crawl may never reach: run once on the empty
+        # table, so that the warm-up before a first detection compiles it too.
+        _insert_all(self.slots, self.word_start, self.word_len, self.arena)
 
     def add(self, data: np.ndarray, starts: np.ndarray, ends: np.ndarray, codes: np.ndarray) -> None:
         """Put each word ``data[starts[k]:ends[k]]``, whose integer is ``codes[k]``, into the
