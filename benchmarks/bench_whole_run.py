@@ -45,8 +45,8 @@ def main() -> None:
         out.seek(0)
         printed = out.read().decode(errors="replace")
     print(printed.rstrip())
-    print(f"exit status {usage.returncode}; wall {usage.wall_s:,.0f} s ({usage.wall_s / 60:.1f} min); "
-          f"CPU {usage.cpu_s:,.0f} s; peak memory of the whole process tree "
+    print(f"exit status {usage.returncode}; wall {usage.wall_s:,.1f} s ({usage.wall_s / 60:.1f} min); "
+          f"CPU {usage.cpu_s:,.1f} s; peak memory of the whole process tree "
           f"{usage.peak_rss_bytes / 2**30:.2f} GB over {usage.processes} processes")
     if usage.returncode != 0 or not project.exists():
         sys.exit(1)

@@ -5,6 +5,7 @@ import sys
 from itertools import pairwise
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -22,7 +23,7 @@ from workbench.detect.spotsigs.signatures import (
     spots_in,
 )
 from workbench.text.html import extract
-from workbench.text.tokenize import tokenize, words_of
+from workbench.text.tokenize import tokenize, word_bytes, words_of
 
 OBAMA = (
     "At a rally to kick off a weeklong campaign for the South Carolina primary, Obama tried "
@@ -179,3 +180,59 @@ def test_a_batch_of_pages_in_many_languages_gets_each_page_its_own_signatures(pa
 @given(st.text(alphabet=st.sampled_from(list("aZ_9 .,-\nİßÉé\u0307漢")), max_size=60))
 def test_words_without_spans_are_the_words_of_the_tokenizer(text):
     assert words_of(text) == tokenize(text).words
+
+
+_CASED = ["the", "The", "a", "IS", "of", "cat", "Dog", "sat", "mat", "ran", "x1", "under_score", "9"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_the_compiled_word_lookup_gives_each_word_the_integer_of_the_dictionary(data):
+    """Lexicon.ascii_codes (one compiled pass over a page's kept blocks as bytes) gives every
+    word what Lexicon.codes gives it, on a vocabulary both fill in any order (a worker's
+    pages alternate between them), and counts each block's words."""
+    scheme = Scheme("xx", SPOTS, "", by_word((AntecedentSpec("the", 2, 3),)), frozenset({"a", "of"}))
+    lexicon = Lexicon(scheme)
+    for _ in range(data.draw(st.integers(1, 4))):
+        block = st.lists(st.sampled_from(_CASED), max_size=8).map(" , ".join)
+        blocks = data.draw(st.lists(block, max_size=5))
+        extra = data.draw(st.lists(st.text("xyz", min_size=1, max_size=6), max_size=6))  # new words
+        blocks = [*blocks, " ".join(extra)]
+        words = [words_of(b) for b in blocks]
+        if data.draw(st.booleans()):
+            lexicon.codes([w for ws in words for w in ws])
+        raw = word_bytes("\n".join(blocks))
+        assert raw is not None
+        codes, counts = lexicon.ascii_codes(raw, np.array([len(b) for b in blocks], dtype=np.int64))
+        assert counts.tolist() == [len(ws) for ws in words]
+        assert codes.tolist() == lexicon.codes([w for ws in words for w in ws]).tolist()
+
+
+def test_the_compiled_word_lookup_keeps_every_word_apart_as_its_table_grows():
+    lexicon = Lexicon(Scheme("xx", SPOTS, "", {}, frozenset()))
+    words = [f"w{k}" for k in range(20_000)]  # the table starts with 4,096 slots
+    for start in range(0, len(words), 3_000):
+        chunk = words[start : start + 3_000]
+        codes, counts = lexicon.ascii_codes(" ".join(chunk).encode(), np.array([len(" ".join(chunk))]))
+        assert counts.tolist() == [len(chunk)]
+        assert lexicon.hash[codes].tolist() == [signature_id(w) & (2**64 - 1) for w in chunk]
+    again, _ = lexicon.ascii_codes(" ".join(words).encode(), np.array([len(" ".join(words))]))
+    assert again.tolist() == lexicon.codes(words).tolist() == list(range(len(words)))
+
+
+def test_a_worker_forgets_its_words_between_batches_never_inside_one(monkeypatch):
+    """Past _MAX_WORDS known words a worker's vocabulary starts afresh; the pages of a batch
+    looked up before that would have kept integers that then name other words (other spot
+    ids: it happened once per 500,000 new words of a worker, on large crawls)."""
+    import workbench.detect.spotsigs.chains as chains
+    import workbench.detect.spotsigs.signatures as signatures
+
+    params = SpotSigsParams(languages=False)
+    pages = [extract(f"<html><body><p>{words * 3}</p></body></html>") for words in (
+        "the quick brown fox jumps over the lazy dog and the cat sleeps in the sun all day long ",
+        "the harbour ferry leaves at noon when the tide turns and the gulls follow the boat home ")]
+    alone = [block_signatures(page, params).ids.tolist() for page in pages]
+    monkeypatch.setattr(chains, "_MAX_WORDS", 5)
+    monkeypatch.setattr(signatures._LOCAL, "lexicons", {}, raising=False)
+    for _ in range(2):  # the second batch starts past the limit
+        assert [found.ids.tolist() for found in batch_signatures(pages, params)] == alone

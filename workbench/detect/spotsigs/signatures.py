@@ -27,7 +27,7 @@ from workbench.detect.spotsigs.scheme import PUNCTUATION, SPOTS, Scheme, by_word
 from workbench.detect.spotsigs.spot import Spot, spot_id
 from workbench.text.html import Block, Extracted
 from workbench.text.stopwords import ENGLISH_STOPWORDS
-from workbench.text.tokenize import Tokens, tokenize, words_of
+from workbench.text.tokenize import Tokens, tokenize, word_bytes, words_of
 
 __all__ = ["Spot", "spot_id", "spots_in", "kept_blocks", "PageSpots", "page_spots", "block_id",
            "page_signatures", "BlockSignatures", "block_signatures", "batch_signatures", "SPOTS",
@@ -148,6 +148,9 @@ class BlockSignatures:
     chains: Chains | None = None
     namespace: str = ""
     listed: list[Spot] | None = None  # punctuation spots, found as records
+    # The words as ASCII bytes, spaces between, when ``words`` was not made (the words were
+    # looked up by a compiled pass: workbench.detect.spotsigs.chains.Lexicon.ascii_codes).
+    word_text: bytes = b""
 
     @property
     def spots(self) -> list[Spot]:
@@ -155,7 +158,7 @@ class BlockSignatures:
             return self.listed
         if self.chains is None:
             return []
-        words, ns = self.words, self.namespace
+        words, ns = self.words or self.word_text.decode("ascii").split(), self.namespace
         out = []
         for a, row, n in zip(self.chains.antecedent.tolist(), self.chains.chain.tolist(),
                              self.chains.length.tolist(), strict=True):
@@ -188,16 +191,25 @@ def _batch(pages: Sequence[Extracted], params: SpotSigsParams,
             out[i] = _punctuation(page, pages[i].text)
         else:
             by_scheme.setdefault(id(page.scheme), []).append(i)
-    for members in by_scheme.values():
-        lexicon = lexicon_of(ready[members[0]].scheme)
+    lexicons = [lexicon_of(ready[members[0]].scheme) for members in by_scheme.values()]
+    for lexicon in lexicons:  # before any page's words are looked up (see forget_if_full)
+        lexicon.forget_if_full()
+    for members, lexicon in zip(by_scheme.values(), lexicons, strict=True):
         codes, ranges, offsets = [], [], []
         offset = 0
         for i in members:
             page = ready[i]
-            codes.append(lexicon.codes(page.tokens.words))
+            if page.lengths is not None:  # every word ASCII: looked up in one compiled pass
+                page_codes, counts = lexicon.ascii_codes(page.word_text, page.lengths)
+                ends = [0, *np.cumsum(counts).tolist()]
+                page.ranges = list(zip(ends[:-1], ends[1:], strict=True))
+                page.n_words = len(page_codes)
+                codes.append(page_codes)
+            else:
+                codes.append(lexicon.codes(page.tokens.words))
             ranges += [(lo + offset, hi + offset) for lo, hi in _chain_ranges(page, params)]
             offsets.append(offset)
-            offset += len(page.tokens.words)
+            offset += page.n_words
         found = find_chains(np.concatenate(codes), ranges, lexicon)
         bounds = np.searchsorted(found.antecedent, [*offsets, offset])
         for k, i in enumerate(members):
@@ -219,18 +231,32 @@ class _Prepared:
     scheme: Scheme
     tokens: Tokens
     ranges: list[tuple[int, int]]
+    n_words: int
+    # When every word is ASCII, the kept blocks' words as bytes (workbench.text.tokenize.
+    # word_bytes) and each block's length in them: the words are then found as their
+    # lexicon's integers by one compiled pass (``tokens`` has none, and ``ranges`` and
+    # ``n_words`` are set then).
+    word_text: bytes = b""
+    lengths: np.ndarray | None = None
 
 
 def _prepare(extracted: Extracted, params: SpotSigsParams, spans: bool) -> _Prepared:
     text = extracted.text
     blocks = kept_blocks(extracted, params)
     scheme = page_scheme(text, blocks, params)
-    tokens, ranges = _tokens(text, blocks, spans=spans or scheme.kind == PUNCTUATION)
-    return _Prepared(blocks, scheme, tokens, ranges)
+    spans = spans or scheme.kind == PUNCTUATION
+    if not spans:
+        lines = [text[b.start : b.end] for b in blocks]
+        data = word_bytes("\n".join(lines))
+        if data:  # every word ASCII (and some text): its words are found in _batch
+            lengths = np.fromiter(map(len, lines), dtype=np.int64, count=len(lines))
+            return _Prepared(blocks, scheme, Tokens([], [], []), [], 0, data, lengths)
+    tokens, ranges = _tokens(text, blocks, spans=spans)
+    return _Prepared(blocks, scheme, tokens, ranges, len(tokens.words))
 
 
 def _chain_ranges(page: _Prepared, params: SpotSigsParams) -> list[tuple[int, int]]:
-    return page.ranges if params.chains_within_blocks else [(0, len(page.tokens.words))]
+    return page.ranges if params.chains_within_blocks else [(0, page.n_words)]
 
 
 def _block_of(page: _Prepared, token: np.ndarray) -> np.ndarray:
@@ -252,7 +278,8 @@ def _punctuation(page: _Prepared, text: str) -> BlockSignatures:
 
 def _finish(page: _Prepared, chains: Chains) -> BlockSignatures:
     return BlockSignatures(chains.ids, _block_of(page, chains.antecedent), page.blocks, page.scheme.language,
-                           page.scheme.kind, page.tokens.words, chains, page.scheme.namespace)
+                           page.scheme.kind, page.tokens.words, chains, page.scheme.namespace,
+                           word_text=page.word_text)
 
 
 def _signatures(extracted: Extracted, params: SpotSigsParams, spans: bool) -> tuple[BlockSignatures, Tokens]:
