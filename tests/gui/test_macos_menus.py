@@ -14,7 +14,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu, QMenuBar
 
 import workbench
-from workbench.gui import keynames
+from workbench.gui.keys import keynames
 
 Role = QAction.MenuRole
 APP_MENU_ROLES = (Role.QuitRole, Role.PreferencesRole, Role.AboutRole)

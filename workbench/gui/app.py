@@ -14,7 +14,7 @@ import workbench
 from workbench import resources
 from workbench.detect.compile_ahead import background as compile_ahead
 from workbench.gui.compat import protect_none
-from workbench.gui.errorhook import ErrorReporter
+from workbench.gui.errors.errorhook import ErrorReporter
 from workbench.gui.fileopen import FileOpenRequests
 from workbench.gui.mainwindow import MainWindow
 from workbench.gui.project.locations import APP_NAME, ORG_NAME, data_dir

@@ -31,8 +31,8 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.detect.spotsigs.params import CLUSTER_METHODS, AntecedentSpec, SpotSigsParams, default_specs
-from workbench.gui import keynames
-from workbench.gui.keynames import is_mac, shortcut_rows
+from workbench.gui.keys import keynames
+from workbench.gui.keys.keynames import is_mac, shortcut_rows
 
 _OK = QDialogButtonBox.StandardButton.Ok
 _CANCEL = QDialogButtonBox.StandardButton.Cancel

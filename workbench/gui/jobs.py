@@ -16,7 +16,7 @@ from PySide6.QtCore import QObject, QRunnable, Signal
 
 from workbench.core.progress import Cancelled
 from workbench.detect.spotsigs.params import SpotSigsParams
-from workbench.gui.failures import explain
+from workbench.gui.errors.failures import explain
 from workbench.store import Project
 from workbench.usecases.detector_run import MethodChoice, run_method_into_project
 from workbench.usecases.grow import grow_into_project, keep_pages

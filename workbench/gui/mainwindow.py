@@ -34,7 +34,7 @@ from workbench.gui.coding.review_dialog import ReviewDialog
 from workbench.gui.detection.calibration import CalibrationDialog
 from workbench.gui.filterbar import FilterBar
 from workbench.gui.jobs import DetectJob
-from workbench.gui.keyboard import CodingUndoInTextFields
+from workbench.gui.keys.keyboard import CodingUndoInTextFields
 from workbench.gui.messages import KeyNamingStatusBar, MessageLog
 from workbench.gui.models import COL_MIN, COL_SIZE, COL_TITLE, ClusterTableModel
 from workbench.gui.project.backupwatch import BackupWatcher

@@ -12,7 +12,7 @@ import time
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QStatusBar
 
-from workbench.gui.keynames import key_label
+from workbench.gui.keys.keynames import key_label
 from workbench.gui.sidebyside.pagetext import plain_tip
 
 KEEP = 500  # messages kept: a long session's, not without end

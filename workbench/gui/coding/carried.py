@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.gui.host import ProjectWindow
-from workbench.gui.keynames import key_label
+from workbench.gui.keys.keynames import key_label
 from workbench.store import ProjectError
 from workbench.store.coding.carry import CarriedItem
 

@@ -17,7 +17,7 @@ from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
 from workbench.export.codebook_file import read_codebook_file
 from workbench.export.qdc import QdcImport
-from workbench.gui.failures import explain
+from workbench.gui.errors.failures import explain
 from workbench.store import ProjectError
 
 

@@ -36,7 +36,7 @@ from workbench.gui.coding.review_presenter import (
     take_coder,
 )
 from workbench.gui.host import CodingWindow
-from workbench.gui.keynames import key_label
+from workbench.gui.keys.keynames import key_label
 from workbench.store import ProjectError
 
 SIDE_ROWS = ("Tags", "Not this story (pages)", "Memos")

@@ -38,7 +38,7 @@ from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.detect.texts import read_texts
 from workbench.gui.coding.carried import CarriedWindow, carried_message, show_carried
 from workbench.gui.detection.andd_dialog import AnddDialog
-from workbench.gui.failures import explain
+from workbench.gui.errors.failures import explain
 from workbench.gui.jobs import retire
 from workbench.store import Project, ProjectError
 

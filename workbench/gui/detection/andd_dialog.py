@@ -26,7 +26,7 @@ from workbench.core.clusters.andd_preview import Changes, ClusterChange
 from workbench.core.clusters.merge_links import merge_links
 from workbench.detect.andd.model import AnddWeights
 from workbench.detect.join.matcher import PairResult
-from workbench.gui.keynames import key_label
+from workbench.gui.keys.keynames import key_label
 
 # The strongest links shown under each merge (the count says how many there are).
 SHOWN_LINKS = 3

@@ -48,7 +48,7 @@ from workbench.core.clusters.calibration import (
     weak_joins_note,
 )
 from workbench.gui.coding.carried import CarriedWindow, carried_message, show_carried
-from workbench.gui.keynames import key_label
+from workbench.gui.keys.keynames import key_label
 from workbench.store import ProjectError
 
 if TYPE_CHECKING:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from workbench.gui.keyboard import Pane, is_typing, pane_after, pane_of
+from workbench.gui.keys.keyboard import Pane, is_typing, pane_after, pane_of
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QLabel, QTableView

@@ -15,7 +15,7 @@ from workbench.gui.detection.andd_actions import install_andd_action
 from workbench.gui.detection.calibration import open_calibration
 from workbench.gui.detection.compare_actions import install_compare_action
 from workbench.gui.detection.sample_actions import draw_sample_dialog
-from workbench.gui.keynames import platform_keys
+from workbench.gui.keys.keynames import platform_keys
 from workbench.gui.project.export_actions import export_dialog
 from workbench.gui.project.locations import APP_NAME
 from workbench.gui.project.recent import RecentProjects

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from workbench.gui.failures import explain, failure_logger
+from workbench.gui.errors.failures import explain, failure_logger
 from workbench.store.errors import ProjectError, describe_storage_error
 
 

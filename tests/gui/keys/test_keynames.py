@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QLabel
 
 from workbench.gui.dialogs import MAC_KEYS_NOTE, SHORTCUTS, shortcuts_dialog
-from workbench.gui.keynames import key_label, platform_keys, shortcut_rows
+from workbench.gui.keys.keynames import key_label, platform_keys, shortcut_rows
 
 
 def test_linux_and_windows_keep_the_keys_as_written():

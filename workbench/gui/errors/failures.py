@@ -4,7 +4,7 @@ Every slot of the window may raise: a storage error from SQLite (locked, disk fu
 read-only, damaged), an ``OSError`` from the file system, a bug. Such an exception
 must never vanish on stderr with the action silently not done. This module turns
 it into a dialog's title and text and writes the traceback to a log file the coder
-can send; :mod:`workbench.gui.errorhook` shows it.
+can send; :mod:`workbench.gui.errors.errorhook` shows it.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Qt calls ``sys.excepthook`` when a Python slot raises and then carries on; by
 default that prints to stderr, which a coder never sees, and the action silently
 did not happen. :class:`ErrorReporter` replaces the hook (and ``threading``'s, for
 helper threads) with one that logs the traceback and shows
-:func:`workbench.gui.failures.explain`'s message. A hook called off the GUI thread
+:func:`workbench.gui.errors.failures.explain`'s message. A hook called off the GUI thread
 only emits a signal; the dialog is shown on the GUI thread.
 """
 
@@ -18,7 +18,7 @@ from types import TracebackType
 
 from PySide6.QtCore import QObject, Signal
 
-from workbench.gui.failures import explain, failure_logger
+from workbench.gui.errors.failures import explain, failure_logger
 from workbench.gui.prompter import Prompter
 
 ExceptHook = Callable[[type[BaseException], BaseException, TracebackType | None], object]
