@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from PySide6.QtCore import QObject, QRunnable, Signal
 
@@ -76,7 +76,41 @@ class JobSignals(QObject):
     ended = Signal()
 
 
-class DetectJob(QRunnable):
+class CancellableJob:
+    """What every background job of the window shares (mixed into a QRunnable): a cancel
+    flag the GUI thread sets and the worker's next progress report raises on, and progress
+    sent through ``self.signals.progress`` at most once per stage every EMIT_INTERVAL (a new
+    stage and a stage's last count always), so a fast loop never floods the GUI thread."""
+
+    signals: Any  # a QObject with progress = Signal(str, int, object)
+
+    def _begin_reporting(self) -> None:
+        self.done = threading.Event()
+        self._cancel = threading.Event()
+        self._last_emit = 0.0
+        self._last_stage = ""
+
+    # Called from the GUI thread.
+    def cancel(self) -> None:
+        self._cancel.set()
+
+    @property
+    def cancel_requested(self) -> bool:
+        return self._cancel.is_set()
+
+    # Called from the worker thread (and, through the use cases, from their loops).
+    def _progress(self, stage: str, done: int, total: int | None) -> None:
+        if self._cancel.is_set():
+            raise Cancelled()
+        now = time.monotonic()
+        if stage != self._last_stage or now - self._last_emit >= EMIT_INTERVAL or (
+                total is not None and done >= total):
+            self._last_stage = stage
+            self._last_emit = now
+            self.signals.progress.emit(stage, done, total)
+
+
+class DetectJob(CancellableJob, QRunnable):
     """load_corpus + detect + save_result for one archive into one open project (or, for
     a ``method`` other than SpotSigs, workbench.usecases.detector_run's run of that detector).
     ``grow`` (File ▸ Add Pages…): read only the archive's new and changed files
@@ -94,29 +128,7 @@ class DetectJob(QRunnable):
         self.workers = workers
         self.method = method or MethodChoice()
         self.signals = JobSignals()
-        self._cancel = threading.Event()
-        self._last_emit = 0.0
-        self._last_stage = ""
-        self.done = threading.Event()
-
-    # Called from the GUI thread.
-    def cancel(self) -> None:
-        self._cancel.set()
-
-    @property
-    def cancel_requested(self) -> bool:
-        return self._cancel.is_set()
-
-    # Called from the worker thread (and, through the pipeline, from its loops).
-    def _progress(self, stage: str, done: int, total: int | None) -> None:
-        if self._cancel.is_set():
-            raise Cancelled()
-        now = time.monotonic()
-        if stage != self._last_stage or now - self._last_emit >= EMIT_INTERVAL or (
-                total is not None and done >= total):
-            self._last_stage = stage
-            self._last_emit = now
-            self.signals.progress.emit(stage, done, total)
+        self._begin_reporting()
 
     def _corpus_counts(self, corpus: Corpus) -> None:
         usable = sum(1 for p in corpus.pages if p.skip_reason is None)

@@ -18,8 +18,6 @@ The window is an :class:`AnddWindow`: ``project``, ``prompter``, ``job``, ``stat
 from __future__ import annotations
 
 import dataclasses
-import threading
-import time
 import traceback
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -39,12 +37,11 @@ from workbench.detect.texts import read_texts
 from workbench.gui.coding.carried import CarriedWindow, carried_message, show_carried
 from workbench.gui.detection.andd_dialog import AnddDialog
 from workbench.gui.errors.failures import explain
-from workbench.gui.jobs import retire
+from workbench.gui.jobs import CancellableJob, retire
 from workbench.store import Project, ProjectError
 
 ACTION_NAME = "learn_andd"
 # At most one progress signal per this many seconds, unless the stage changes.
-EMIT_INTERVAL = 0.05
 
 # What the status bar says for the stages the run panel does not know.
 STAGE_TEXT = {"featurize": "Reading the archive", "train": "Learning weights from your coding",
@@ -108,7 +105,7 @@ class AnddSignals(QObject):
     ended = Signal()  # after any of the three above
 
 
-class AnddJob(QRunnable):
+class AnddJob(CancellableJob, QRunnable):
     """Read the archive, train and match (:func:`plan_rerun`) on a worker thread; nothing
     is written to the project."""
 
@@ -118,27 +115,7 @@ class AnddJob(QRunnable):
         self.setAutoDelete(False)
         self.project, self.root, self.params, self.workers = project, root, params, workers
         self.signals = AnddSignals()
-        self.done = threading.Event()
-        self._cancel = threading.Event()
-        self._last_emit = 0.0
-        self._last_stage = ""
-
-    # Called from the GUI thread (the window's cancel_run calls it too).
-    def cancel(self) -> None:
-        self._cancel.set()
-
-    @property
-    def cancel_requested(self) -> bool:
-        return self._cancel.is_set()
-
-    # Called from the worker thread.
-    def _progress(self, stage: str, done: int, total: int | None) -> None:
-        if self._cancel.is_set():
-            raise Cancelled()
-        now = time.monotonic()
-        if stage != self._last_stage or now - self._last_emit >= EMIT_INTERVAL:
-            self._last_stage, self._last_emit = stage, now
-            self.signals.progress.emit(stage, done, total)
+        self._begin_reporting()  # cancel (the window's cancel_run calls it too) and progress
 
     def run(self) -> None:  # noqa: D401 - QRunnable API
         try:

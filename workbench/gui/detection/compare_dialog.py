@@ -14,8 +14,6 @@ What the widgets say comes from :class:`ComparePresenter` (no Qt, tested headles
 
 from __future__ import annotations
 
-import threading
-import time
 import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -54,7 +52,7 @@ from workbench.gui.detection.compare_presenter import (
     project_truth_problem,
 )
 from workbench.gui.detection.prcurve import PRCurveView, colour_of
-from workbench.gui.jobs import retire
+from workbench.gui.jobs import CancellableJob, retire
 from workbench.gui.prompter import Prompter
 from workbench.gui.sidebyside.pagetext import params_from_dict
 from workbench.store import Project, ProjectError
@@ -62,7 +60,6 @@ from workbench.usecases.comparison import Comparison, Truth, truth_of_project
 from workbench.usecases.comparison_process import compare_in_child
 
 # At most one progress signal per this many seconds, unless the stage changes.
-EMIT_INTERVAL = 0.05
 
 METHOD_TIPS: dict[str, str] = {
     "spotsigs": "Spot signatures: short word chains after stopwords, which news text has and "
@@ -91,7 +88,7 @@ class CompareSignals(QObject):
     ended = Signal()  # after any of the three above
 
 
-class CompareJob(QRunnable):
+class CompareJob(CancellableJob, QRunnable):
     """One :func:`compare` call on a worker thread; it never touches a widget."""
 
     def __init__(self, root: str, truth: Truth | Callable, methods: Sequence[str], *,
@@ -105,21 +102,7 @@ class CompareJob(QRunnable):
         self.params, self.workers, self.source = params, workers, source
         self.runner = runner
         self.signals = CompareSignals()
-        self.done = threading.Event()
-        self._cancel = threading.Event()
-        self._last_emit = 0.0
-        self._last_stage = ""
-
-    def cancel(self) -> None:
-        self._cancel.set()
-
-    def _progress(self, stage: str, done: int, total: int | None) -> None:
-        if self._cancel.is_set():
-            raise Cancelled()
-        now = time.monotonic()
-        if stage != self._last_stage or now - self._last_emit >= EMIT_INTERVAL:
-            self._last_stage, self._last_emit = stage, now
-            self.signals.progress.emit(stage, done, total)
+        self._begin_reporting()
 
     def run(self) -> None:  # noqa: D401 - QRunnable API
         try:
