@@ -31,7 +31,7 @@ def test_reports_are_thinned_but_a_new_stage_and_a_stages_end_always_go(monkeypa
         job._progress("reading", done, 10)
     job._progress("reading", 10, 10)
     job._progress("matching", 0, None)
-    now[0] += jobs.EMIT_INTERVAL
+    now[0] += 2 * jobs.EMIT_INTERVAL
     job._progress("matching", 5, None)
     assert job.signals.progress.sent == [("reading", 0, 10), ("reading", 10, 10),
                                          ("matching", 0, None), ("matching", 5, None)]
