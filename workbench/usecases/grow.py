@@ -46,11 +46,9 @@ from workbench.usecases.pipeline import (
     Corpus,
     DedupResult,
     KeepPages,
+    corpus_into_project,
     corpus_of,
-    detect,
     extract_pages,
-    pending_run,
-    save_result,
 )
 
 # How a crawl's files are read: the pages and skip records of the files given, in order.
@@ -243,15 +241,16 @@ def grow_into_project(
     coder's decisions carried by page). Returns the result, the new run's id and what
     was read."""
     params = params or SpotSigsParams()
-    with pending_run(project, params):
+    grown: list[Growth] = []
+
+    def read_grown() -> Corpus:
         corpus, growth = grow_corpus(project.path, root, params, progress, workers, read)
-        if on_corpus is not None:
-            on_corpus(corpus)
-        result = detect(corpus, progress=progress)
-        if on_result is not None:
-            on_result(result)
-        run_id = save_result(project, result, progress)
-    return result, run_id, growth
+        grown.append(growth)
+        return corpus
+
+    result, run_id = corpus_into_project(project, params, read_grown, progress,
+                                         on_corpus=on_corpus, on_result=on_result)
+    return result, run_id, grown[0]
 
 
 __all__ = ["Growth", "grow_corpus", "grow_into_project", "keep_pages", "stamp_of"]

@@ -536,8 +536,24 @@ def run_into_project(
     the extracted pages (see :func:`load_corpus`).
     """
     params = params or SpotSigsParams()
+    return corpus_into_project(project, params,
+                               lambda: load_corpus(root, params, progress, workers, keep=keep),
+                               progress, on_corpus=on_corpus, on_result=on_result)
+
+
+def corpus_into_project(
+    project,
+    params: SpotSigsParams,
+    read: Callable[[], Corpus],
+    progress: ProgressFn = no_progress,
+    *,
+    on_corpus: Callable[[Corpus], None] | None = None,
+    on_result: Callable[[DedupResult], None] | None = None,
+) -> tuple[DedupResult, int]:
+    """A run into a project from the corpus ``read`` gives (a whole crawl, or a grown one):
+    match, cluster and save it, the settings pending in the project until it is saved."""
     with pending_run(project, params):
-        corpus = load_corpus(root, params, progress, workers, keep=keep)
+        corpus = read()
         if on_corpus is not None:
             on_corpus(corpus)
         result = detect(corpus, progress=progress)
@@ -561,5 +577,6 @@ def pending_run(project, params: SpotSigsParams, extra: dict | None = None) -> I
         raise
 
 
-__all__ = ["Corpus", "DedupResult", "KeepPages", "corpus_of", "detect", "extract_pages", "load_corpus",
-           "pending_run", "run_dedup", "run_into_project", "save_result", "Cancelled"]
+__all__ = ["Corpus", "DedupResult", "KeepPages", "corpus_into_project", "corpus_of", "detect",
+           "extract_pages", "load_corpus", "pending_run", "run_dedup", "run_into_project", "save_result",
+           "Cancelled"]
