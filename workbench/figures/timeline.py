@@ -1,0 +1,118 @@
+"""The timeline figure of one cluster: pages by date on x and site on y.
+
+Built as a plain :class:`~matplotlib.figure.Figure` (no pyplot, no GUI backend), so the
+window draws it on a Qt canvas and a test or a script saves it as it is.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from matplotlib import dates as mdates
+from matplotlib.figure import Figure
+
+from workbench.figures.spread import ClusterSpread, Role, SpreadPage
+
+# How each role is drawn: marker, face colour, size, legend label. Colour-blind safe
+# (Okabe-Ito) and told apart by shape too, for a paper printed in grey.
+STYLES: dict[Role, tuple[str, str, float, str]] = {
+    "first": ("*", "#D55E00", 260, "first publisher"),
+    "copy": ("o", "#0072B2", 70, "copy (in the cluster)"),
+    "rewrite": ("^", "#E69F00", 80, "rewrite (related, below τ)"),
+    "excluded": ("X", "#999999", 70, "not this story"),
+}
+ROLE_ORDER: tuple[Role, ...] = ("first", "copy", "rewrite", "excluded")
+MAX_UNDATED_LISTED = 8
+MAX_SITE_LABEL = 32
+
+
+def date_label(spread: ClusterSpread) -> str:
+    """The x axis names the dates it shows: published, captured, or both kinds."""
+    kinds = {p.when_from for p in spread.dated}
+    if kinds == {"published"}:
+        return "Date published"
+    if kinds == {"captured"}:
+        return "Date captured"
+    return "Date (published, else captured)"
+
+
+def _short(text: str, n: int) -> str:
+    return text if len(text) <= n else text[:n - 1] + "…"
+
+
+def timeline_title(spread: ClusterSpread) -> str:
+    title = _short(spread.reference_title or "(no title)", 80)
+    first = spread.first
+    if first is None or first.when is None:
+        return f"Cluster {spread.cluster_id}: {title}\nno dated page: the first publisher is unknown"
+    story = [p for p in spread.pages if p.role in ("first", "copy")]
+    span = spread.span_days or 0.0
+    span_text = f"{span:.0f} days" if span >= 2 else f"{span * 24:.0f} hours"
+    sites = len({p.site for p in story})
+    return (f"Cluster {spread.cluster_id}: {title}\nfirst: {_short(first.site, 40)} on "
+            f"{first.when:%Y-%m-%d}; {len(story)} pages on {sites} site{'s' * (sites != 1)} "
+            f"within {span_text}")
+
+
+def undated_note(undated: list[SpreadPage]) -> str:
+    """The undated pages, listed (never silently dropped): site and role of each."""
+    if not undated:
+        return ""
+    items = [f"{_short(p.site, 30)} ({STYLES[p.role][3]})" for p in undated]
+    shown = ", ".join(items[:MAX_UNDATED_LISTED])
+    more = len(items) - MAX_UNDATED_LISTED
+    return (f"Undated, not on the timeline ({len(undated)}): {shown}"
+            + (f" and {more} more" if more > 0 else ""))
+
+
+def timeline_figure(spread: ClusterSpread, *, width: float = 9.0) -> Figure:
+    """The cluster's pages as points: x the date, y the site (sites in the order they
+    first carried the story, the first at the top), one marker per role with a legend;
+    undated pages are listed under the plot."""
+    dated = spread.dated
+    sites = spread.sites
+    height = min(2.4 + 0.32 * max(len(sites), 1), 14.0)
+    fig = Figure(figsize=(width, height), layout="constrained")
+    ax = fig.add_subplot()
+    ax.set_title(timeline_title(spread), fontsize=10, loc="left")
+    row = {site: i for i, site in enumerate(sites)}
+    for role in ROLE_ORDER:
+        points = [p for p in dated if p.role == role]
+        if not points:
+            continue
+        marker, colour, size, label = STYLES[role]
+        ax.scatter([mdates.date2num(p.when) for p in points], [row[p.site] for p in points],
+                   marker=marker, s=size, c=colour, edgecolors="black", linewidths=0.5,
+                   label=f"{label} ({len(points)})", zorder=3 if role == "first" else 2,
+                   gid=role)
+    ax.set_yticks(range(len(sites)), [_short(s, MAX_SITE_LABEL) for s in sites], fontsize=8)
+    ax.set_ylim(len(sites) - 0.5 if sites else 0.5, -0.5)  # the first site at the top
+    ax.set_ylabel("Site")
+    ax.set_xlabel(date_label(spread))
+    ax.grid(axis="x", color="#dddddd", linewidth=0.6)
+    if dated:
+        locator = mdates.AutoDateLocator(minticks=3, maxticks=8)
+        ax.xaxis.set_major_locator(locator)
+        ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
+        _pad_single_day(ax, dated)
+        ax.legend(loc="lower right", fontsize=8, framealpha=0.9)
+    else:
+        ax.set_xticks([])
+        ax.text(0.5, 0.5, "No page of this cluster has a date", transform=ax.transAxes,
+                ha="center", va="center", color="#555555")
+    note = undated_note(spread.undated)
+    if note:
+        fig.text(0.01, 0.005, "\n".join(textwrap.wrap(note, 140)), fontsize=7, color="#444444",
+                 ha="left", va="bottom", gid="undated")
+        fig.get_layout_engine().set(rect=(0, 0.06, 1, 0.94))
+    return fig
+
+
+def _pad_single_day(ax, dated: list[SpreadPage]) -> None:
+    """Dates all within a few minutes would make a zero-width axis: widen it to a day."""
+    nums = [mdates.date2num(p.when) for p in dated]
+    low, high = min(nums), max(nums)
+    if high - low < 0.5:
+        middle = (low + high) / 2
+        ax.set_xlim(middle - 0.5, middle + 0.5)
+
