@@ -35,17 +35,17 @@ def test_timeline_points_roles_and_labels(tmp_path):
         project.set_excluded(cid, [project.page_id("p3.html")], True)
         spread = cluster_spread(project.reader(), cid, related=[project.page_id("p7.html")])
     fig = timeline_figure(spread)
-    assert _points(fig) == {"first": 1, "copy": 2, "rewrite": 1, "excluded": 1}
+    assert _points(fig) == {"first": 1, "copy": 2, "rewrite": 1, "excluded": 1, "reference": 1}
     ax = fig.axes[0]
     assert ax.get_xlabel() == "Date captured" and ax.get_ylabel() == "Site"
     assert [t.get_text() for t in ax.get_yticklabels()] == ["b.test", "c.test", "a.test",
                                                             "d.test"]
-    legend = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert legend == ["first publisher (1)", "copy (in the cluster) (2)",
-                      "rewrite (related, below τ) (1)", "not this story (1)"]
+    legend = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert legend == ["first publisher (1)", "copy (2)", "rewrite (related, below τ) (1)",
+                      "not this story (1)", "the cluster's reference page"]
     assert "first: b.test on 2024-05-01" in ax.get_title(loc="left")
     undated = [t for t in fig.texts if t.get_gid() == "undated"]
-    assert len(undated) == 1 and "Undated, not on the timeline (1): c.test" in \
+    assert len(undated) == 1 and "Undated, not on the timeline (1): c.test (copy)" in \
         undated[0].get_text()
 
 
@@ -75,12 +75,13 @@ def test_dashboard_figures_show_the_numbers(tmp_path):
     assert [p.get_x() + p.get_width() / 2 for p in sizes.patches] == [2, 5]
     shares = PLOTS["site-copy-share"][1](c).axes[0]
     assert sorted(round(p.get_width(), 3) for p in shares.patches) == [0, 0, 0.5, 0.667, 1.0]
+    assert "100% (2 of 2)" in [t.get_text() for t in shares.texts]
     time_ax = over_time_figure(c).axes[0]
     assert len(time_ax.patches) == 2 * 7  # copies and the rest, for each of 7 weeks
     assert time_ax.get_xlabel() == "Week (date captured)"
     assert "2 undated pages left out" in time_ax.get_title(loc="left")
     src = sources_figure(c).axes[0]
-    assert [t.get_text() for t in src.get_yticklabels()] == ["a.test (1 copies)",
+    assert [t.get_text() for t in src.get_yticklabels()] == ["a.test (1 copy)",
                                                             "b.test (4 copies)"]
 
 

@@ -52,8 +52,12 @@ def cluster_sizes_figure(c: Corpus) -> Figure:
     ax.bar(sizes, counts, width=0.8, color=COPY, gid="sizes")
     if max(counts) >= 50 * max(min(counts), 1):
         ax.set_yscale("log")
+    else:
+        ax.yaxis.get_major_locator().set_params(integer=True)
     if max(sizes) > 40:
         ax.set_xscale("log")
+    else:
+        ax.xaxis.get_major_locator().set_params(integer=True)
     return fig
 
 
@@ -75,9 +79,12 @@ def site_shares_figure(c: Corpus) -> Figure:
         _empty(fig, "No copies in this run" if shown else "No pages in this run")
         return fig
     y = range(len(shown))
-    ax.barh(y, [s.share for s in shown], color=COPY, gid="shares")
-    ax.set_yticks(list(y), [f"{s.site[:30]} ({s.pages:,})" for s in shown], fontsize=8)
-    ax.set_xlim(0, 1)
+    bars = ax.barh(y, [s.share for s in shown], color=COPY, gid="shares")
+    ax.bar_label(bars, [f"{s.share:.0%} ({s.copies:,} of {s.pages:,})" for s in shown],
+                 padding=3, fontsize=7)
+    ax.set_yticks(list(y), [s.site[:30] for s in shown], fontsize=8)
+    ax.set_xlim(0, 1.25)  # room for the labels past a full bar
+    ax.set_xticks([0, 0.25, 0.5, 0.75, 1.0])
     ax.xaxis.set_major_formatter(lambda v, _pos: f"{v:.0%}")
     return fig
 
@@ -137,10 +144,14 @@ def sources_figure(c: Corpus) -> Figure:
         return fig
     y = range(len(shown))
     ax.barh(y, [s.stories for s in shown], color=COPY, gid="sources")
-    ax.set_yticks(list(y), [f"{s.site[:30]} ({s.copies_elsewhere:,} copies)" for s in shown],
+    ax.set_yticks(list(y), [f"{s.site[:30]} ({_copies(s.copies_elsewhere)})" for s in shown],
                   fontsize=8)
     ax.xaxis.get_major_locator().set_params(integer=True)
     return fig
+
+
+def _copies(n: int) -> str:
+    return f"{n:,} cop{'y' if n == 1 else 'ies'}"
 
 
 def sources_table(c: Corpus) -> Table:

@@ -17,10 +17,11 @@ from workbench.figures.spread import ClusterSpread, Role, SpreadPage
 # (Okabe-Ito) and told apart by shape too, for a paper printed in grey.
 STYLES: dict[Role, tuple[str, str, float, str]] = {
     "first": ("*", "#D55E00", 260, "first publisher"),
-    "copy": ("o", "#0072B2", 70, "copy (in the cluster)"),
+    "copy": ("o", "#0072B2", 70, "copy"),
     "rewrite": ("^", "#E69F00", 80, "rewrite (related, below τ)"),
     "excluded": ("X", "#999999", 70, "not this story"),
 }
+REFERENCE_RING = ("o", 330, "the cluster's reference page")
 ROLE_ORDER: tuple[Role, ...] = ("first", "copy", "rewrite", "excluded")
 MAX_UNDATED_LISTED = 8
 MAX_SITE_LABEL = 32
@@ -58,7 +59,8 @@ def undated_note(undated: list[SpreadPage]) -> str:
     """The undated pages, listed (never silently dropped): site and role of each."""
     if not undated:
         return ""
-    items = [f"{_short(p.site, 30)} ({STYLES[p.role][3]})" for p in undated]
+    items = [f"{_short(p.site, 30)} ({p.role if p.role != 'excluded' else 'not this story'})"
+             for p in undated]
     shown = ", ".join(items[:MAX_UNDATED_LISTED])
     more = len(items) - MAX_UNDATED_LISTED
     return (f"Undated, not on the timeline ({len(undated)}): {shown}"
@@ -85,6 +87,12 @@ def timeline_figure(spread: ClusterSpread, *, width: float = 9.0) -> Figure:
                    marker=marker, s=size, c=colour, edgecolors="black", linewidths=0.5,
                    label=f"{label} ({len(points)})", zorder=3 if role == "first" else 2,
                    gid=role)
+    reference = [p for p in dated if p.is_reference]
+    if reference:  # a ring: the page the coder compares with, which may not be the first
+        marker, size, label = REFERENCE_RING
+        ax.scatter([mdates.date2num(p.when) for p in reference], [row[p.site] for p in reference],
+                   marker=marker, s=size, facecolors="none", edgecolors="black",
+                   linewidths=1.0, label=label, zorder=4, gid="reference")
     ax.set_yticks(range(len(sites)), [_short(s, MAX_SITE_LABEL) for s in sites], fontsize=8)
     ax.set_ylim(len(sites) - 0.5 if sites else 0.5, -0.5)  # the first site at the top
     ax.set_ylabel("Site")
@@ -95,7 +103,8 @@ def timeline_figure(spread: ClusterSpread, *, width: float = 9.0) -> Figure:
         ax.xaxis.set_major_locator(locator)
         ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
         _pad_single_day(ax, dated)
-        ax.legend(loc="lower right", fontsize=8, framealpha=0.9)
+        # Outside the axes, so it never hides a page.
+        fig.legend(loc="outside right upper", fontsize=8, frameon=False)
     else:
         ax.set_xticks([])
         ax.text(0.5, 0.5, "No page of this cluster has a date", transform=ax.transAxes,
