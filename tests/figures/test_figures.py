@@ -71,8 +71,8 @@ def test_dashboard_figures_show_the_numbers(tmp_path):
     with story_run(tmp_path) as project:
         c = corpus_numbers(project.reader())
     sizes = PLOTS["cluster-sizes"][1](c).axes[0]
-    assert [p.get_height() for p in sizes.patches] == [1, 1]
-    assert [p.get_x() + p.get_width() / 2 for p in sizes.patches] == [2, 5]
+    assert [p.get_height() for p in sizes.patches] == [1, 0, 0, 1]
+    assert [t.get_text() for t in sizes.get_xticklabels()] == ["2", "3", "4", "5"]
     shares = PLOTS["site-copy-share"][1](c).axes[0]
     assert sorted(round(p.get_width(), 3) for p in shares.patches) == [0, 0, 0.5, 0.667, 1.0]
     assert "100% (2 of 2)" in [t.get_text() for t in shares.texts]
@@ -83,6 +83,19 @@ def test_dashboard_figures_show_the_numbers(tmp_path):
     src = sources_figure(c).axes[0]
     assert [t.get_text() for t in src.get_yticklabels()] == ["a.test (1 copy)",
                                                             "b.test (4 copies)"]
+
+
+def test_cluster_sizes_are_binned_beyond_five():
+    from workbench.figures.corpus import Corpus
+    from workbench.figures.dashboard import size_bins
+
+    c = Corpus(sizes=((2, 40), (7, 3), (9, 1), (60, 2), (2500, 1)), singles=0, sites=(),
+               sources=(), unit="month", periods=(), undated=0, dated_from=(), pages=0)
+    assert size_bins(c) == [("2", 40), ("3", 0), ("4", 0), ("5", 0), ("6–10", 4),
+                            ("11–20", 0), ("21–50", 0), ("51–100", 2), ("101–200", 0),
+                            ("201–500", 0), ("501–1,000", 0), ("> 1,000", 1)]
+    ax = PLOTS["cluster-sizes"][1](c).axes[0]
+    assert len(ax.patches) == 12 and ax.get_yscale() == "linear"
 
 
 def test_dashboard_of_a_run_without_clusters_or_dates_says_so():
@@ -127,3 +140,18 @@ def test_export_all_writes_every_plot_and_its_numbers(tmp_path):
     with open(tmp_path / "out" / "duplication-over-time.csv", encoding="utf-8") as fh:
         rows = list(csv.reader(fh))
     assert rows[0] == ["week_start", "pages", "copies"] and rows[1] == ["2024-04-29", "4", "3"]
+
+
+def test_dates_without_time_get_a_day_axis_and_stacked_pages_a_count(tmp_path):
+    pages = [page(0, "a.test", "2006-12-29"), page(1, "b.test", "2006-12-30"),
+             page(2, "b.test", "2006-12-30"), page(3, "c.test", "2006-12-30")]
+    with save(tmp_path, pages, [[0, 1, 2, 3]]) as project:
+        spread = cluster_spread(project.reader(), cluster_of(project, "p0.html"))
+    fig = timeline_figure(spread)
+    ax = fig.axes[0]
+    low, high = ax.get_xlim()
+    assert high - low == pytest.approx(3.0)  # whole days, no hours the dates lack
+    fig.canvas.draw()
+    assert all(":" not in t.get_text() for t in ax.get_xticklabels())
+    assert "within 1 day" in ax.get_title(loc="left")
+    assert [t.get_text() for t in ax.texts if t.get_gid() == "stacked"] == ["×2"]

@@ -55,3 +55,22 @@ def test_no_dated_page_means_no_first_publisher(tmp_path):
 def test_a_cluster_that_is_gone_has_no_spread(tmp_path):
     with story_run(tmp_path) as project:
         assert cluster_spread(project.reader(), 10_000) is None
+
+
+def test_stored_publication_dates_are_used_once_pages_have_them(tmp_path):
+    """The dates work (issue 35 part 1) adds pages.published; the figures read it then."""
+    from workbench.figures.corpus import corpus_numbers
+    from workbench.figures.timeline import date_label
+
+    with story_run(tmp_path) as project:
+        with project.bookkeeping() as conn:
+            conn.execute("ALTER TABLE pages ADD COLUMN published TEXT")
+            conn.execute("UPDATE pages SET published = '2024-04-20' WHERE key = 'p3.html'")
+        spread = cluster_spread(project.reader(), cluster_of(project, "p0.html"))
+        first = spread.first
+        assert (first.site, first.when_from, first.when) == ("a.test", "published",
+                                                             datetime(2024, 4, 20))
+        assert date_label(spread) == "Date (published, else captured)"
+        c = corpus_numbers(project.reader())
+        assert dict(c.dated_from) == {"captured": 6, "published": 1}
+        assert [s.site for s in c.sources][0] == "a.test"

@@ -25,7 +25,7 @@ from datetime import date, datetime, timedelta
 from typing import Literal
 
 from workbench.figures.spread import UNKNOWN_SITE
-from workbench.figures.when import WhenFrom, page_when
+from workbench.figures.when import WhenFrom, page_when, published_column
 from workbench.store.runs import summary
 
 Unit = Literal["week", "month"]
@@ -105,9 +105,8 @@ def run_pages(conn: sqlite3.Connection) -> list[RunPage]:
         "FROM cluster_summary s JOIN cluster_members m ON m.cluster_id = s.cluster_id "
         "WHERE s.active = 1")}
     alone = (None, False, False)
-    # The lead adds the stored publication date here (p.published) when pages carry one.
     rows = conn.execute(
-        "SELECT p.id, p.site, p.capture_date, NULL FROM run_pages r "
+        f"SELECT p.id, p.site, p.capture_date, {published_column(conn)} FROM run_pages r "
         "JOIN pages p ON p.id = r.page_id WHERE r.run_id = ? AND p.skip_reason IS NULL",
         (run_id,))
     return [RunPage(pid, site or UNKNOWN_SITE, cap, pub, *member.get(pid, alone))

@@ -36,28 +36,47 @@ def _empty(fig: Figure, text: str) -> None:
             gid="empty")
 
 
+# Bins of the size histogram: every size up to 5, then ranges a reader can name.
+SIZE_BINS: tuple[tuple[int, int], ...] = (
+    (2, 2), (3, 3), (4, 4), (5, 5), (6, 10), (11, 20), (21, 50), (51, 100), (101, 200),
+    (201, 500), (501, 1000), (1001, 10**12))
+
+
+def size_bins(c: Corpus) -> list[tuple[str, int]]:
+    """(label, clusters) of each bin from 2 pages up to the one holding the largest
+    cluster; empty bins in between are kept (the axis is size)."""
+    largest = max((s for s, _ in c.sizes), default=0)
+    out = []
+    for low, high in SIZE_BINS:
+        if low > largest:
+            break
+        label = str(low) if low == high else f"> {low - 1:,}" if high >= 10**12 \
+            else f"{low:,}–{high:,}"
+        out.append((label, sum(n for s, n in c.sizes if low <= s <= high)))
+    return out
+
+
 def cluster_sizes_figure(c: Corpus) -> Figure:
-    """How many clusters have each size (two pages or more), on a log scale when a few
-    big stories would flatten the rest."""
+    """How many clusters have each size (two pages or more), sizes binned beyond five;
+    on a log scale when a few bins would flatten the rest."""
     fig = Figure(figsize=SIZE, layout="constrained")
     ax = fig.add_subplot()
     ax.set_title(f"Cluster sizes: {c.clusters:,} clusters of two or more pages; "
                  f"{c.singles:,} pages alone", fontsize=10, loc="left")
     ax.set_xlabel("Pages in the cluster")
     ax.set_ylabel("Clusters")
-    if not c.sizes:
+    bins = size_bins(c)
+    if not bins:
         _empty(fig, "No clusters of two or more pages in this run")
         return fig
-    sizes, counts = zip(*c.sizes, strict=True)
-    ax.bar(sizes, counts, width=0.8, color=COPY, gid="sizes")
-    if max(counts) >= 50 * max(min(counts), 1):
+    labels, counts = zip(*bins, strict=True)
+    bars = ax.bar(range(len(bins)), counts, width=0.8, color=COPY, gid="sizes")
+    ax.bar_label(bars, [f"{n:,}" if n else "" for n in counts], padding=2, fontsize=7)
+    ax.set_xticks(range(len(bins)), labels, fontsize=8)
+    if max(counts) >= 50 * max(min(n for n in counts if n), 1):
         ax.set_yscale("log")
     else:
         ax.yaxis.get_major_locator().set_params(integer=True)
-    if max(sizes) > 40:
-        ax.set_xscale("log")
-    else:
-        ax.xaxis.get_major_locator().set_params(integer=True)
     return fig
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-from workbench.figures.when import WhenFrom, page_when
+from workbench.figures.when import WhenFrom, page_when, published_column
 
 Role = Literal["first", "copy", "rewrite", "excluded"]
 UNKNOWN_SITE = "(site unknown)"
@@ -82,13 +82,13 @@ class _Row:
     excluded: bool
 
 
-# The lead adds the stored publication date here (p.published) when pages carry one.
-_MEMBERS = """SELECT p.id, p.site, p.title, p.url, p.capture_date, NULL,
+# {published}: the stored publication date where pages have one (published_column).
+_MEMBERS = """SELECT p.id, p.site, p.title, p.url, p.capture_date, {published},
                      p.id = c.reference_page_id, m.similarity, coalesce(m.excluded, 0)
               FROM cluster_members m JOIN clusters c ON c.id = m.cluster_id
               JOIN pages p ON p.id = m.page_id WHERE m.cluster_id = ?"""
-_PAGES = """SELECT p.id, p.site, p.title, p.url, p.capture_date, NULL, 0, NULL, 0
-            FROM pages p WHERE p.id IN ({})"""
+_PAGES = """SELECT p.id, p.site, p.title, p.url, p.capture_date, {published}, 0, NULL, 0
+            FROM pages p WHERE p.id IN ({marks})"""
 
 
 def cluster_spread(conn: sqlite3.Connection, cluster_id: int,
@@ -99,14 +99,16 @@ def cluster_spread(conn: sqlite3.Connection, cluster_id: int,
                         "ON p.id = c.reference_page_id WHERE c.id = ?", (cluster_id,)).fetchone()
     if head is None:
         return None
-    members = [_Row(*r) for r in conn.execute(_MEMBERS, (cluster_id,))]
+    published = published_column(conn)
+    members = [_Row(*r) for r in conn.execute(_MEMBERS.format(published=published),
+                                              (cluster_id,))]
     inside = {r.page_id for r in members}
     extra = sorted(set(related) - inside)
     rewrites: list[_Row] = []
     for start in range(0, len(extra), 500):  # SQLite's limit on bound parameters
         chunk = extra[start:start + 500]
         rewrites += [_Row(*r) for r in conn.execute(
-            _PAGES.format(",".join("?" * len(chunk))), chunk)]
+            _PAGES.format(published=published, marks=",".join("?" * len(chunk))), chunk)]
     return ClusterSpread(cluster_id, head[0] or "", tuple(spread_pages(members, rewrites)))
 
 

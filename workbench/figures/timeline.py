@@ -7,6 +7,8 @@ window draws it on a Qt canvas and a test or a script saves it as it is.
 from __future__ import annotations
 
 import textwrap
+from collections import Counter
+from datetime import datetime, timedelta
 
 from matplotlib import dates as mdates
 from matplotlib.figure import Figure
@@ -41,18 +43,30 @@ def _short(text: str, n: int) -> str:
     return text if len(text) <= n else text[:n - 1] + "…"
 
 
+def days_only(pages: list[SpreadPage]) -> bool:
+    """Whether every date is a day without a time (as most publication dates are): the
+    axis then shows days, never hours the dates do not have."""
+    return all(p.when is not None and p.when.time() == datetime.min.time() for p in pages)
+
+
+def _span_text(spread: ClusterSpread) -> str:
+    span = spread.span_days or 0.0
+    story = [p for p in spread.dated if p.role in ("first", "copy")]
+    if days_only(story):
+        return "on one day" if span < 1 else f"within {span:.0f} day{'s' * (span >= 2)}"
+    return f"within {span:.0f} days" if span >= 2 else f"within {span * 24:.0f} hours"
+
+
 def timeline_title(spread: ClusterSpread) -> str:
     title = _short(spread.reference_title or "(no title)", 80)
     first = spread.first
     if first is None or first.when is None:
         return f"Cluster {spread.cluster_id}: {title}\nno dated page: the first publisher is unknown"
     story = [p for p in spread.pages if p.role in ("first", "copy")]
-    span = spread.span_days or 0.0
-    span_text = f"{span:.0f} days" if span >= 2 else f"{span * 24:.0f} hours"
     sites = len({p.site for p in story})
     return (f"Cluster {spread.cluster_id}: {title}\nfirst: {_short(first.site, 40)} on "
             f"{first.when:%Y-%m-%d}; {len(story)} pages on {sites} site{'s' * (sites != 1)} "
-            f"within {span_text}")
+            f"{_span_text(spread)}")
 
 
 def undated_note(undated: list[SpreadPage]) -> str:
@@ -99,10 +113,8 @@ def timeline_figure(spread: ClusterSpread, *, width: float = 9.0) -> Figure:
     ax.set_xlabel(date_label(spread))
     ax.grid(axis="x", color="#dddddd", linewidth=0.6)
     if dated:
-        locator = mdates.AutoDateLocator(minticks=3, maxticks=8)
-        ax.xaxis.set_major_locator(locator)
-        ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
-        _pad_single_day(ax, dated)
+        _date_axis(ax, dated)
+        _mark_stacked(ax, dated, row)
         # Outside the axes, so it never hides a page.
         fig.legend(loc="outside right upper", fontsize=8, frameon=False)
     else:
@@ -117,11 +129,29 @@ def timeline_figure(spread: ClusterSpread, *, width: float = 9.0) -> Figure:
     return fig
 
 
-def _pad_single_day(ax, dated: list[SpreadPage]) -> None:
-    """Dates all within a few minutes would make a zero-width axis: widen it to a day."""
-    nums = [mdates.date2num(p.when) for p in dated]
-    low, high = min(nums), max(nums)
-    if high - low < 0.5:
-        middle = (low + high) / 2
-        ax.set_xlim(middle - 0.5, middle + 0.5)
+def _date_axis(ax, dated: list[SpreadPage]) -> None:
+    """Ticks the dates can carry; an axis of at least a day (three with dates that are
+    days only), not a zero-width one when every page has the same date."""
+    whens = [p.when for p in dated if p.when is not None]
+    low, high = min(whens), max(whens)
+    days = days_only(dated)
+    least = timedelta(days=3 if days else 1)
+    if high - low < least:
+        middle = low + (high - low) / 2
+        low, high = middle - least / 2, middle + least / 2
+        if days:
+            low, high = low.replace(hour=0, minute=0), high.replace(hour=0, minute=0)
+        ax.set_xlim(mdates.date2num(low), mdates.date2num(high))
+    locator = mdates.DayLocator() if days and high - low <= timedelta(days=10) \
+        else mdates.AutoDateLocator(minticks=3, maxticks=8)
+    ax.xaxis.set_major_locator(locator)
+    ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
 
+
+def _mark_stacked(ax, dated: list[SpreadPage], row: dict[str, int]) -> None:
+    """Pages of one site at one moment lie on one point: "×3" beside it says how many."""
+    for (site, when), n in Counter((p.site, p.when) for p in dated).items():
+        if n > 1 and when is not None:
+            ax.annotate(f"×{n}", (mdates.date2num(when), row[site]), xytext=(7, 4),
+                        textcoords="offset points", fontsize=7, color="#333333",
+                        gid="stacked")

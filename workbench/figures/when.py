@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sqlite3
 from datetime import datetime
 from typing import Literal
 
@@ -47,3 +48,11 @@ def page_when(captured: str | None, published: str | None = None
         return day, "captured"
     return None
 
+
+
+def published_column(conn: sqlite3.Connection) -> str:
+    """The SQL for a page's stored publication date: ``p.published`` in a project whose
+    pages store one (issue 35, part 1: the column is added by its own migration), else
+    ``NULL``, so that figures read today's projects and tomorrow's alike."""
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(pages)")}
+    return "p.published" if "published" in columns else "NULL"

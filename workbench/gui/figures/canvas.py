@@ -30,4 +30,11 @@ class FigureHolder(QWidget):
         self.canvas.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.canvas.setMinimumSize(320, 200)
         self._layout.addWidget(self.canvas)
+        # A widget put into a parent that is already shown stays hidden until shown: the
+        # timeline, redrawn as the coder moves through the list, was left blank.
+        self.canvas.show()
+        # The canvas starts at the figure's size in pixels (a timeline of many sites is
+        # 1,400 tall): fit it to the space it has now, so the figure is drawn to fit.
+        if self.width() > 0 and self.height() > 0:
+            self.canvas.resize(self.size())
         self.canvas.draw_idle()

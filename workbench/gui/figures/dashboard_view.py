@@ -36,7 +36,7 @@ class DashboardWindow(QWidget):
         self.summary.setToolTip(DEFINITIONS)
         definitions = QLabel(DEFINITIONS)
         definitions.setWordWrap(True)
-        definitions.setStyleSheet("color: palette(mid);")
+        definitions.setStyleSheet("color: #555555;")
         self.export_button = QPushButton("Export All…")
         self.export_button.setToolTip("Every plot as PNG and SVG and its numbers as CSV, into "
                                       "a folder")

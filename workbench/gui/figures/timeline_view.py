@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from workbench.figures.spread import ClusterSpread, cluster_spread
 from workbench.figures.timeline import timeline_figure
@@ -36,11 +36,17 @@ class TimelineWindow(QWidget):
         self.message = QLabel(NO_CLUSTER)
         self.message.setObjectName("timelineMessage")
         self.message.setWordWrap(True)
-        self.holder = FigureHolder(self)
+        self.holder = FigureHolder()
+        # A story on many sites is taller than the window: it scrolls rather than squeeze
+        # the sites' names on top of each other.
+        self.scroll = QScrollArea(self)
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setWidget(self.holder)
         lay = QVBoxLayout(self)
         lay.addWidget(self.message)
-        lay.addWidget(self.holder, 1)
-        self.holder.hide()
+        lay.addWidget(self.scroll, 1)
+        self.scroll.hide()
 
     @property
     def cluster_id(self) -> int | None:
@@ -54,10 +60,12 @@ class TimelineWindow(QWidget):
             spread = cluster_spread(project.reader(), cluster_id, related)
         self.spread = spread
         if spread is None:
-            self.holder.hide()
+            self.scroll.hide()
             self.message.setText(NO_CLUSTER)
             self.message.show()
             return
         self.message.hide()
-        self.holder.show_figure(timeline_figure(spread))
-        self.holder.show()
+        fig = timeline_figure(spread)
+        self.holder.setMinimumHeight(int(fig.get_figheight() * fig.dpi))  # its own height
+        self.holder.show_figure(fig)
+        self.scroll.show()
