@@ -161,9 +161,9 @@ def summarise(pages: Iterable[RunPage]) -> Corpus:
 
 def _source(story: list[RunPage], when: dict[int, tuple[datetime, WhenFrom] | None]
             ) -> RunPage:
-    dated = [p for p in story if when[p.page_id] is not None]
+    dated = [(w[0], p) for p in story if (w := when[p.page_id]) is not None]
     if dated:
-        return min(dated, key=lambda p: (when[p.page_id][0], not p.is_reference, p.page_id))
+        return min(dated, key=lambda d: (d[0], not d[1].is_reference, d[1].page_id))[1]
     return min(story, key=lambda p: (not p.is_reference, p.page_id))
 
 

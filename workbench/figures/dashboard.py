@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from matplotlib import dates as mdates
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from workbench.figures.corpus import Corpus
 
@@ -76,7 +78,7 @@ def cluster_sizes_figure(c: Corpus) -> Figure:
     if max(counts) >= 50 * max(min(n for n in counts if n), 1):
         ax.set_yscale("log")
     else:
-        ax.yaxis.get_major_locator().set_params(integer=True)
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     return fig
 
 
@@ -124,7 +126,7 @@ def over_time_figure(c: Corpus) -> Figure:
     if not c.periods:
         _empty(fig, "No page of this run has a date")
         return fig
-    starts = [p.start for p in c.periods]
+    starts = [float(mdates.date2num(p.start)) for p in c.periods]
     copies = [p.copies for p in c.periods]
     rest = [p.pages - p.copies for p in c.periods]
     width = 5.5 if c.unit == "week" else 25
@@ -132,7 +134,9 @@ def over_time_figure(c: Corpus) -> Figure:
     ax.bar(starts, rest, width=width, align="edge", bottom=copies, color=FIRST,
            label="sources and pages alone", gid="rest")
     ax.legend(fontsize=8, loc="upper left")
-    fig.autofmt_xdate()
+    locator = mdates.AutoDateLocator(minticks=3, maxticks=10)
+    ax.xaxis.set_major_locator(locator)
+    ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
     return fig
 
 
@@ -165,7 +169,7 @@ def sources_figure(c: Corpus) -> Figure:
     ax.barh(y, [s.stories for s in shown], color=COPY, gid="sources")
     ax.set_yticks(list(y), [f"{s.site[:30]} ({_copies(s.copies_elsewhere)})" for s in shown],
                   fontsize=8)
-    ax.xaxis.get_major_locator().set_params(integer=True)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     return fig
 
 

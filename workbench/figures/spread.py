@@ -115,9 +115,9 @@ def cluster_spread(conn: sqlite3.Connection, cluster_id: int,
 def spread_pages(members: Sequence[_Row], rewrites: Sequence[_Row] = ()) -> list[SpreadPage]:
     """Each page with its date and role, ordered by date (undated last)."""
     dated = {r.page_id: page_when(r.captured, r.published) for r in [*members, *rewrites]}
-    story = [r for r in members if not r.excluded and dated[r.page_id] is not None]
-    first = min(story, key=lambda r: (dated[r.page_id][0], not r.is_reference, r.page_id),
-                default=None)
+    story = [(w[0], r) for r in members if not r.excluded and (w := dated[r.page_id])]
+    first = min(story, key=lambda d: (d[0], not d[1].is_reference, d[1].page_id),
+                default=(None, None))[1]
 
     def role(row: _Row, outside: bool) -> Role:
         if outside:

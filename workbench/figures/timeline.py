@@ -11,7 +11,9 @@ from collections import Counter
 from datetime import datetime, timedelta
 
 from matplotlib import dates as mdates
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.layout_engine import ConstrainedLayoutEngine
 
 from workbench.figures.spread import ClusterSpread, Role, SpreadPage
 
@@ -125,11 +127,13 @@ def timeline_figure(spread: ClusterSpread, *, width: float = 9.0) -> Figure:
     if note:
         fig.text(0.01, 0.005, "\n".join(textwrap.wrap(note, 140)), fontsize=7, color="#444444",
                  ha="left", va="bottom", gid="undated")
-        fig.get_layout_engine().set(rect=(0, 0.06, 1, 0.94))
+        engine = fig.get_layout_engine()
+        if isinstance(engine, ConstrainedLayoutEngine):  # room under the axes for the note
+            engine.set(rect=(0, 0.06, 1, 0.94))
     return fig
 
 
-def _date_axis(ax, dated: list[SpreadPage]) -> None:
+def _date_axis(ax: Axes, dated: list[SpreadPage]) -> None:
     """Ticks the dates can carry; an axis of at least a day (three with dates that are
     days only), not a zero-width one when every page has the same date."""
     whens = [p.when for p in dated if p.when is not None]
@@ -148,7 +152,7 @@ def _date_axis(ax, dated: list[SpreadPage]) -> None:
     ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
 
 
-def _mark_stacked(ax, dated: list[SpreadPage], row: dict[str, int]) -> None:
+def _mark_stacked(ax: Axes, dated: list[SpreadPage], row: dict[str, int]) -> None:
     """Pages of one site at one moment lie on one point: "×3" beside it says how many."""
     for (site, when), n in Counter((p.site, p.when) for p in dated).items():
         if n > 1 and when is not None:

@@ -26,9 +26,9 @@ def parse_when(text: str | None) -> datetime | None:
     m = _ISO.match(text) or _DIGITS.match(text)
     if m is None:
         return None
-    parts = [int(g) if g else 0 for g in m.groups()]
+    year, month, day, hour, minute, second = (int(g) if g else 0 for g in m.groups())
     try:
-        return datetime(*parts[:6])
+        return datetime(year, month, day, hour, minute, second)
     except ValueError:  # 2017-02-30: no such day
         return None
 

@@ -80,6 +80,13 @@ def test_dashboard_by_key_and_export_all(qtbot, window, prompter, tmp_path):
         f"{name}.{ext}" for name in dash.holders for ext in ("png", "svg", "csv"))
     assert (out / "cluster-sizes.png").read_bytes().startswith(PNG)
     assert "Wrote the dashboard's 4 plots" in w.statusBar().currentMessage()
+    # A split since: Read Again counts it.
+    w.select_row(row_of_size(w, 5))
+    focus_table(qtbot, w)
+    qtbot.keyClick(w.table, Qt.Key.Key_S)
+    assert "5 copies" in dash.summary.text()
+    qtbot.mouseClick(dash.reread_button, Qt.MouseButton.LeftButton)
+    assert "4 copies" in dash.summary.text()  # the page split out is alone now
 
 
 def test_run_without_clusters_and_no_project(qtbot, window, prompter, tmp_path):

@@ -122,6 +122,8 @@ class FigureActions:
         if self.dashboard is None:
             self.dashboard = DashboardWindow(self.window.window())
             self.dashboard.export_requested.connect(self.export_dashboard)
+            self.dashboard.reread_requested.connect(
+                lambda: self.dashboard.show_run(self.window.project) if self.dashboard else None)
         self.dashboard.show_run(self.window.project)
         self.dashboard.show()
         self.dashboard.raise_()

@@ -22,7 +22,11 @@ DEFINITIONS = (
 
 
 class DashboardWindow(QWidget):
+    """Read when opened and on Read Again (not after every coding action: a run of a
+    million pages takes seconds to count)."""
+
     export_requested = Signal()
+    reread_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
@@ -41,8 +45,13 @@ class DashboardWindow(QWidget):
         self.export_button.setToolTip("Every plot as PNG and SVG and its numbers as CSV, into "
                                       "a folder")
         self.export_button.clicked.connect(self.export_requested)
+        self.reread_button = QPushButton("Read Again")
+        self.reread_button.setToolTip("Count the run again, with the splits, merges and marks "
+                                      "made since the dashboard was opened")
+        self.reread_button.clicked.connect(self.reread_requested)
         top = QHBoxLayout()
         top.addWidget(self.summary, 1)
+        top.addWidget(self.reread_button)
         top.addWidget(self.export_button)
         grid = QGridLayout()
         self.holders: dict[str, FigureHolder] = {}
