@@ -108,3 +108,26 @@ def test_run_without_clusters_and_no_project(qtbot, window, prompter, tmp_path):
     assert _points(w.figures.timeline) == {}
     assert "No page of this cluster has a date" in [t.get_text() for t in fig.axes[0].texts]
     assert fig.texts[0].get_text().startswith("Undated, not on the timeline (1): a.test")
+
+
+def test_failures_are_said_in_a_dialog(qtbot, window, prompter, tmp_path, monkeypatch):
+    import sqlite3
+
+    from workbench.gui.figures import dashboard_view
+
+    w = window
+    _open(qtbot, w, story_run(tmp_path))
+    blocker = tmp_path / "a file"
+    blocker.write_text("in the way")
+    prompter.folders.append(str(blocker / "dash"))  # a folder inside a file: cannot be made
+    w.actions_by_name["export_dashboard"].trigger()
+    assert prompter.errors[-1][0] == "Cannot export the dashboard"
+    assert "Could not write into" in prompter.errors[-1][1]
+
+    def broken(_conn):
+        raise sqlite3.DatabaseError("database disk image is malformed")
+
+    monkeypatch.setattr(dashboard_view, "corpus_numbers", broken)
+    w.actions_by_name["dashboard"].trigger()
+    assert prompter.errors[-1] == ("Cannot count the run", "The dashboard could not read the "
+                                   "project: database disk image is malformed")

@@ -7,6 +7,7 @@ selection changes and after every refresh of the list (a split, merge, mark or u
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
@@ -122,13 +123,21 @@ class FigureActions:
         if self.dashboard is None:
             self.dashboard = DashboardWindow(self.window.window())
             self.dashboard.export_requested.connect(self.export_dashboard)
-            self.dashboard.reread_requested.connect(
-                lambda: self.dashboard.show_run(self.window.project) if self.dashboard else None)
-        self.dashboard.show_run(self.window.project)
+            self.dashboard.reread_requested.connect(self._count)
+        self._count()
         self.dashboard.show()
         self.dashboard.raise_()
         self.dashboard.activateWindow()
         return self.dashboard
+
+    def _count(self) -> None:
+        if self.dashboard is None:
+            return
+        try:
+            self.dashboard.show_run(self.window.project)
+        except (ProjectError, sqlite3.Error) as exc:
+            self.window.prompter.error("Cannot count the run", f"The dashboard could not read "
+                                       f"the project: {exc}")
 
     def export_dashboard(self) -> list[Path]:
         """Ask for a folder and write every plot as PNG and SVG and its numbers as CSV."""
