@@ -65,6 +65,13 @@ SHORTCUTS = [
     ("Ctrl+F", "Filter the cluster list"),
     ("Ctrl+K", "Calibrate τ: see what another threshold would do (arrow keys move it)"),
     ("Alt+W", "Side by side: the article (the text compared) or the whole page, the rest grey"),
+    ("Ctrl+L", "Story timeline of the selected cluster: its pages by date and site, the first "
+               "publisher marked"),
+    ("Ctrl+Shift+L", "Save the selected cluster's timeline as PNG or SVG (by the file's extension)"),
+    ("Ctrl+D", "Corpus dashboard: cluster sizes, copies per site, duplication over time, "
+               "sources copied most"),
+    ("Ctrl+Shift+D", "Export every dashboard plot (PNG and SVG) and its numbers (CSV) into a "
+                     "folder"),
     ("Tab / Shift+Tab", "Next / previous pane: filter box, cluster list, codebook, the two "
                         "memos, members, why these match, the two pages (the cluster list "
                         "keeps its selection)"),

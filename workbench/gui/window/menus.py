@@ -15,6 +15,7 @@ from workbench.gui.detection.andd_actions import install_andd_action
 from workbench.gui.detection.calibration import open_calibration
 from workbench.gui.detection.compare_actions import install_compare_action
 from workbench.gui.detection.sample_actions import draw_sample_dialog
+from workbench.gui.figures.actions import install_figure_actions
 from workbench.gui.keys.keynames import platform_keys
 from workbench.gui.project.export_actions import export_dialog
 from workbench.gui.project.locations import APP_NAME
@@ -192,6 +193,8 @@ class WindowActions:
                      None, "find", "focus_list", "focus_codebook", "focus_memo", None, "advance",
                      None, "messages"):
             view.addSeparator() if name is None else view.addAction(act[name])
+        view.addSeparator()
+        install_figure_actions(self, view)
         codebook = m.addMenu("&Codebook")
         for name in ("new_tag", "edit_tag", "delete_tag", None, "import_codebook",
                      "import_project_codebook", "export_codebook", None, "agreement", "review_disagreements"):
@@ -236,7 +239,8 @@ class WindowActions:
         writable = have and idle and not self.project.readonly
         act = self.actions_by_name
         for name in ("export", "save_as", "skipped", "calibrate", "next_uncoded", "next_member",
-                     "prev_member", "agreement"):
+                     "prev_member", "agreement", "timeline", "save_timeline", "dashboard",
+                     "export_dashboard"):
             act[name].setEnabled(have and idle)
         for name in ("settings", "rerun", "add_pages", "split", "merge", "exclude", "review_carried",
                      "hand_out", "bring_in", "draw_sample", "review_disagreements"):

@@ -1,0 +1,120 @@
+"""Screenshots of the Story Timeline and the Corpus Dashboard for the README, under Xvfb.
+
+    python scripts/figure_screenshots.py [--archive FOLDER] [--out docs/images]
+
+Runs the real window as scripts/screenshots.py does (a virtual X server, throw-away
+settings and project folder), opens the dev Gold Set (the demo archive when it is
+absent), and saves ``timeline.png`` (the cluster spread over most sites, one member
+marked "not this story") and ``dashboard.png``.
+
+The Gold Set's saved pages carry neither a URL nor a capture date. Until the workbench
+stores the publication date a page states (issue 35, part 1: ``pages.published``), this
+script stands in for it in its throw-away project: it adds the column and fills it with
+what htmldate (the library part 1 uses) finds in each page, so the figures show real
+dates of these 2006-07 pages, labelled as publication dates.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import screenshots  # noqa: E402  (the X server, the window, waiting)
+
+REPO = screenshots.REPO
+
+
+def stand_in_published(project, root: Path) -> int:
+    """Fill pages.published (added when missing) from the pages themselves; how many."""
+    from htmldate import find_date
+
+    with project.bookkeeping() as conn:
+        columns = {r[1] for r in conn.execute("PRAGMA table_info(pages)")}
+        if "published" not in columns:
+            conn.execute("ALTER TABLE pages ADD COLUMN published TEXT")
+        rows = conn.execute("SELECT id, source FROM pages WHERE published IS NULL "
+                            "AND skip_reason IS NULL").fetchall()
+    found = []
+    for page_id, source in rows:
+        try:
+            markup = (root / source).read_bytes().decode("utf-8", errors="replace")
+            when = find_date(markup, original_date=True, extensive_search=False)
+        except (OSError, ValueError):
+            when = None
+        if when:
+            found.append((when, page_id))
+    with project.bookkeeping() as conn:
+        conn.executemany("UPDATE pages SET published = ? WHERE id = ?", found)
+    return len(found)
+
+
+def spread_cluster(window, project) -> int:
+    """The row of a cluster among the 30 largest with a first publisher and about ten
+    sites with dated pages (a spread a reader can follow), the most dated pages on a tie."""
+    from workbench.figures.spread import cluster_spread
+
+    best, best_score = 0, (-1, -1)
+    for i, row in enumerate(window.model.rows[:30]):
+        spread = cluster_spread(project.reader(), row.id)
+        if spread is None or spread.first is None:
+            continue
+        score = (-abs(len(spread.sites) - 10), len(spread.dated))
+        if score > best_score:
+            best, best_score = i, score
+    return best
+
+
+def inner(args) -> int:
+    from PySide6.QtWidgets import QApplication
+
+    app, window = screenshots.open_window(args)
+    finished: list[object] = []
+    window.run_finished.connect(finished.append)
+    window.open_archive(args.archive)
+    deadline = time.monotonic() + 300
+    while not finished and time.monotonic() < deadline:
+        screenshots.wait(50)
+    if not finished:
+        print("the run did not finish", file=sys.stderr)
+        return 1
+    project = window.project
+    print(f"publication dates found in {stand_in_published(project, args.archive):,} pages",
+          flush=True)
+    window.refresh(select_ids=[])
+    window.select_row(spread_cluster(window, project))
+    members = window.compare.members
+    if members.count() > 3:
+        members.setCurrentRow(members.count() - 1)  # the least similar member
+        window.coding.toggle_not_this_story()
+    window.actions_by_name["timeline"].trigger()
+    timeline = window.figures.timeline
+    timeline.resize(1150, 640)
+    window.figures.follow()
+    screenshots.wait(600)
+    timeline.grab().save(str(args.out / "timeline.png"))
+    print("saved timeline.png", flush=True)
+    timeline.close()
+    window.actions_by_name["dashboard"].trigger()
+    dashboard = window.figures.dashboard
+    dashboard.resize(1500, 980)
+    screenshots.wait(800)
+    dashboard.grab().save(str(args.out / "dashboard.png"))
+    print("saved dashboard.png", flush=True)
+    dashboard.close()
+    window.close()
+    QApplication.processEvents()
+    return 0
+
+
+def main() -> int:
+    args = screenshots.parse_args(__doc__)
+    if args.out == REPO / "docs" / "screenshots":
+        args.out = REPO / "docs" / "images"
+    return inner(args) if args.inner else screenshots.outer(args, __file__)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
