@@ -1,6 +1,6 @@
 """Screenshots of the Story Timeline and the Corpus Dashboard for the README, under Xvfb.
 
-    python scripts/figure_screenshots.py [--archive FOLDER] [--out docs/images]
+    python scripts/figure_screenshots.py [--archive FOLDER] [--out docs/screenshots]
 
 Runs the real window as scripts/screenshots.py does (a virtual X server, throw-away
 settings and project folder), opens the dev Gold Set (the demo archive when it is
@@ -111,8 +111,6 @@ def inner(args) -> int:
 
 def main() -> int:
     args = screenshots.parse_args(__doc__)
-    if args.out == REPO / "docs" / "screenshots":
-        args.out = REPO / "docs" / "images"
     return inner(args) if args.inner else screenshots.outer(args, __file__)
 
 
