@@ -62,6 +62,7 @@ class Suggestions:
     keys: list[str]
     cluster_of: list[int]  # page index -> cluster number (single pages: one of their own)
     related: dict[int, list[Related]]  # cluster number -> ranked suggestions
+    stored: set[tuple[int, int]]  # page pairs the run kept (>= its floor), smaller first
 
 
 def suggestions(result: DedupResult) -> Suggestions:
@@ -85,7 +86,8 @@ def suggestions(result: DedupResult) -> Suggestions:
     related = {k: related_clusters(members[k], touching[k], cluster_of.__getitem__,
                                    tau=result.params.tau, floor=floor)
                for k in touching}
-    return Suggestions([p.key for p in result.pages], cluster_of, related)
+    stored = set(zip(pairs.a.tolist(), pairs.b.tolist(), strict=True))
+    return Suggestions([p.key for p in result.pages], cluster_of, related, stored)
 
 
 def report(name: str, found: Suggestions, truth: Truth, true_pairs: set[frozenset[str]],
@@ -107,6 +109,17 @@ def report(name: str, found: Suggestions, truth: Truth, true_pairs: set[frozense
         share = f"{true / total:.3f}" if total else "n/a"
         print(f"  {label:>6}: {total:6,} suggestions, true {true:5,} ({share}); "
               f"missed true pairs offered {offered} of {len(missed)}")
+    stored = sum((min(index[a], index[b]), max(index[a], index[b])) in found.stored
+                 for a, b in missed)
+    print(f"  missed true pairs the run stored (>= the pair floor): {stored} of {len(missed)}")
+    bands: dict[float, list[int]] = defaultdict(lambda: [0, 0])
+    for items in found.related.values():
+        for item in items:
+            band = bands[int(item.similarity * 20) / 20]
+            band[0] += 1
+            band[1] += truth(keys[item.best.here], keys[item.best.there])
+    print("  by similarity: " + ", ".join(
+        f"{lo:.2f}-{lo + 0.05:.2f} {t}/{n}" for lo, (n, t) in sorted(bands.items())))
     if detail:
         for a, b in missed:
             i, j = index[a], index[b]

@@ -29,9 +29,9 @@ from workbench.gui.coding.coding_actions import CodingActions
 from workbench.gui.coding.feedback import memo_saved_message
 from workbench.gui.coding.memopane import MemoPane
 from workbench.gui.coding.memoview import memo_view
+from workbench.gui.coding.navigation import cluster_to_show, counts_text, member_to_show
 from workbench.gui.coding.related_actions import RelatedActions
 from workbench.gui.coding.related_pane import RelatedPane
-from workbench.gui.coding.navigation import cluster_to_show, counts_text, member_to_show
 from workbench.gui.coding.review_dialog import ReviewDialog
 from workbench.gui.detection.calibration import CalibrationDialog
 from workbench.gui.filterbar import FilterBar

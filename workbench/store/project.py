@@ -23,9 +23,9 @@ from typing import Any, TypeVar
 from workbench.core.clusters.calibration import PairGraph, cluster_at, clustering_options, run_vouch
 from workbench.core.progress import ProgressFn, no_progress
 from workbench.core.records import Cluster, PageInfo, RunFilters, SkipRecord
+from workbench.core.related import Related
 from workbench.store import access, schema
 from workbench.store.clock import utc_now
-from workbench.core.related import Related
 from workbench.store.coding import carry, codebook, dismissals, memos, recorder, tagging
 from workbench.store.coding.actions import (
     ActionInfo,
