@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from workbench.core.related import Related, related_clusters
+from workbench.detect.spotsigs.boilerplate import site_of
 from workbench.usecases.pipeline import DedupResult, detect, load_corpus
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -63,6 +64,7 @@ class Suggestions:
     cluster_of: list[int]  # page index -> cluster number (single pages: one of their own)
     related: dict[int, list[Related]]  # cluster number -> ranked suggestions
     stored: set[tuple[int, int]]  # page pairs the run kept (>= its floor), smaller first
+    sites: list[str]  # each page's site
 
 
 def suggestions(result: DedupResult) -> Suggestions:
@@ -87,7 +89,8 @@ def suggestions(result: DedupResult) -> Suggestions:
                                    tau=result.params.tau, floor=floor)
                for k in touching}
     stored = set(zip(pairs.a.tolist(), pairs.b.tolist(), strict=True))
-    return Suggestions([p.key for p in result.pages], cluster_of, related, stored)
+    return Suggestions([p.key for p in result.pages], cluster_of, related, stored,
+                       [site_of(p) or "" for p in result.pages])
 
 
 def report(name: str, found: Suggestions, truth: Truth, true_pairs: set[frozenset[str]],
@@ -118,6 +121,15 @@ def report(name: str, found: Suggestions, truth: Truth, true_pairs: set[frozense
             band = bands[int(item.similarity * 20) / 20]
             band[0] += 1
             band[1] += truth(keys[item.best.here], keys[item.best.there])
+    if found.sites:
+        same = [0, 0, 0, 0]  # same site: suggestions, true; other sites: suggestions, true
+        for items in found.related.values():
+            for item in items:
+                at = 0 if found.sites[item.best.here] == found.sites[item.best.there] else 2
+                same[at] += 1
+                same[at + 1] += truth(keys[item.best.here], keys[item.best.there])
+        print(f"  best link on one site: true {same[1]} of {same[0]}; "
+              f"across sites: true {same[3]} of {same[2]}")
     print("  by similarity: " + ", ".join(
         f"{lo:.2f}-{lo + 0.05:.2f} {t}/{n}" for lo, (n, t) in sorted(bands.items())))
     if detail:
