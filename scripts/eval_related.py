@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from workbench.core.related import Related, related_clusters
-from workbench.detect.spotsigs.boilerplate import site_of
+from workbench.store.runs.runs import folders_are_sites, site_of
 from workbench.usecases.pipeline import DedupResult, detect, load_corpus
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -67,10 +67,13 @@ class Suggestions:
     sites: list[str]  # each page's site
 
 
-def suggestions(result: DedupResult) -> Suggestions:
+def suggestions(result: DedupResult, *, same_site: bool = False) -> Suggestions:
     """The related clusters of every cluster of a pipeline run (single pages included:
-    the cluster list shows them too)."""
+    the cluster list shows them too); ``same_site``: links within one site too (the
+    cluster view leaves them out)."""
     n = len(result.pages)
+    folders = folders_are_sites(result.pages)
+    sites = [site_of(p, folder_sites=folders) for p in result.pages]
     cluster_of = list(range(len(result.clusters), len(result.clusters) + n))
     members: dict[int, list[int]] = defaultdict(list)
     for k, c in enumerate(result.clusters):
@@ -86,11 +89,11 @@ def suggestions(result: DedupResult) -> Suggestions:
             touching[cluster_of[a]].append((a, b, s))
             touching[cluster_of[b]].append((a, b, s))
     related = {k: related_clusters(members[k], touching[k], cluster_of.__getitem__,
-                                   tau=result.params.tau, floor=floor)
+                                   tau=result.params.tau, floor=floor,
+                                   site_of=None if same_site else sites.__getitem__)
                for k in touching}
     stored = set(zip(pairs.a.tolist(), pairs.b.tolist(), strict=True))
-    return Suggestions([p.key for p in result.pages], cluster_of, related, stored,
-                       [site_of(p) or "" for p in result.pages])
+    return Suggestions([p.key for p in result.pages], cluster_of, related, stored, sites)
 
 
 def report(name: str, found: Suggestions, truth: Truth, true_pairs: set[frozenset[str]],
@@ -213,6 +216,8 @@ def main(argv: list[str]) -> int:
                     help="gencorpus or gensmall output folders (with truth.csv)")
     ap.add_argument("--chaos", type=Path)
     ap.add_argument("--tau", type=float, help="default: the settings' tau")
+    ap.add_argument("--same-site", action="store_true",
+                    help="offer links within one site too (the cluster view does not)")
     ap.add_argument("settings", nargs="*", help="name=value SpotSigsParams overrides")
     args = ap.parse_args(argv)
     params = params_from(args.settings)
@@ -221,15 +226,15 @@ def main(argv: list[str]) -> int:
           f"lists the top {SHOWN})")
     t0 = time.perf_counter()
     if args.gold:
-        found = suggestions(detect(load_corpus(args.gold, params), tau=args.tau))
+        found = suggestions(detect(load_corpus(args.gold, params), tau=args.tau), same_site=args.same_site)
         report(f"dev Gold Set {args.gold}", found, *gold_truth(found.keys))
     for root in args.gencorpus:
         pages = root / "pages" if (root / "pages").is_dir() else root
-        found = suggestions(detect(load_corpus(pages, params), tau=args.tau))
+        found = suggestions(detect(load_corpus(pages, params), tau=args.tau), same_site=args.same_site)
         report(f"{root.name} {root}", found, *truth_csv(root / "truth.csv"))
     if args.chaos:
         html = chaos_pages(args.chaos)
-        found = suggestions(detect(load_corpus(html, params), tau=args.tau))
+        found = suggestions(detect(load_corpus(html, params), tau=args.tau), same_site=args.same_site)
         report(f"chaos-2017 {args.chaos}", found, *chaos_truth(html), detail=True)
     print(f"\n{time.perf_counter() - t0:.0f} s")
     return 0

@@ -1,8 +1,9 @@
 """A small run with related pairs below τ: three clusters and the pairs that tie them.
 
-Pages 0-2 are cluster A (0 the reference), 3-4 cluster B, 5 alone (C). Below τ (0.4) and
-above the pair floor (0.15): 2-3 at 0.30 and 1-4 at 0.20 tie A to B, 0-5 at 0.25 ties A to
-C; 4-5 at 0.10 is under the floor (a run never stores it; here it checks the floor).
+Pages 0-2 are cluster A (0 the reference), 3-4 cluster B, 5 alone (C); page i is on site
+"site{i % 3}". Below τ (0.4) and above the pair floor (0.15): 2-3 at 0.30 and 2-4 at 0.20
+tie A to B, 0-5 at 0.25 ties A to C; 1-4 at 0.35 lies within one site (site1), so it is no
+link; 4-5 at 0.10 is under the floor (a run never stores it; here it checks the floor).
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from workbench.core.records import Pair
 from workbench.store import Project
 
 PARAMS = {"tau": 0.4, "pair_floor": 0.15}
-BELOW_TAU = [Pair(2, 3, 0.30), Pair(1, 4, 0.20), Pair(0, 5, 0.25), Pair(4, 5, 0.10)]
+BELOW_TAU = [Pair(2, 3, 0.30), Pair(2, 4, 0.20), Pair(0, 5, 0.25), Pair(1, 4, 0.35),
+             Pair(4, 5, 0.10)]
 
 
 def save_related_run(project: Project, params: dict | None = None) -> None:

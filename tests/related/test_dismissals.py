@@ -35,7 +35,7 @@ def test_dismissal_is_undoable_and_survives_rerun_recluster_and_reopen(tmp_path)
         assert _related_ids(project, 3) == []
         kept = project.dismissed_related()
         assert {r[:2] for r in kept} == {tuple(sorted((key(2), key(3)))),
-                                         tuple(sorted((key(1), key(4))))}
+                                         tuple(sorted((key(2), key(4))))}
         assert {r[2] for r in kept} == {"ann"}
 
 
@@ -71,4 +71,5 @@ def test_learning_reads_dismissals_as_pairs_kept_apart(tmp_path):
         labels = labelled_from_project(project)
         at = {k: i for i, k in enumerate(labels.keys)}
         assert (at[key(2)], at[key(3)]) in labels.negatives
-        assert (at[key(1)], at[key(4)]) in labels.negatives
+        assert (at[key(2)], at[key(4)]) in labels.negatives
+        assert (at[key(1)], at[key(4)]) not in labels.negatives  # never offered

@@ -34,6 +34,15 @@ def test_dismissed_links_are_not_offered_but_new_links_are():
     assert [(r.cluster, r.similarity) for r in anew] == [(20, 0.20)]
 
 
+def test_links_within_one_site_are_not_offered():
+    pairs = [(0, 3, 0.35), (1, 4, 0.20), (2, 5, 0.30)]
+    sites = {0: "a.example", 1: "b.example", 2: "", 3: "a.example", 4: "c.example", 5: ""}
+    found = related_clusters([0, 1, 2], pairs, CLUSTERS, tau=0.4, floor=0.15,
+                             site_of=sites.__getitem__)
+    # 0-3: one site (its template); 2-5: sites unknown, so offered.
+    assert [(r.cluster, r.similarity) for r in found] == [(30, 0.30), (20, 0.20)]
+
+
 def test_project_rows_rank_and_say_why(tmp_path):
     with related_project(tmp_path / "p.wbproj") as project:
         a = cluster_of_key(project, key(0))

@@ -92,6 +92,8 @@ class Project:
         self.last_carry: carry.CarryReport | None = None
         # Why the project is open read-only (None: open for writing).
         self.readonly_reason = readonly_reason
+        # Each run's pairs below τ, from either end, once read (see ``related``).
+        self._run_links: dict[int, related.RunLinks] = {}
 
     @property
     def readonly(self) -> bool:
@@ -755,7 +757,14 @@ class Project:
         """Clusters some page of this one resembles below τ (the run's stored pairs
         between its floor and τ), ranked, less what the coder dismissed; see
         :mod:`workbench.core.related`."""
-        return related.related_of(self._read(), cluster_id)
+        conn = self._read()
+        run_id = related.cluster_run(conn, cluster_id)
+        if run_id is None:
+            return []
+        links = self._run_links.get(run_id)
+        if links is None:  # a run's pairs never change: read once per run
+            links = self._run_links[run_id] = related.run_links(conn, run_id)
+        return related.related_of(conn, cluster_id, links)
 
     def dismiss_related(self, cluster_id: int, item: Related) -> ActionResult:
         """The coder's judgement that ``item`` is not this cluster's story: its links are

@@ -498,8 +498,6 @@ CREATE TABLE settlements (
 # a pair of pages below τ, in two clusters, that the coder judged not the same story. Keyed
 # by the pages' stable keys (``pages.key``), not by ids of a run, so a dismissal holds across
 # re-runs, re-clusterings and merges; a user action like any other (undoable).
-# pairs_by_b: a cluster's related pages are its members' pairs, found from either end
-# (the primary key finds only the pairs where a member is the smaller page id).
 _V13 = """
 CREATE TABLE related_dismissals (
     key_a TEXT NOT NULL,
@@ -510,7 +508,6 @@ CREATE TABLE related_dismissals (
     CHECK (key_a < key_b)
 ) WITHOUT ROWID;
 CREATE INDEX related_dismissals_b ON related_dismissals(key_b);
-CREATE INDEX pairs_by_b ON pairs(run_id, b);
 """
 
 # Each step: (DDL script, optional data step run after it in the same transaction).
