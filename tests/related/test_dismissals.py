@@ -73,3 +73,17 @@ def test_learning_reads_dismissals_as_pairs_kept_apart(tmp_path):
         assert (at[key(2)], at[key(3)]) in labels.negatives
         assert (at[key(2)], at[key(4)]) in labels.negatives
         assert (at[key(1)], at[key(4)]) not in labels.negatives  # never offered
+
+
+def test_the_export_carries_the_dismissals(tmp_path):
+    import json
+
+    from workbench.export.pages import export_pages
+
+    with related_project(tmp_path / "p.wbproj") as project:
+        a = cluster_of_key(project, key(0))
+        project.dismiss_related(a, project.related(a)[0])
+        result = export_pages(project, tmp_path / "tagged.csv", coded_only=False)
+        side = json.loads(result.sidecar_path.read_text(encoding="utf-8"))
+        assert {(d["page_a"], d["page_b"], d["coder"]) for d in side["related_dismissed"]} == {
+            (*sorted((key(2), key(3))), "ann"), (*sorted((key(2), key(4))), "ann")}
