@@ -2,17 +2,21 @@
 """How often the related suggestions are true, on every labelled corpus.
 
 A run keeps pairs down to its pair floor; a pair between the floor and τ whose pages lie in
-two clusters makes the second cluster a *related* suggestion of the first
-(workbench.core.related, ranked as the cluster view ranks them). A suggestion is TRUE when
-the two pages of its best link (the pair shown side by side) are true near duplicates:
-merging it would bring a true pair together.
+two clusters (and two sites) makes the second cluster a *related* suggestion of the first
+(workbench.core.related, ranked and filtered as the cluster view does; ``--same-site``
+offers links within one site too, to see what leaving them out gains). A suggestion is
+TRUE when the two pages of its best link (the pair shown side by side) are true near
+duplicates: merging it would bring a true pair together.
 
 For each corpus this prints, at the top k suggestions per cluster (k = 1, 3, 5, the number
 the cluster view shows, and all):
 
 * how many suggestions there are and the share that are true;
 * missed true pairs (true near duplicates the clustering left in two clusters) and how
-  many of them the suggestions offer (the one cluster among the other's top k).
+  many of them the suggestions offer (the one cluster among the other's top k);
+* how many missed true pairs the run stored at all (below the floor nothing can offer
+  them), the truth of suggestions whose best link lies within one site or across sites
+  (with ``--same-site``), and by similarity band.
 
 Corpora (loaded and scored as scripts/eval_detection.py does):
 
@@ -25,7 +29,7 @@ Corpora (loaded and scored as scripts/eval_detection.py does):
   either page's cluster (the issue's done-when: both must be offered).
 
 usage: python scripts/eval_related.py [--gold DIR] [--gencorpus DIR ...] [--chaos DIR]
-                                      [--tau T] [name=value ...]
+                                      [--tau T] [--same-site] [name=value ...]
 """
 
 from __future__ import annotations
