@@ -103,7 +103,8 @@ def suggestions(result: DedupResult, *, same_site: bool = False) -> Suggestions:
 def report(name: str, found: Suggestions, truth: Truth, true_pairs: set[frozenset[str]],
            detail: bool = False) -> None:
     keys = found.keys
-    print(f"\n{name}: {len(keys):,} pages, {len(found.related):,} clusters with suggestions")
+    with_any = sum(1 for items in found.related.values() if items)
+    print(f"\n{name}: {len(keys):,} pages, {with_any:,} clusters with suggestions")
     index = {k: i for i, k in enumerate(keys)}
     missed = sorted(tuple(sorted(p)) for p in true_pairs
                     if all(k in index for k in p)
