@@ -29,7 +29,7 @@ def _eval_related():
     return module
 
 
-@pytest.mark.slow  # reads and matches 360 pages: 20-50 s on a shared 2-core machine
+@pytest.mark.slow  # reads and matches 360 pages: 10 s alone, up to 50 s on a busy 2-core machine
 def test_chaos_missed_true_pairs_among_related_suggestions():
     html = shared_path("chaos-2017", "html")
     shared_path("..", "tools", "frameeval.py")
