@@ -41,6 +41,13 @@ def write_sidecar(project: Project, path: Path, export: dict[str, Any]) -> Path:
         "coders": [name for _, name, _ in project.coders()],
         # Who coded their own copy, the samples and their rules, agreement at export time.
         "team": team_record(project),
+        # Related suggestions the coders dismissed: page pairs judged not one story
+        # (workbench.store.coding.dismissals), by page key: a file's path (the CSV's ``path``),
+        # an archive record's file#offset.
+        "related_dismissed": [
+            {"page_a": a, "page_b": b, "coder": coder, "dismissed_at": when}
+            for a, b, coder, when in project.dismissed_related()
+        ],
     }
     with whole_file(path) as fh:
         fh.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")

@@ -54,7 +54,12 @@ SHORTCUTS = [
     ("Alt+1 – Alt+9", "Toggle the tag on the page shown on the right only"),
     ("X", "The page on the right is not this cluster's story (or is again)"),
     ("S", "Split the member shown on the right out of its cluster (it keeps its tags)"),
-    ("M", "Merge the selected clusters"),
+    ("M", "Merge the selected clusters; in the related list, the related cluster chosen there "
+          "into the cluster shown"),
+    ("Shift+M", "Merge the page chosen in the related list into the cluster shown, as a member"),
+    ("D", "Dismiss the cluster chosen in the related list: not this story, never offered again"),
+    ("Ctrl+R", "Put the keyboard in the related list: other clusters' pages this one resembles "
+               "below τ, most similar first (choosing one shows it against the reference)"),
     ("Page Up / Page Down", "Previous / next member of the cluster"),
     ("Ctrl+Z / Ctrl+Shift+Z", "Undo / redo the last coding action (also from the filter box); "
                               "the status bar says what, and its cluster is selected"),
@@ -73,8 +78,8 @@ SHORTCUTS = [
     ("Ctrl+Shift+D", "Export every dashboard plot (PNG and SVG) and its numbers (CSV) into a "
                      "folder"),
     ("Tab / Shift+Tab", "Next / previous pane: filter box, cluster list, codebook, the two "
-                        "memos, members, why these match, the two pages (the cluster list "
-                        "keeps its selection)"),
+                        "memos, members, why these match, related, the two pages (the cluster "
+                        "list keeps its selection)"),
     ("F1", "This list"),
     ("Ctrl+Q", "Quit"),
 ]

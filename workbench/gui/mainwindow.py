@@ -30,6 +30,8 @@ from workbench.gui.coding.feedback import memo_saved_message
 from workbench.gui.coding.memopane import MemoPane
 from workbench.gui.coding.memoview import memo_view
 from workbench.gui.coding.navigation import cluster_to_show, counts_text, member_to_show
+from workbench.gui.coding.related_actions import RelatedActions
+from workbench.gui.coding.related_pane import RelatedPane
 from workbench.gui.coding.review_dialog import ReviewDialog
 from workbench.gui.detection.calibration import CalibrationDialog
 from workbench.gui.filterbar import FilterBar
@@ -165,6 +167,12 @@ class MainWindow(WindowActions, ProjectSession, DetectionRuns, ClusterSelection,
 
         self.compare = CompareView(settings=self.settings)
         self.compare.member_changed.connect(lambda _page: self._show_memos())
+        # Related rewrites below τ, under the members (workbench.gui.coding.related_actions).
+        self.related_pane = RelatedPane()
+        self.compare.side.addWidget(self.related_pane)
+        self.related = RelatedActions(self)
+        self.compare.cluster_shown.connect(self.related.show_for)
+        self.related_pane.chosen.connect(self.related.open)
         self.main_splitter = QSplitter(Qt.Orientation.Horizontal)
         self.main_splitter.setObjectName("mainSplitter")
         self.main_splitter.addWidget(self.left_splitter)

@@ -23,9 +23,10 @@ from typing import Any, TypeVar
 from workbench.core.clusters.calibration import PairGraph, cluster_at, clustering_options, run_vouch
 from workbench.core.progress import ProgressFn, no_progress
 from workbench.core.records import Cluster, PageInfo, RunFilters, SkipRecord
+from workbench.core.related import Related
 from workbench.store import access, schema
 from workbench.store.clock import utc_now
-from workbench.store.coding import carry, codebook, memos, recorder, tagging
+from workbench.store.coding import carry, codebook, dismissals, memos, recorder, tagging
 from workbench.store.coding.actions import (
     ActionInfo,
     ActionLog,
@@ -44,7 +45,7 @@ from workbench.store.errors import (
     StorageError,
     storage_error,
 )
-from workbench.store.runs import pairs, queries, runs, summary
+from workbench.store.runs import pairs, queries, related, runs, summary
 from workbench.store.runs.page_table import PageRecord, page_records
 from workbench.store.runs.signatures import RunSignatures, run_signatures, save_signatures
 from workbench.store.safety import backup, damaged_text, integrity, portable_names, save_as
@@ -91,6 +92,8 @@ class Project:
         self.last_carry: carry.CarryReport | None = None
         # Why the project is open read-only (None: open for writing).
         self.readonly_reason = readonly_reason
+        # Each run's pairs below τ, from either end, once read (see ``related``).
+        self._run_links: dict[int, related.RunLinks] = {}
 
     @property
     def readonly(self) -> bool:
@@ -748,6 +751,55 @@ class Project:
         verb = "Flag" if needs_review else "Clear review flag of"
         return self._act("review", f"{verb} {_n(cids, 'cluster')}",
                          lambda c, _a: tagging.set_review(c, cids, needs_review))
+
+    # -------------------------------------------------- related rewrites
+    def related(self, cluster_id: int) -> list[Related]:
+        """Clusters some page of this one resembles below τ (the run's stored pairs
+        between its floor and τ), ranked, less what the coder dismissed; see
+        :mod:`workbench.core.related`."""
+        conn = self._read()
+        run_id = related.cluster_run(conn, cluster_id)
+        if run_id is None:
+            return []
+        links = self._run_links.get(run_id)
+        if links is None:  # a run's pairs never change: read once per run
+            links = self._run_links[run_id] = related.run_links(conn, run_id)
+        return related.related_of(conn, cluster_id, links)
+
+    def dismiss_related(self, cluster_id: int, item: Related) -> ActionResult:
+        """The coder's judgement that ``item`` is not this cluster's story: its links are
+        kept by page key (:mod:`workbench.store.coding.dismissals`), so they are not offered
+        again after re-runs, re-clusterings and merges. One undoable action."""
+        links = [(link.here, link.there) for link in item.links]
+
+        def body(conn: sqlite3.Connection, _action_id: int) -> None:
+            dismissals.dismiss(conn, self.coder_id, links)
+
+        return self._act("dismiss_related",
+                         f"Dismiss cluster {item.cluster} as not related to cluster {cluster_id}",
+                         body)
+
+    def dismissed_related(self) -> list[tuple[str, str, str, str]]:
+        """Every dismissed link: (page key, page key, coder, when)."""
+        return dismissals.all_dismissed(self._read())
+
+    def merge_page(self, cluster_id: int, page_id: int) -> ActionResult:
+        """Take one page into the cluster as a member (``id``: the cluster): a page alone
+        in its cluster is merged; a page of a larger cluster is split out of it and merged,
+        in one undoable action (its old cluster keeps its other pages)."""
+        def body(conn: sqlite3.Connection, action_id: int) -> int:
+            source = queries.cluster_of_page(conn, page_id)
+            if source is None:
+                raise ProjectError(f"Page {page_id} is in no cluster of the current run.")
+            if source == cluster_id:
+                raise ProjectError(f"Page {page_id} is in cluster {cluster_id} already.")
+            size = conn.execute("SELECT count(*) FROM cluster_members WHERE cluster_id = ?",
+                                (source,)).fetchone()[0]
+            if size > 1:
+                source = tagging.split(conn, action_id, source, [page_id])
+            return tagging.merge(conn, action_id, [cluster_id, source], into=cluster_id)
+
+        return self._act("merge", f"Merge page {page_id} into cluster {cluster_id}", body)
 
     # --------------------------------------------------------- codebook
     def codebook(self) -> list[Tag]:

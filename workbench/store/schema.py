@@ -494,6 +494,22 @@ CREATE TABLE settlements (
 """
 
 
+# Version 13: the coder's dismissals of related suggestions (workbench.store.coding.dismissals):
+# a pair of pages below τ, in two clusters, that the coder judged not the same story. Keyed
+# by the pages' stable keys (``pages.key``), not by ids of a run, so a dismissal holds across
+# re-runs, re-clusterings and merges; a user action like any other (undoable).
+_V13 = """
+CREATE TABLE related_dismissals (
+    key_a TEXT NOT NULL,
+    key_b TEXT NOT NULL,
+    coder_id INTEGER NOT NULL REFERENCES coders(id),
+    dismissed_at TEXT NOT NULL,
+    PRIMARY KEY (key_a, key_b),
+    CHECK (key_a < key_b)
+) WITHOUT ROWID;
+CREATE INDEX related_dismissals_b ON related_dismissals(key_b);
+"""
+
 # Each step: (DDL script, optional data step run after it in the same transaction).
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None] | None]] = [
     (_V1, None),
@@ -508,6 +524,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None] | None]] = [
     (_V10, None),
     (_V11, _v11_settle_undo),
     (_V12, None),
+    (_V13, None),
 ]
 CURRENT_VERSION = len(MIGRATIONS)
 

@@ -137,7 +137,8 @@ def test_tab_moves_from_pane_to_pane(qtbot, demo_window):
     w.select_row(1)
     focus(qtbot, w, w.filters.text)
     order = [w.table, w.codebook.tree, w.memo_pane.cluster, w.memo_pane.page,
-             w.compare.members, w.compare.why, w.compare.left.text, w.compare.right.text,
+             w.compare.members, w.compare.why, w.related_pane.list, w.compare.left.text,
+             w.compare.right.text,
              w.filters.text]
     for widget in order:
         key_to_focus(qtbot, w, Qt.Key.Key_Tab)

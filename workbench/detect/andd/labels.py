@@ -8,7 +8,9 @@ writing anything:
   clusters into it; its members, less those marked "not this story", are one group;
 * a member marked "not this story" is a negative pair with its cluster's reference;
 * a page the coder split out of a cluster is a negative pair with that cluster's
-  reference (unless the two are in one cluster again).
+  reference (unless the two are in one cluster again);
+* a related suggestion the coder dismissed gives its links (pairs below τ across two
+  clusters) as negative pairs.
 
 Pages are numbered by their index in the run (or in the list of keys given), and
 :meth:`Labelled.reindexed` moves the numbers onto another list of pages, e.g. the pages
@@ -146,6 +148,13 @@ def _read_labels(conn: sqlite3.Connection, run_id: int) -> Labelled:
                            (from_cluster,)).fetchone()[0]
         if cluster_of.get(ref) is None or cluster_of.get(ref) != cluster_of.get(page):
             negatives.add((ref, page))
+    # Related suggestions the coder dismissed (workbench.store.coding.dismissals): pages of
+    # one run kept apart by judgement, whatever clusters they are in now. Files from before
+    # schema 13 have no such table (this connection never migrates).
+    if conn.execute("SELECT 1 FROM sqlite_schema WHERE name = 'related_dismissals'").fetchone():
+        negatives.update(conn.execute(
+            "SELECT pa.id, pb.id FROM related_dismissals d JOIN pages pa ON pa.key = d.key_a "
+            "JOIN pages pb ON pb.key = d.key_b"))
     pairs = sorted({(min(index[a], index[b]), max(index[a], index[b])) for a, b in negatives
                     if a in index and b in index and a != b})
     return Labelled(keys, groups, pairs, clusters)

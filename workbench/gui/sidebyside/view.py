@@ -196,6 +196,7 @@ class CompareView(QWidget):
     """Members of the chosen cluster, the two panes, and "Why these match"."""
 
     member_changed = Signal(int)  # page id of the member in the right pane
+    cluster_shown = Signal(object)  # the cluster now shown (None: none)
 
     def __init__(self, parent: QWidget | None = None, settings: QSettings | None = None) -> None:
         super().__init__(parent)
@@ -209,6 +210,9 @@ class CompareView(QWidget):
         self.shared: dict[str, tuple[int, int]] = {}
         self._occurrence = 0
         self._syncing = False
+        # A page of another cluster shown against the reference (the related pane's):
+        # (page id, its similarity in words); None: the member chosen in the list.
+        self._other: tuple[int, str] | None = None
 
         self.members = QListWidget()
         self.members.setObjectName("memberList")
@@ -268,6 +272,7 @@ class CompareView(QWidget):
         side.addWidget(self._members_box())
         side.addWidget(self._titled("Why these match", self.why))
         side.setSizes([200, 300])
+        self.side = side  # the window adds the related pane below (workbench.gui.coding.related_pane)
         self.panes = QSplitter(Qt.Orientation.Horizontal)
         self.panes.addWidget(self.left)
         self.panes.addWidget(self.right)
@@ -334,12 +339,14 @@ class CompareView(QWidget):
 
     def clear(self, message: str = "Choose a cluster to see its pages side by side.") -> None:
         self._shown = None
+        self._other = None
         with QSignalBlocker(self.members):
             self.members.clear()
         self.why.clear()
         self.shared = {}
         self.left.clear(message)
         self.right.clear()
+        self.cluster_shown.emit(None)
 
     @property
     def cluster_id(self) -> int | None:
@@ -351,6 +358,7 @@ class CompareView(QWidget):
             self.clear("This cluster no longer exists.")
             return
         self._shown = _Shown(project, cluster_id, members)
+        self._other = None
         with QSignalBlocker(self.members):
             self.members.clear()
             for m in members:
@@ -372,9 +380,26 @@ class CompareView(QWidget):
         with QSignalBlocker(self.members):
             self.members.setCurrentRow(row)
         self._render()
+        self.cluster_shown.emit(cluster_id)
+
+    def show_other(self, page_id: int, similarity: str) -> None:
+        """A page of another cluster (a related one) on the right, against this cluster's
+        reference; no member is chosen meanwhile, so the member keys (S, X, Alt+digit)
+        act on none. Choosing a member shows members again."""
+        if not self._shown:
+            return
+        self._other = (page_id, similarity)
+        with QSignalBlocker(self.members):
+            self.members.setCurrentRow(-1)
+        self._render()
+
+    @property
+    def other_page(self) -> int | None:
+        """The page of another cluster shown on the right (None: a member, or nothing)."""
+        return self._other[0] if self._other is not None else None
 
     def current_member(self) -> MemberRow | None:
-        if not self._shown:
+        if not self._shown or self._other is not None:
             return None
         row = self.members.currentRow()
         return self._shown.members[row] if 0 <= row < len(self._shown.members) else None
@@ -436,6 +461,7 @@ class CompareView(QWidget):
         self._mark_doubts()
 
     def _member_chosen(self, _row: int) -> None:
+        self._other = None
         self._render()
         m = self.current_member()
         if m is not None:
@@ -458,9 +484,13 @@ class CompareView(QWidget):
         ref = self.reference()
         member = self.current_member()
         assert ref is not None
+        self.right.role = "member" if self._other is None else "related, not merged"
         ref_detail, ref_page = self._load(ref.page_id)
         source = self.show_source.isChecked()
         whole = self.show_whole.isChecked()
+        if self._other is not None:
+            self._render_pair(ref_detail, ref_page, self._other[0], self._other[1])
+            return
         if member is None or member.page_id == ref.page_id:
             self.shared = {}
             self.left.show_page(ref_page, {}, source=source, whole=whole)
@@ -471,14 +501,23 @@ class CompareView(QWidget):
                              else "This page has no near duplicates.")
             self.why.clear()
             return
-        m_detail, m_page = self._load(member.page_id)
+        sim = (f"similarity {member.similarity:.2f}" if member.similarity is not None
+               else f"similarity below the floor {self.floor:.2f} (not stored)")
+        self._render_pair(ref_detail, ref_page, member.page_id, sim)
+
+    def _render_pair(self, ref_detail: PageDetail | None, ref_page: PageText, page_id: int,
+                     sim: str) -> None:
+        """The reference and another page (a member, or a related cluster's page), with
+        the signatures they share highlighted and listed. (The passages they share,
+        issue 35 part 3, go beside these highlights.)"""
+        source = self.show_source.isChecked()
+        whole = self.show_whole.isChecked()
+        m_detail, m_page = self._load(page_id)
         self.shared = shared_signatures(ref_page, m_page)
         self.left.show_page(ref_page, self.shared, source=source, whole=whole)
         self.right.show_page(m_page, self.shared, source=source, whole=whole)
         self.left.set_header(ref_detail, "reference", sum(c for t, c in ref_page.signature_counts.items()
                                                           if t in self.shared), len(ref_page.counted_spots()))
-        sim = (f"similarity {member.similarity:.2f}" if member.similarity is not None
-               else f"similarity below the floor {self.floor:.2f} (not stored)")
         self.right.set_header(m_detail, sim,
                               sum(c for t, c in m_page.signature_counts.items() if t in self.shared),
                               len(m_page.counted_spots()))

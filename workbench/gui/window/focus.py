@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
     from workbench.gui.coding.codebook import CodebookPanel
     from workbench.gui.coding.memopane import MemoPane
+    from workbench.gui.coding.related_pane import RelatedPane
     from workbench.gui.filterbar import FilterBar
     from workbench.gui.models import ClusterTableModel
     from workbench.gui.sidebyside.view import CompareView
@@ -32,6 +33,7 @@ class KeyboardFocus:
     codebook: CodebookPanel
     memo_pane: MemoPane
     compare: CompareView
+    related_pane: RelatedPane
     keyboard_label: QLabel
 
     def focus_list(self) -> None:
@@ -76,6 +78,7 @@ class KeyboardFocus:
                 Pane("memo on the page", memo.page, memo),
                 Pane("members", compare.members, compare.members),
                 Pane("why these match", compare.why, compare.why),
+                Pane("related", self.related_pane.list, self.related_pane),
                 Pane("reference page", compare.left.text, compare.left),
                 Pane("member page", compare.right.text, compare.right),
                 Pane("side by side", compare.members, compare)]

@@ -87,7 +87,12 @@ class WindowActions:
         a("redo", "&Redo", self.coding.redo, "Ctrl+Shift+Z")
         a("split", "&Split Member Out", self.coding.split_member, "S",
           "Move the member shown on the right into a cluster of its own")
-        a("merge", "&Merge Clusters", self.coding.merge_selected, "M", "Merge the selected clusters")
+        a("merge", "&Merge Clusters", self.related.merge_key, "M",
+          "Merge the selected clusters (in the related list: the related cluster into this one)")
+        a("merge_related_page", "Merge Related &Page", lambda: self.related.merge_key(page_only=True),
+          "Shift+M", "Merge the page chosen in the related list into this cluster, as a member")
+        a("dismiss_related", "&Dismiss Related", self.related.dismiss_key, "D",
+          "The cluster chosen in the related list is not this story: kept, not offered again")
         a("exclude", "Not &This Story", self.coding.toggle_not_this_story, "X",
           "Mark the member shown on the right as not the cluster's story (or its story again)")
         a("next_uncoded", "&Next Uncoded Cluster", self.coding.next_uncoded, "N")
@@ -110,6 +115,8 @@ class WindowActions:
         a("focus_list", "Cluster &List", self.focus_list, "Escape",
           "Put the keyboard in the cluster list (from the filter box, the codebook, a page)")
         a("focus_codebook", "Code&book", self.focus_codebook, "Ctrl+B")
+        a("focus_related", "&Related", self.related_pane.take_keyboard, "Ctrl+R",
+          "Put the keyboard in the related list: other clusters' pages this one resembles below τ")
         # ⌘M minimises a window on macOS: the memo has another key there (keynames).
         a("focus_memo", "&Memo", self.focus_memo, platform_keys("Ctrl+M"),
           "Put the keyboard in the memo on the cluster (again: the memo on the page)")
@@ -186,11 +193,13 @@ class WindowActions:
         file.addSeparator()
         file.addAction(act["quit"])
         edit = m.addMenu("&Edit")
-        for name in ("undo", "redo", None, "split", "merge", "exclude", None, "change_coder"):
+        for name in ("undo", "redo", None, "split", "merge", "exclude", None, "merge_related_page",
+                     "dismiss_related", None, "change_coder"):
             edit.addSeparator() if name is None else edit.addAction(act[name])
         view = m.addMenu("&View")
         for name in ("next_uncoded", "first_cluster", "last_cluster", "next_member", "prev_member",
-                     None, "find", "focus_list", "focus_codebook", "focus_memo", None, "advance",
+                     None, "find", "focus_list", "focus_codebook", "focus_memo", "focus_related",
+                     None, "advance",
                      None, "messages"):
             view.addSeparator() if name is None else view.addAction(act[name])
         view.addSeparator()
@@ -240,9 +249,10 @@ class WindowActions:
         act = self.actions_by_name
         for name in ("export", "save_as", "skipped", "calibrate", "next_uncoded", "next_member",
                      "prev_member", "agreement", "timeline", "save_timeline", "dashboard",
-                     "export_dashboard"):
+                     "export_dashboard", "focus_related"):
             act[name].setEnabled(have and idle)
         for name in ("settings", "rerun", "add_pages", "split", "merge", "exclude", "review_carried",
+                     "merge_related_page", "dismiss_related",
                      "hand_out", "bring_in", "draw_sample", "review_disagreements"):
             act[name].setEnabled(writable)
         can_undo = writable and self.project.next_undo() is not None

@@ -49,6 +49,8 @@ KEYS: dict[str, tuple[str, ...]] = {
     "samples": ("id",),
     "sample_members": ("sample_id", "cluster_id"),
     "settlements": ("cluster_id",),
+    # Related suggestions the coder dismissed (schema 13, workbench.store.coding.dismissals).
+    "related_dismissals": ("key_a", "key_b"),
 }
 
 FORMAT = 1

@@ -1,0 +1,62 @@
+"""The related pane: a cluster's related rewrites, below the members (thin: the rows and
+what the keys do are workbench.gui.coding.related_presenter's)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSignalBlocker, Qt, Signal
+from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
+
+from workbench.gui.coding.related_presenter import RelatedRow, title_text
+from workbench.gui.sidebyside.pagetext import plain_tip
+
+RowRole = Qt.ItemDataRole.UserRole + 1
+
+
+class RelatedPane(QWidget):
+    """A titled list of related clusters; choosing one asks for it side by side."""
+
+    chosen = Signal(object)  # the RelatedRow to show against the reference
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.title = QLabel(f"<b>{title_text([])}</b>")
+        self.list = QListWidget()
+        self.list.setObjectName("relatedList")
+        self.list.setToolTip("Pages of other clusters this one resembles below τ: never merged "
+                             "without you. M merges one, Shift+M its page alone, D dismisses it.")
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.title)
+        lay.addWidget(self.list, 1)
+        self.rows: list[RelatedRow] = []
+        self.list.currentRowChanged.connect(self._row_changed)
+        self.list.itemActivated.connect(lambda _item: self._row_changed(self.list.currentRow()))
+
+    def show_rows(self, rows: list[RelatedRow]) -> None:
+        """List ``rows``; none is chosen until the coder moves into the list."""
+        self.rows = list(rows)
+        with QSignalBlocker(self.list):
+            self.list.clear()
+            for row in self.rows:
+                item = QListWidgetItem(row.line())
+                item.setToolTip(plain_tip(row.why()))
+                self.list.addItem(item)
+            self.list.setCurrentRow(-1)
+        self.title.setText(f"<b>{title_text(self.rows)}</b>")
+
+    def current(self) -> RelatedRow | None:
+        row = self.list.currentRow()
+        return self.rows[row] if 0 <= row < len(self.rows) else None
+
+    def has_keyboard(self) -> bool:
+        return self.list.hasFocus()
+
+    def take_keyboard(self) -> None:
+        """Ctrl+R: the keyboard into the list, on its first row when none is chosen."""
+        self.list.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        if self.current() is None and self.rows:
+            self.list.setCurrentRow(0)
+
+    def _row_changed(self, row: int) -> None:
+        if 0 <= row < len(self.rows):
+            self.chosen.emit(self.rows[row])

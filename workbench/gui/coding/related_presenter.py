@@ -1,0 +1,113 @@
+"""The related pane's logic (no Qt): a cluster's related rewrites as rows, and what M and
+D do to one.
+
+The rows are the cluster's related clusters (workbench.core.related), best first: by the
+similarity of their closest page to one of this cluster's pages, then by how many such
+links they have. Each row names the closest page and says why it is offered; opening it
+shows that page side by side against the cluster's reference.
+
+Reused passages (issue 35, part 3) will go beside each row: :meth:`RelatedRow.passages`
+is where the lead wires the alignment of the two pages' compared texts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from workbench.core.related import Related
+from workbench.gui.coding.feedback import key_message
+from workbench.store import Project
+
+# How many related clusters the pane lists (the best; the rest are weaker still). Scored on
+# every labelled corpus by scripts/eval_related.py.
+SHOWN = 10
+
+
+@dataclass(frozen=True, slots=True)
+class RelatedRow:
+    """One related cluster as the pane lists it."""
+
+    item: Related
+    size: int  # pages in the related cluster
+    title: str  # of its closest page
+    site: str
+
+    @property
+    def cluster_id(self) -> int:
+        return self.item.cluster
+
+    @property
+    def page_id(self) -> int:
+        """The related cluster's page closest to this cluster: shown side by side."""
+        return self.item.best.there
+
+    def line(self) -> str:
+        what = "page" if self.size == 1 else f"cluster {self.cluster_id} ({self.size} pages)"
+        return f"{self.item.similarity:.2f}  {self.title or '(no title)'} · {self.site} · {what}"
+
+    def why(self) -> str:
+        """The tooltip: why it is offered and where it ranks from."""
+        links = len(self.item.links)
+        best = self.item.best
+        more = f"; {links} pairs tie the two clusters" if links > 1 else ""
+        return (f"Similarity {best.similarity:.2f} to page {best.here} of this cluster: below τ, "
+                f"so not merged{more}. Ranked by the closest pair, then by the number of "
+                "pairs. M merges it into this cluster, Shift+M this page alone, D dismisses it.")
+
+    def passages(self) -> None:
+        """Hook for issue 35 part 3: the passages the two pages share (not wired yet)."""
+        return None
+
+
+def related_rows(project: Project, cluster_id: int, shown: int = SHOWN) -> list[RelatedRow]:
+    """The pane's rows for a cluster: its ``shown`` best related clusters."""
+    rows = []
+    for item in project.related(cluster_id)[:shown]:
+        page = project.page(item.best.there)
+        cluster = project.cluster(item.cluster)
+        rows.append(RelatedRow(item, cluster.size if cluster is not None else 1,
+                               page.title if page is not None else "",
+                               page.site if page is not None else ""))
+    return rows
+
+
+def title_text(rows: list[RelatedRow]) -> str:
+    return f"Related, not merged ({len(rows)})" if rows else "Related, not merged"
+
+
+def merge_related(project: Project, cluster_id: int, row: RelatedRow, *,
+                  page_only: bool = False) -> int | None:
+    """M: the related cluster into this one (``page_only``, Shift+M: its closest page
+    alone, as a member); the cluster that remains (None: nothing changed)."""
+    if page_only or row.size == 1:
+        return project.merge_page(cluster_id, row.page_id).id
+    return project.merge([cluster_id, row.cluster_id], into=cluster_id).id
+
+
+def dismiss_related(project: Project, cluster_id: int, row: RelatedRow) -> int | None:
+    """D: not this cluster's story; kept in the project, never offered again."""
+    return project.dismiss_related(cluster_id, row.item).action_id
+
+
+def merged_message(cluster_id: int, row: RelatedRow, page_only: bool) -> str:
+    what = (f"the page “{row.title or row.page_id}”" if page_only or row.size == 1
+            else f"cluster {row.cluster_id} ({row.size} pages)")
+    return key_message("Shift+M" if page_only else "M",
+                       f"merged {what} into cluster {cluster_id} (Ctrl+Z undoes it).")
+
+
+def dismissed_message(cluster_id: int, row: RelatedRow) -> str:
+    return key_message("D", f"“{row.title or row.page_id}” is not cluster {cluster_id}'s story; "
+                            "it is not offered again (Ctrl+Z undoes it).")
+
+
+def nothing_message(key: str, cluster_id: int | None, row: RelatedRow | None,
+                    in_list: bool) -> str | None:
+    """Why a related key did nothing (None: it can act)."""
+    if cluster_id is None:
+        return key_message(key, "choose a cluster first.")
+    if not in_list:
+        return key_message(key, "put the keyboard in the related list first (Ctrl+R).")
+    if row is None:
+        return key_message(key, f"cluster {cluster_id} has no related pages below τ to act on.")
+    return None
