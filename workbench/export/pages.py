@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.export.cells import csv_writer
+from workbench.export.passage_columns import PASSAGE_COLUMNS, PassageColumns
 from workbench.export.sidecar import sidecar_path, write_sidecar
 from workbench.export.team_columns import TeamColumns
 from workbench.store import PageRecord, Project, ProjectError
@@ -16,7 +17,7 @@ from workbench.store.safety.whole_files import whole_file
 
 COLUMNS = ["cluster", "cluster_size", "is_reference", "similarity", "tags", "coder",
            "tagged_at", "path", "warc_file", "warc_offset", "url", "capture_date", "title",
-           "skip_reason", "excluded", "cluster_memo", "page_memo"]
+           "skip_reason", "excluded", "cluster_memo", "page_memo", *PASSAGE_COLUMNS]
 TAG_SEPARATOR = ";"
 WIDE_PREFIX = "tag_"
 
@@ -41,7 +42,7 @@ def _cell(value: object) -> str:
     return str(value)
 
 
-def _row(rec: PageRecord, tag_names: list[str], wide: bool) -> list[str]:
+def _row(rec: PageRecord, tag_names: list[str], wide: bool, passages: PassageColumns) -> list[str]:
     # A record from an archive file (offset known) names the WARC; a plain
     # saved page names its path. Never both, so a script can branch on it.
     is_record = rec.offset is not None
@@ -54,7 +55,7 @@ def _row(rec: PageRecord, tag_names: list[str], wide: bool) -> list[str]:
     ]
     # Text from a crawl or a coder (a title of "=HYPERLINK(...)") is made inert by the
     # writer, like every cell; the numbers we produce never look like formulas.
-    cells = [_cell(v) for v in values]
+    cells = [_cell(v) for v in values] + passages.cells(rec)
     if wide:
         present = {n.casefold() for n in rec.tags}
         cells += ["1" if n.casefold() in present else "0" for n in tag_names]
@@ -113,6 +114,7 @@ def _export(project: Project, out_path: Path, options: dict[str, Any],
     coded_only, wide, excel = options["coded_only"], options["wide"], options["excel"]
     tag_names = [t.name for t in project.codebook()]
     team = TeamColumns.read(project.reader()) if options["coders"] else None
+    passages = PassageColumns(project)
     header = COLUMNS + ([WIDE_PREFIX + n for n in tag_names] if wide else [])
     header += team.header() if team else []
     side_path = check_project_output(project, sidecar_path(out_path))
@@ -122,7 +124,7 @@ def _export(project: Project, out_path: Path, options: dict[str, Any],
         writer = csv_writer(f, lineterminator="\r\n")
         writer.writerow(header)
         for rec in project.page_records(coded_only=coded_only):
-            row = _row(rec, tag_names, wide)
+            row = _row(rec, tag_names, wide, passages)
             writer.writerow(row + team.cells(rec, TAG_SEPARATOR) if team else row)
             rows += 1
     side = write_sidecar(project, side_path, {
