@@ -55,7 +55,6 @@ def inner(args: argparse.Namespace) -> int:
     window.select_row(best[1])
     view.members.setCurrentRow(best[2])
     app.processEvents()
-    view.choose_passage(0)
     wait(400)
     print(view.right.passage_note.text(), flush=True)
     args.out.mkdir(parents=True, exist_ok=True)

@@ -53,6 +53,9 @@ def test_the_view_shows_the_share_sentence_and_draws_bands(qtbot, demo_window) -
     assert note.isVisible() and note.text() == share_sentence(expected)
     assert note.text().endswith("of the reference.")
     assert " % of this page is the reference's text" in note.text()
+    assert view.left.passage_note.text() == (
+        f"{len(expected.passages)} passage{'s' if len(expected.passages) > 1 else ''} on both pages "
+        f"(bands beside the text): {expected.a_covered} of its {expected.a_words} compared words.")
     # One band (or more, across blocks) per passage in each pane, numbered alike.
     for pane in (view.left, view.right):
         assert {b.passage for b in pane.bands} == set(range(len(expected.passages)))

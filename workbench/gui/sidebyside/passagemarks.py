@@ -30,7 +30,8 @@ class PassageMarks:
     alignment: Alignment
     reference: list[Band]
     member: list[Band]
-    sentence: str
+    sentence: str  # above the member: its share of the reference's text, and the reverse
+    reference_note: str  # above the reference: its passages and words the member carries
 
 
 def percent(share: float) -> str:
@@ -53,6 +54,15 @@ def share_sentence(alignment: Alignment, other: str = "the reference") -> str:
                 f"(no run of {MIN_WORDS} or more words in common).")
     return (f"{percent(alignment.share_of_b)} of this page is {other}'s text; "
             f"it carries {percent(alignment.share_of_a)} of {other}.")
+
+
+def reference_note(alignment: Alignment) -> str:
+    """What the reference pane says of the passages (its words the member carries)."""
+    n = len(alignment.passages)
+    if not n or not alignment.a_words:
+        return ""
+    return (f"{n} passage{'s' if n > 1 else ''} on both pages (bands beside the text): "
+            f"{alignment.a_covered:,} of its {alignment.a_words:,} compared words.")
 
 
 def bands(page: PageText, ranges: list[tuple[int, int, int]]) -> list[Band]:
@@ -78,6 +88,7 @@ def passage_marks(reference: PageText, member: PageText) -> PassageMarks:
         bands(reference, [(p.a_start, p.a_end, k) for k, p in enumerate(ps)]),
         bands(member, [(p.b_start, p.b_end, k) for k, p in enumerate(ps)]),
         share_sentence(alignment),
+        reference_note(alignment),
     )
 
 

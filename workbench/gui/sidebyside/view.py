@@ -526,7 +526,7 @@ class CompareView(QWidget):
         self.right.show_page(m_page, self.shared, source=source, whole=whole)
         if not (ref_page.error or m_page.error):
             marks = self.marks.get(ref_page, m_page)
-            self.left.set_passages(marks.reference, "")
+            self.left.set_passages(marks.reference, marks.reference_note)
             self.right.set_passages(marks.member, marks.sentence)
         self.left.set_header(ref_detail, "reference", sum(c for t, c in ref_page.signature_counts.items()
                                                           if t in self.shared), len(ref_page.counted_spots()))
