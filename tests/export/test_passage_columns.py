@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import csv
+import json
 import shutil
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import DEMO_ARCHIVE
+from workbench.commands.cli import main
 from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.export import COLUMNS, export_pages
-from workbench.export.passage_columns import PASSAGE_COLUMNS
+from workbench.export.passage_columns import PASSAGE_COLUMNS, unread_report
 from workbench.gui.sidebyside.pagetext import load_page
 from workbench.gui.sidebyside.passagemarks import passage_marks
 from workbench.store import Project
@@ -64,10 +66,28 @@ def test_a_page_gone_from_the_archive_leaves_its_shares_empty(demo_project: Proj
     first = rows_of(demo_project, tmp_path / "before.csv")
     member = next(r for r in first if r["cluster"] and r["is_reference"] == "0")
     (Path(demo_project.archive_root) / member["path"]).unlink()
-    again = {r["path"]: r for r in rows_of(demo_project, tmp_path / "after.csv")}
+    result = export_pages(demo_project, tmp_path / "after.csv", coded_only=False)
+    assert result.passages_unread == 1
+    assert "1 page could not be read again from the archive folder" in unread_report(1, "/crawl")
+    assert json.loads(result.sidecar_path.read_text(encoding="utf-8"))["export"]["passages_unread"] == 1
+    with open(result.csv_path, newline="", encoding="utf-8") as f:
+        again = {r["path"]: r for r in csv.DictReader(f)}
     assert again[member["path"]]["share_from_reference"] == ""
     assert again[member["path"]]["share_of_reference"] == ""
     # Every other row is still written, with its shares.
     assert len(again) == len(first)
     others = [r for r in first if r["path"] != member["path"] and r["share_from_reference"]]
     assert all(again[r["path"]]["share_from_reference"] == r["share_from_reference"] for r in others)
+
+
+def test_the_command_line_warns_of_pages_it_could_not_read(demo_project: Project, tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    member = next(r for r in rows_of(demo_project, tmp_path / "before.csv")
+                  if r["cluster"] and r["is_reference"] == "0")
+    (Path(demo_project.archive_root) / member["path"]).unlink()
+    path = demo_project.path
+    demo_project.close()
+    assert main(["export", str(path), "--all", "--out", str(tmp_path / "cli.csv")]) == 0
+    err = capsys.readouterr().err
+    assert "warning: 1 page could not be read again from the archive folder" in err
+    assert "Every row was exported" in err

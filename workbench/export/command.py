@@ -12,6 +12,7 @@ from pathlib import Path
 
 from workbench.core.terminal_text import terminal_safe
 from workbench.export.pages import damage_report, export_pages
+from workbench.export.passage_columns import unread_report
 from workbench.store import Project, ProjectError
 from workbench.store.safety.whole_files import OutputRefused
 
@@ -54,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
         with Project.open(args.project, backups=0, readonly=True) as project:
             result = export_pages(project, args.out, coded_only=args.coded_only,
                                   wide=args.wide, excel=args.excel, coders=args.coders)
+            root = project.archive_root
     except OutputRefused as exc:  # --out names a file that must not be written
         print(f"workbench export: {terminal_safe(exc)}", file=sys.stderr)
         return EXIT_USAGE
@@ -65,5 +67,8 @@ def run(args: argparse.Namespace) -> int:
     if result.damaged:
         # Done (exit 0): every row is in the file. The sidecar lists the cells too.
         print(f"workbench export: warning: {terminal_safe(damage_report(result.damaged))}",
+              file=sys.stderr)
+    if result.passages_unread:
+        print(f"workbench export: warning: {terminal_safe(unread_report(result.passages_unread, root))}",
               file=sys.stderr)
     return 0

@@ -29,6 +29,7 @@ class ExportResult:
     rows: int
     # Text cells that are not valid UTF-8: exported with U+FFFD in place of the bad bytes.
     damaged: tuple[DamagedCell, ...] = ()
+    passages_unread: int = 0  # pages not read again for the share columns (left empty)
 
 
 def _cell(value: object) -> str:
@@ -130,6 +131,7 @@ def _export(project: Project, out_path: Path, options: dict[str, Any],
     side = write_sidecar(project, side_path, {
         "csv": out_path.name, "rows": rows, **options, "columns": header,
         "damaged_text": [{"table": d.table, "row": d.row, "column": d.column} for d in damaged],
+        "passages_unread": passages.unread,
     })
-    return ExportResult(out_path, side, rows, damaged)
+    return ExportResult(out_path, side, rows, damaged, passages.unread)
 

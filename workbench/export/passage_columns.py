@@ -80,5 +80,15 @@ class PassageColumns:
         return self._reference[1]
 
 
+def unread_report(unread: int, root: str) -> str:
+    """What the coder is told when pages could not be read again ('' for none)."""
+    if not unread:
+        return ""
+    noun = "page" if unread == 1 else "pages"
+    return (f"{unread:,} {noun} could not be read again from the archive folder {root} (moved or "
+            f"gone): their share_from_reference and share_of_reference cells, and those of the "
+            f"members of a cluster whose reference it is, are empty. Every row was exported.")
+
+
 def _share(value: float | None) -> str:
     return "" if value is None else repr(round(value, 4))

@@ -108,3 +108,4 @@ def test_the_whole_page_keeps_the_bands_on_the_compared_text(demo_window) -> Non
     for start, end, _ in view.right.strip.bands:
         assert any(lo <= start and end <= hi for lo, hi in page.kept), "no band over text not compared"
         assert text[start:end].strip()
+
