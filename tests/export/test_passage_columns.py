@@ -91,3 +91,14 @@ def test_the_command_line_warns_of_pages_it_could_not_read(demo_project: Project
     err = capsys.readouterr().err
     assert "warning: 1 page could not be read again from the archive folder" in err
     assert "Every row was exported" in err
+
+
+def test_no_passages_leaves_the_columns_there_and_empty(demo_project: Project, tmp_path: Path) -> None:
+    path = demo_project.path
+    demo_project.close()
+    assert main(["export", str(path), "--all", "--no-passages", "--out", str(tmp_path / "quick.csv")]) == 0
+    with open(tmp_path / "quick.csv", newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    assert rows and all(r["share_from_reference"] == r["share_of_reference"] == "" for r in rows)
+    sidecar = json.loads((tmp_path / "quick.run.json").read_text(encoding="utf-8"))
+    assert sidecar["export"]["passages"] is False

@@ -76,7 +76,8 @@ def damage_report(damaged: tuple[DamagedCell, ...], shown: int = 20) -> str:
 
 
 def export_pages(project: Project, out_path: Path | str, *, coded_only: bool = True,
-                 wide: bool = False, excel: bool = False, coders: bool = False) -> ExportResult:
+                 wide: bool = False, excel: bool = False, coders: bool = False,
+                 passages: bool = True) -> ExportResult:
     """Write the current run's pages as CSV plus ``<out>.run.json``.
 
     ``coded_only``: only the pages a coder has judged (a tag, "not this story", a
@@ -84,7 +85,8 @@ def export_pages(project: Project, out_path: Path | str, *, coded_only: bool = T
     column per codebook tag after the others. ``coders``: one ``tags_<coder>`` column per
     coder who brought tags in from their copy, then ``samples`` (see
     :mod:`workbench.export.team_columns`); ``tags`` stays the final (settled) codes.
-    ``excel``: UTF-8 with BOM so
+    ``passages``: False leaves the share columns empty (no page is read again; see
+    :mod:`workbench.export.passage_columns`). ``excel``: UTF-8 with BOM so
     Excel detects the encoding. Quoting follows RFC 4180 (CRLF line ends).
     The file is written to a temporary name and renamed, so a failed export
     never leaves a half CSV that looks complete. An ``out_path`` that is the project,
@@ -95,7 +97,8 @@ def export_pages(project: Project, out_path: Path | str, *, coded_only: bool = T
     cells are named in the result and the sidecar (``damaged_text``).
     """
     out_path = Path(out_path)
-    options = {"coded_only": coded_only, "wide": wide, "excel": excel, "coders": coders}
+    options = {"coded_only": coded_only, "wide": wide, "excel": excel, "coders": coders,
+               "passages": passages}
     try:
         return _export(project, out_path, options, ())
     except Exception as exc:
@@ -115,7 +118,7 @@ def _export(project: Project, out_path: Path, options: dict[str, Any],
     coded_only, wide, excel = options["coded_only"], options["wide"], options["excel"]
     tag_names = [t.name for t in project.codebook()]
     team = TeamColumns.read(project.reader()) if options["coders"] else None
-    passages = PassageColumns(project)
+    passages = PassageColumns(project, computed=options["passages"])
     header = COLUMNS + ([WIDE_PREFIX + n for n in tag_names] if wide else [])
     header += team.header() if team else []
     side_path = check_project_output(project, sidecar_path(out_path))

@@ -12,7 +12,8 @@ gone): a script then sees NA, never a share made up.
 
 The pages are read again from the archive (the project keeps no text), the reference
 of a cluster once for all its rows; extraction is most of the cost (about 5 ms a page on
-the Gold Set: benchmarks/bench_passages.py --export measures it).
+the Gold Set: benchmarks/bench_passages.py --export measures it); ``workbench export
+--no-passages`` leaves the columns empty and reads nothing.
 """
 
 from __future__ import annotations
@@ -46,8 +47,9 @@ def compared_words(root: str, source: str, offset: int | None, params: SpotSigsP
 class PassageColumns:
     """The two cells of every row; the last cluster's reference is kept for its members."""
 
-    def __init__(self, project: Project) -> None:
+    def __init__(self, project: Project, computed: bool = True) -> None:
         self.project = project
+        self.computed = computed  # False: the columns are there, empty (nothing read)
         self.root = project.archive_root
         run = project.current_run()
         self.params = params_from_record(run.params) if run is not None else SpotSigsParams()
@@ -58,7 +60,7 @@ class PassageColumns:
         return list(PASSAGE_COLUMNS)
 
     def cells(self, rec: PageRecord) -> list[str]:
-        if rec.cluster_id is None or rec.is_reference:
+        if not self.computed or rec.cluster_id is None or rec.is_reference:
             return ["", ""]
         reference = self._reference_words(rec.cluster_id)
         if reference is None:
