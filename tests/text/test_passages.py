@@ -44,6 +44,8 @@ def test_shares_of_two_pages_against_a_hand_count() -> None:
     assert found.share_of_b == pytest.approx(44 / 60)
     assert share_sentence(found) == ("73 % of this page is the reference's text; "
                                      "it carries 76 % of the reference.")
+    related = share_sentence(found, "the related page")
+    assert related.startswith("73 % of this page is the related page's text")
 
 
 def test_small_edits_stay_inside_one_passage() -> None:

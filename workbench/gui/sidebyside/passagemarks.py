@@ -79,15 +79,16 @@ def bands(page: PageText, ranges: list[tuple[int, int, int]]) -> list[Band]:
     return out
 
 
-def passage_marks(reference: PageText, member: PageText) -> PassageMarks:
-    """The passages of a member and its reference (or any two pages), ready to draw."""
+def passage_marks(reference: PageText, member: PageText, other: str = "the reference") -> PassageMarks:
+    """The passages of a member and its reference (or any two pages: ``other`` names the
+    first in the sentence, e.g. "the related page"), ready to draw."""
     alignment = align(reference.tokens.words, member.tokens.words)
     ps = alignment.passages
     return PassageMarks(
         alignment,
         bands(reference, [(p.a_start, p.a_end, k) for k, p in enumerate(ps)]),
         bands(member, [(p.b_start, p.b_end, k) for k, p in enumerate(ps)]),
-        share_sentence(alignment),
+        share_sentence(alignment, other),
         reference_note(alignment),
     )
 
