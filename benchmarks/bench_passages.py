@@ -9,6 +9,7 @@ stepping down the member list does, and prints median and longest times of:
 
 * aligning a member with its reference (``passage_marks``: the passages, bands and
   sentence, on pages already read);
+* drawing the bands beside both panes (repainting the two strips);
 * opening a member in the view, all of it: reading the page from the archive (cold page
   cache), highlighting its signatures, aligning it and drawing the bands.
 
@@ -76,9 +77,12 @@ def main() -> int:
     opened: list[float] = []
     opened_without: list[float] = []  # the same members with the passages left out
     aligned: list[float] = []
+    drawn: list[float] = []  # repainting both strips
     words: list[int] = []
     real_get = view.marks.get
     empty = passage_marks(PageText("", "", Tokens([], [], []), []), PageText("", "", Tokens([], [], []), []))
+
+    cpu: dict[bool, list[float]] = {True: [], False: []}  # CPU time of this process, per open
 
     def open_members(cluster_id: int, times: list[float], with_passages: bool) -> None:
         view.marks.get = real_get if with_passages else (lambda _a, _b: empty)  # type: ignore[method-assign]
@@ -87,16 +91,21 @@ def main() -> int:
         view.show_cluster(project, cluster_id)
         app.processEvents()
         for row in range(1, min(view.members.count(), args.members - len(times) + 1)):
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time()
             view.members.setCurrentRow(row)
             app.processEvents()  # the panes and the strips drawn
             times.append((time.perf_counter() - t) * 1000)
+            cpu[with_passages].append((time.process_time() - c) * 1000)
             ref, member = view.left.page, view.right.page
             if not with_passages or ref is None or member is None or ref.error or member.error:
                 continue
             t = time.perf_counter()
             passage_marks(ref, member)
             aligned.append((time.perf_counter() - t) * 1000)
+            t = time.perf_counter()
+            view.left.strip.repaint()
+            view.right.strip.repaint()
+            drawn.append((time.perf_counter() - t) * 1000)
             words.append(len(ref.tokens.words) + len(member.tokens.words))
 
     for k, cluster_id in enumerate(clusters):
@@ -110,8 +119,12 @@ def main() -> int:
         return 1
     print(f"compared words per pair: median {statistics.median(words):.0f}, most {max(words)}")
     print(summary("align a member with its reference (passages, bands, sentence)", aligned))
+    print(summary("draw the bands beside both panes", drawn))
     print(summary("open a member side by side (cold page cache: read, highlight, align, draw)", opened))
     print(summary("the same without the passages (read, highlight, draw)", opened_without))
+    # On a shared machine the wall time waits on other processes; CPU time does not.
+    print(summary("open a member, CPU time of this process", cpu[True]))
+    print(summary("the same without the passages, CPU time", cpu[False]))
     if args.export:
         time_export(project, tmp)
     project.close()

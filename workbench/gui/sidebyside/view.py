@@ -157,7 +157,8 @@ class PagePane(QWidget):
         what was not compared in grey, or with ``source`` its HTML as plain text."""
         self.page = page
         self.view = None
-        self.set_passages([], "")
+        self.bands = []  # the note stays until the view sets it: hiding it re-lays the pane out
+        self.strip.set_bands([])
         if page.error:
             self.spans = []
             self.text.setExtraSelections([])
@@ -183,8 +184,11 @@ class PagePane(QWidget):
     def set_passages(self, bands: list[Band], note: str) -> None:
         """Bands beside the passages shown (none for the source), and the note above."""
         self.bands = bands
-        self.passage_note.setText(note)
-        self.passage_note.setVisible(bool(note))
+        # Only when they change: a label shown or re-wrapped re-lays out the pane (15 ms).
+        if note != self.passage_note.text():
+            self.passage_note.setText(note)
+        if bool(note) != self.passage_note.isVisibleTo(self):
+            self.passage_note.setVisible(bool(note))
         shown = []
         for band in bands if self.view is not None else ():
             start, end = self.view.to_shown(band.start), self.view.to_shown(band.end)
@@ -513,6 +517,7 @@ class CompareView(QWidget):
         if member is None or member.page_id == ref.page_id:
             self.shared = {}
             self.left.show_page(ref_page, {}, source=source, whole=whole)
+            self.left.set_passages([], "")
             n = len(ref_page.counted_spots())
             self.left.set_header(ref_detail, "reference", 0, n, "a single page"
                                  if len(self._shown.members) == 1 else "the reference itself")
@@ -524,7 +529,10 @@ class CompareView(QWidget):
         self.shared = shared_signatures(ref_page, m_page)
         self.left.show_page(ref_page, self.shared, source=source, whole=whole)
         self.right.show_page(m_page, self.shared, source=source, whole=whole)
-        if not (ref_page.error or m_page.error):
+        if ref_page.error or m_page.error:
+            self.left.set_passages([], "")
+            self.right.set_passages([], "")
+        else:
             marks = self.marks.get(ref_page, m_page)
             self.left.set_passages(marks.reference, marks.reference_note)
             self.right.set_passages(marks.member, marks.sentence)
