@@ -184,7 +184,7 @@ class PagePane(QWidget):
     def set_passages(self, bands: list[Band], note: str) -> None:
         """Bands beside the passages shown (none for the source), and the note above."""
         self.bands = bands
-        # Only when they change: a label shown or re-wrapped re-lays out the pane (15 ms).
+        # Only when they change: a label shown, hidden or re-wrapped lays the pane out again.
         if note != self.passage_note.text():
             self.passage_note.setText(note)
         if bool(note) != self.passage_note.isVisibleTo(self):
