@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.export.cells import csv_writer
+from workbench.export.passage_columns import PASSAGE_COLUMNS, PassageColumns
 from workbench.export.sidecar import sidecar_path, write_sidecar
 from workbench.export.team_columns import TeamColumns
 from workbench.store import PageRecord, Project, ProjectError
@@ -16,7 +17,7 @@ from workbench.store.safety.whole_files import whole_file
 
 COLUMNS = ["cluster", "cluster_size", "is_reference", "similarity", "tags", "coder",
            "tagged_at", "path", "warc_file", "warc_offset", "url", "capture_date", "title",
-           "skip_reason", "excluded", "cluster_memo", "page_memo"]
+           "skip_reason", "excluded", "cluster_memo", "page_memo", *PASSAGE_COLUMNS]
 TAG_SEPARATOR = ";"
 WIDE_PREFIX = "tag_"
 
@@ -28,6 +29,7 @@ class ExportResult:
     rows: int
     # Text cells that are not valid UTF-8: exported with U+FFFD in place of the bad bytes.
     damaged: tuple[DamagedCell, ...] = ()
+    passages_unread: int = 0  # pages not read again for the share columns (left empty)
 
 
 def _cell(value: object) -> str:
@@ -41,7 +43,7 @@ def _cell(value: object) -> str:
     return str(value)
 
 
-def _row(rec: PageRecord, tag_names: list[str], wide: bool) -> list[str]:
+def _row(rec: PageRecord, tag_names: list[str], wide: bool, passages: PassageColumns) -> list[str]:
     # A record from an archive file (offset known) names the WARC; a plain
     # saved page names its path. Never both, so a script can branch on it.
     is_record = rec.offset is not None
@@ -54,7 +56,7 @@ def _row(rec: PageRecord, tag_names: list[str], wide: bool) -> list[str]:
     ]
     # Text from a crawl or a coder (a title of "=HYPERLINK(...)") is made inert by the
     # writer, like every cell; the numbers we produce never look like formulas.
-    cells = [_cell(v) for v in values]
+    cells = [_cell(v) for v in values] + passages.cells(rec)
     if wide:
         present = {n.casefold() for n in rec.tags}
         cells += ["1" if n.casefold() in present else "0" for n in tag_names]
@@ -74,7 +76,8 @@ def damage_report(damaged: tuple[DamagedCell, ...], shown: int = 20) -> str:
 
 
 def export_pages(project: Project, out_path: Path | str, *, coded_only: bool = True,
-                 wide: bool = False, excel: bool = False, coders: bool = False) -> ExportResult:
+                 wide: bool = False, excel: bool = False, coders: bool = False,
+                 passages: bool = True) -> ExportResult:
     """Write the current run's pages as CSV plus ``<out>.run.json``.
 
     ``coded_only``: only the pages a coder has judged (a tag, "not this story", a
@@ -82,7 +85,8 @@ def export_pages(project: Project, out_path: Path | str, *, coded_only: bool = T
     column per codebook tag after the others. ``coders``: one ``tags_<coder>`` column per
     coder who brought tags in from their copy, then ``samples`` (see
     :mod:`workbench.export.team_columns`); ``tags`` stays the final (settled) codes.
-    ``excel``: UTF-8 with BOM so
+    ``passages``: False leaves the share columns empty (no page is read again; see
+    :mod:`workbench.export.passage_columns`). ``excel``: UTF-8 with BOM so
     Excel detects the encoding. Quoting follows RFC 4180 (CRLF line ends).
     The file is written to a temporary name and renamed, so a failed export
     never leaves a half CSV that looks complete. An ``out_path`` that is the project,
@@ -93,7 +97,8 @@ def export_pages(project: Project, out_path: Path | str, *, coded_only: bool = T
     cells are named in the result and the sidecar (``damaged_text``).
     """
     out_path = Path(out_path)
-    options = {"coded_only": coded_only, "wide": wide, "excel": excel, "coders": coders}
+    options = {"coded_only": coded_only, "wide": wide, "excel": excel, "coders": coders,
+               "passages": passages}
     try:
         return _export(project, out_path, options, ())
     except Exception as exc:
@@ -113,6 +118,7 @@ def _export(project: Project, out_path: Path, options: dict[str, Any],
     coded_only, wide, excel = options["coded_only"], options["wide"], options["excel"]
     tag_names = [t.name for t in project.codebook()]
     team = TeamColumns.read(project.reader()) if options["coders"] else None
+    passages = PassageColumns(project, computed=options["passages"])
     header = COLUMNS + ([WIDE_PREFIX + n for n in tag_names] if wide else [])
     header += team.header() if team else []
     side_path = check_project_output(project, sidecar_path(out_path))
@@ -122,12 +128,13 @@ def _export(project: Project, out_path: Path, options: dict[str, Any],
         writer = csv_writer(f, lineterminator="\r\n")
         writer.writerow(header)
         for rec in project.page_records(coded_only=coded_only):
-            row = _row(rec, tag_names, wide)
+            row = _row(rec, tag_names, wide, passages)
             writer.writerow(row + team.cells(rec, TAG_SEPARATOR) if team else row)
             rows += 1
     side = write_sidecar(project, side_path, {
         "csv": out_path.name, "rows": rows, **options, "columns": header,
         "damaged_text": [{"table": d.table, "row": d.row, "column": d.column} for d in damaged],
+        "passages_unread": passages.unread,
     })
-    return ExportResult(out_path, side, rows, damaged)
+    return ExportResult(out_path, side, rows, damaged, passages.unread)
 

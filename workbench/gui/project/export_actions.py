@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from workbench.export import damage_report, export_pages
+from workbench.export.passage_columns import unread_report
 from workbench.gui.dialogs import ExportOptions
 from workbench.gui.host import ProjectWindow
 from workbench.store import ProjectError
@@ -55,4 +56,7 @@ def export_csv(window: ExportWindow, options: ExportOptions) -> int | None:
     if result.damaged:
         window.prompter.error("Exported, with damaged text", damage_report(result.damaged),
                               "\n".join(str(d) for d in result.damaged))
+    if result.passages_unread:
+        window.prompter.error("Exported, without some passage shares",
+                              unread_report(result.passages_unread, window.project.archive_root))
     return result.rows

@@ -43,6 +43,8 @@ from workbench.gui.sidebyside.pagetext import (
     utf16_positions,
     whole_view,
 )
+from workbench.gui.sidebyside.passagemarks import Band, MarksCache
+from workbench.gui.sidebyside.passagestrip import PASSAGE_COLOURS, PassageStrip
 from workbench.store import MemberRow, PageDetail, Project
 
 SHARED_COLOUR = "#b9dcff"  # blue: found on both pages
@@ -99,6 +101,13 @@ class PagePane(QWidget):
         self.text.setReadOnly(True)
         self.text.setObjectName(f"{role}Text")
         self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.strip = PassageStrip(self.text)
+        self.strip.setObjectName(f"{role}Passages")
+        self.passage_note = QLabel()  # how much of the page is the other's text
+        self.passage_note.setObjectName(f"{role}PassageNote")
+        self.passage_note.setWordWrap(True)
+        self.passage_note.hide()
+        self.bands: list[Band] = []
         self.page: PageText | None = None
         self.view: ShownText | None = None  # what the pane shows of the page
         self.spans: list[Span] = []
@@ -106,13 +115,21 @@ class PagePane(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.header)
-        layout.addWidget(self.text, 1)
+        layout.addWidget(self.passage_note)
+        body = QWidget()  # the strip and the text, level with each other
+        row = QHBoxLayout(body)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(2)
+        row.addWidget(self.strip)
+        row.addWidget(self.text, 1)
+        layout.addWidget(body, 1)
         self.clear()
 
     def clear(self, message: str = "") -> None:
         self.page = None
         self.view = None
         self.spans = []
+        self.set_passages([], "")
         self.header.setText(f"<b>{html.escape(self.role.title())}</b>")
         self.text.setExtraSelections([])
         self.text.setPlainText(message)
@@ -140,6 +157,8 @@ class PagePane(QWidget):
         what was not compared in grey, or with ``source`` its HTML as plain text."""
         self.page = page
         self.view = None
+        self.bands = []  # the note stays until the view sets it: hiding it re-lays the pane out
+        self.strip.set_bands([])
         if page.error:
             self.spans = []
             self.text.setExtraSelections([])
@@ -161,6 +180,27 @@ class PagePane(QWidget):
         selections = [self._selection(lo, hi, _greyed_format()) for lo, hi in self.view.greyed]
         selections += [self._selection(span.start, span.end, span_format(span)) for span in self.spans]
         self.text.setExtraSelections(selections)
+
+    def set_passages(self, bands: list[Band], note: str) -> None:
+        """Bands beside the passages shown (none for the source), and the note above."""
+        self.bands = bands
+        # Only when they change: a label shown, hidden or re-wrapped lays the pane out again.
+        if note != self.passage_note.text():
+            self.passage_note.setText(note)
+        if bool(note) != self.passage_note.isVisibleTo(self):
+            self.passage_note.setVisible(bool(note))
+        shown = []
+        for band in bands if self.view is not None else ():
+            start, end = self.view.to_shown(band.start), self.view.to_shown(band.end)
+            if start is not None and end is not None:
+                shown.append((self._pos(start), self._pos(end), band.passage))
+        self.strip.set_bands(shown)
+
+    def show_passage(self, passage: int) -> None:
+        """Select and scroll to the start of a passage's first band."""
+        band = next((b for b in self.bands if b.passage == passage), None)
+        if band is not None:
+            self.show_span(band.start, band.end)
 
     def _selection(self, start: int, end: int, fmt: QTextCharFormat) -> QTextEdit.ExtraSelection:
         sel = QTextEdit.ExtraSelection()
@@ -201,6 +241,7 @@ class CompareView(QWidget):
     def __init__(self, parent: QWidget | None = None, settings: QSettings | None = None) -> None:
         super().__init__(parent)
         self.cache = PageCache()
+        self.marks = MarksCache()
         self.params = SpotSigsParams()
         self.floor = self.params.tau
         self.root = ""
@@ -256,11 +297,14 @@ class CompareView(QWidget):
             f"<span style='background:{SHARED_COLOUR}'>&nbsp;on both pages&nbsp;</span> "
             f"<span style='background:{OWN_COLOUR}'>&nbsp;only on this page&nbsp;</span> "
             f"<span style='background:{NOT_COUNTED_COLOUR}'>&nbsp;not counted&nbsp;</span> "
-            "<b><u>antecedent</u></b>")
+            "<b><u>antecedent</u></b> "
+            + "".join(f"<span style='color:{c}'>▌</span>" for c in PASSAGE_COLOURS)
+            + "&nbsp;passage on both pages")
         legend.setToolTip("Spot signatures: an antecedent word and the chain of words after it. "
                           "Grey ones were left out by the run (shared by too many pages, or in a "
                           "block the site repeats on many pages), so they do not count towards "
-                          "the similarity.")
+                          "the similarity. Bands beside the text: passages found on both pages, "
+                          "verbatim or with small edits (a changed word or punctuation).")
         top = QHBoxLayout()
         top.addWidget(legend)
         top.addStretch(1)
@@ -290,6 +334,8 @@ class CompareView(QWidget):
         self.members.currentRowChanged.connect(self._member_chosen)
         self.why.itemClicked.connect(self._signature_chosen)
         self.why.itemActivated.connect(self._signature_chosen)
+        self.left.strip.passage_clicked.connect(self.choose_passage)
+        self.right.strip.passage_clicked.connect(self.choose_passage)
         self.show_source.toggled.connect(lambda _on: self._render())
         self.show_whole.toggled.connect(lambda _on: self._render())
         self.left.text.verticalScrollBar().valueChanged.connect(lambda v: self._sync(self.left, self.right))
@@ -327,6 +373,7 @@ class CompareView(QWidget):
         pairs for (default: its τ)."""
         if (root, params) != (self.root, self.params):
             self.cache.clear()
+            self.marks.clear()
         self.root, self.params = root, params
         self.filters = filters or RunFilters()
         self.floor = params.tau if floor is None else floor
@@ -428,6 +475,12 @@ class CompareView(QWidget):
                     pane.show_span(start, end)
         self._occurrence += 1
 
+    def choose_passage(self, passage: int) -> None:
+        """Show one passage in both panes."""
+        for pane in (self.left, self.right):
+            with QSignalBlocker(pane.text.verticalScrollBar()):
+                pane.show_passage(passage)
+
     # ---------------------------------------------------------- internals
     def _mark_doubts(self) -> None:
         """Icon, colour and the reasons in the tooltip for each doubtful member."""
@@ -494,6 +547,7 @@ class CompareView(QWidget):
         if member is None or member.page_id == ref.page_id:
             self.shared = {}
             self.left.show_page(ref_page, {}, source=source, whole=whole)
+            self.left.set_passages([], "")
             n = len(ref_page.counted_spots())
             self.left.set_header(ref_detail, "reference", 0, n, "a single page"
                                  if len(self._shown.members) == 1 else "the reference itself")
@@ -516,6 +570,13 @@ class CompareView(QWidget):
         self.shared = shared_signatures(ref_page, m_page)
         self.left.show_page(ref_page, self.shared, source=source, whole=whole)
         self.right.show_page(m_page, self.shared, source=source, whole=whole)
+        if ref_page.error or m_page.error:
+            self.left.set_passages([], "")
+            self.right.set_passages([], "")
+        else:
+            marks = self.marks.get(ref_page, m_page)
+            self.left.set_passages(marks.reference, marks.reference_note)
+            self.right.set_passages(marks.member, marks.sentence)
         self.left.set_header(ref_detail, "reference", sum(c for t, c in ref_page.signature_counts.items()
                                                           if t in self.shared), len(ref_page.counted_spots()))
         self.right.set_header(m_detail, sim,
