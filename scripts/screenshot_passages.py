@@ -1,6 +1,6 @@
 """Screenshot of the reused passages side by side, for the README, taken under Xvfb.
 
-    python scripts/screenshot_passages.py [--archive FOLDER] [--out docs/images]
+    python scripts/screenshot_passages.py [--archive FOLDER] [--out docs/screenshots]
 
 Like ``scripts/screenshots.py`` (whose Xvfb set-up and window it reuses): opens the dev
 Gold Set (``../shared/data/goldset-dev``; the demo archive when it is absent), picks a
@@ -70,8 +70,6 @@ def inner(args: argparse.Namespace) -> int:
 
 def main() -> int:
     args = parse_args(__doc__)
-    if args.out == REPO / "docs" / "screenshots":
-        args.out = REPO / "docs" / "images"
     return inner(args) if args.inner else outer(args, __file__)
 
 
