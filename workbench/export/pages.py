@@ -16,7 +16,8 @@ from workbench.store.safety.whole_files import whole_file
 
 COLUMNS = ["cluster", "cluster_size", "is_reference", "similarity", "tags", "coder",
            "tagged_at", "path", "warc_file", "warc_offset", "url", "capture_date", "title",
-           "skip_reason", "excluded", "cluster_memo", "page_memo"]
+           "skip_reason", "excluded", "cluster_memo", "page_memo", "url_from", "captured_from",
+           "published", "published_from"]
 TAG_SEPARATOR = ";"
 WIDE_PREFIX = "tag_"
 
@@ -51,6 +52,7 @@ def _row(rec: PageRecord, tag_names: list[str], wide: bool) -> list[str]:
         rec.tagged_at, None if is_record else rec.source, rec.source if is_record else None,
         rec.offset, rec.url, rec.capture_date, rec.title, rec.skip_reason,
         rec.excluded if rec.cluster_id else None, rec.cluster_memo, rec.page_memo,
+        rec.url_from, rec.captured_from, rec.published, rec.published_from,
     ]
     # Text from a crawl or a coder (a title of "=HYPERLINK(...)") is made inert by the
     # writer, like every cell; the numbers we produce never look like formulas.

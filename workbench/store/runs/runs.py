@@ -154,14 +154,17 @@ def pair_triples(pairs: Pairs, chunk: int = 65_536) -> Iterator[tuple[int, int, 
 
 
 _UPSERT_PAGE = """INSERT INTO pages (key, source, "offset", url, capture_date, http_status,
-        content_type, encoding, title, checksum, signature_count, skip_reason, site, title_tag)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        content_type, encoding, title, checksum, signature_count, skip_reason, site, title_tag,
+        url_from, captured_from, published, published_from)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT(key) DO UPDATE SET source = excluded.source, "offset" = excluded."offset",
         url = excluded.url, capture_date = excluded.capture_date,
         http_status = excluded.http_status, content_type = excluded.content_type,
         encoding = excluded.encoding, title = excluded.title, checksum = excluded.checksum,
         signature_count = excluded.signature_count, skip_reason = excluded.skip_reason,
-        site = excluded.site, title_tag = excluded.title_tag"""
+        site = excluded.site, title_tag = excluded.title_tag, url_from = excluded.url_from,
+        captured_from = excluded.captured_from, published = excluded.published,
+        published_from = excluded.published_from"""
 
 
 def _page_rows(pages: Sequence[PageInfo]) -> Iterator[tuple[object, ...]]:
@@ -169,7 +172,8 @@ def _page_rows(pages: Sequence[PageInfo]) -> Iterator[tuple[object, ...]]:
     for p in pages:
         yield (p.key, p.source, p.offset, p.url, p.capture_date, p.http_status, p.content_type,
                p.encoding, p.title, p.checksum, p.signature_count, p.skip_reason,
-               site_of(p, folder_sites=folders), p.title_tag)
+               site_of(p, folder_sites=folders), p.title_tag, p.url_from, p.captured_from,
+               p.published, p.published_from)
 
 
 def _upsert_pages(conn: sqlite3.Connection, run_id: int, pages: Sequence[PageInfo]) -> array[int]:
