@@ -39,6 +39,15 @@ class ClusterRow:
     # Members the coder marked "not this story" (set_excluded): still in ``size``, but
     # not in ``coded``, ``coded_pages`` or ``tags``, which count the other members.
     excluded_count: int = 0
+    # When its pages (other than those "not this story") were first and last seen: each
+    # page's publication date, else its capture date (ISO 8601; None: no page is dated).
+    first_seen: str | None = None
+    last_seen: str | None = None
+
+    @property
+    def span_days(self) -> float | None:
+        """Days from first to last seen (None: no page is dated)."""
+        return seen_span_days(self.first_seen, self.last_seen)
 
     @property
     def below_floor(self) -> bool:
