@@ -1,0 +1,37 @@
+"""Issue 35: after a run, htmldate dates the clustered pages that state no date for
+machines (a byline in the visible text), and leaves stated dates and lone pages alone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from workbench.store import Project
+from workbench.usecases.pipeline import run_into_project
+
+DATES = Path(__file__).resolve().parents[1] / "data" / "dates"
+_STORY = " ".join(f"<p>After a year away, the choir festival came back to the old town squares with "
+                  f"forty choirs singing from morning until late, report {i}.</p>" for i in range(30))
+
+
+def test_clustered_pages_get_the_date_their_visible_text_states(tmp_path: Path) -> None:
+    crawl = tmp_path / "crawl"
+    crawl.mkdir()
+    text = (DATES / "published_text.html").read_text(encoding="utf-8")
+    meta = (DATES / "published_meta.html").read_text(encoding="utf-8")
+    (crawl / "choir-a.html").write_text(text.replace("</h1>", "</h1>" + _STORY), encoding="utf-8")
+    (crawl / "choir-b.html").write_text(meta.replace("</h1>", "</h1>" + _STORY), encoding="utf-8")
+    lone = text.replace("April 8, 2005", "May 2, 2006")
+    (crawl / "lone.html").write_text(lone.replace("choir festival", "ferry timetable"), encoding="utf-8")
+    with Project.create(tmp_path / "p.wbproj", str(crawl), coder="ann") as project:
+        run_into_project(project, crawl, workers=1)
+        dated = {}
+        for row in project.list_clusters():
+            for member in project.members(row.id):
+                page = project.page(member.page_id)
+                assert page is not None
+                dated[page.source] = (page.published, page.published_from, row.size)
+        assert dated["choir-a.html"] == ("2005-04-08", "htmldate", 2)
+        assert dated["choir-b.html"] == ("2005-04-08", "meta", 2)
+        assert dated["lone.html"] == (None, None, 1)  # not in a cluster: not read again
+        big = project.list_clusters()[0]
+        assert big.first_seen == big.last_seen == "2005-04-08"
