@@ -8,10 +8,14 @@ Two ways, by cost (measured on 300 dev Gold Set pages, one core):
   read with plain string scans of the markup extraction already holds (tens of
   microseconds a page).
 * :func:`htmldate_published`: htmldate, the maintained library, which also reads the
-  visible text ("Posted April 8, 2005"), the URL and many more clues. It parses the page
-  again with lxml: 1.7 ms a page without its extensive search, 11 ms with it, against
-  0.85 ms for the whole of extraction, so it runs only on pages the cheap pass left
-  without a date, after a run, and is imported only then (dateparser takes 0.5 s).
+  dates of bylines and date elements in the visible text ("Posted April 8, 2005" in a
+  ``class="byline"``), the URL and many more clues. It parses the page again with lxml:
+  1.6 ms a page (on the 942 dev Gold Set pages that state no date for machines; it dates
+  511 of them) against 0.85 ms for the whole of extraction, so it runs only on pages the
+  cheap pass left without a date, after a run, and is imported only then (dateparser
+  takes 0.5 s). Its extensive search (any date-like text anywhere) dated all 942 but
+  cost 6.8 ms a page and took more stray dates (copyright lines, other stories): 12 %
+  of its dates lay outside the weeks the Gold Set was collected, against 6.5 %.
 """
 
 from __future__ import annotations
@@ -138,13 +142,14 @@ def _time_date(markup: str) -> str | None:
 
 
 def htmldate_published(markup: str, *, latest: str | None = None) -> str | None:
-    """The publication date htmldate finds (visible text, URL and every other clue it
-    knows), as YYYY-MM-DD, not later than ``latest`` (a capture date), else None."""
+    """The publication date htmldate finds (bylines and date elements of the visible
+    text, the URL and the other clues it knows, without its extensive search), as
+    YYYY-MM-DD, not later than ``latest`` (a capture date), else None."""
     from htmldate import find_date  # dateparser is a slow import: only when needed
 
     limit = latest[:10] if latest and machine_date(latest) else None
     try:
-        found = find_date(markup, original_date=True, extensive_search=True, max_date=limit)
+        found = find_date(markup, original_date=True, extensive_search=False, max_date=limit)
     except (ValueError, TypeError):  # a page htmldate cannot parse has no date to give
         return None
     return machine_date(found) if found else None
