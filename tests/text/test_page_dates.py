@@ -164,3 +164,13 @@ def test_a_stated_date_after_the_capture_is_not_taken():
     raw = RawPage("a/harbour.html", fixture("published_meta.html").encode(), url="http://a.example/harbour",
                   capture_date="2005-04-01T08:00:00Z", content_type="text/html")
     assert extract_text(raw)[0].published is None
+
+
+def test_an_article_citing_three_pages_of_one_capture_is_no_replay():
+    # As a chaos-2017 story cites EPA pages: three archived links among many of its own.
+    cites = "".join(f'<a href="https://web.archive.org/web/20170413052024/https://www.epa.gov/climate/{i}">'
+                    f"EPA page {i}</a>" for i in range(3))
+    own = "".join(f'<a href="https://news.example/story/{i}">more {i}</a>' for i in range(20))
+    markup = f"<html><head><title>Climate</title></head><body>{own}{cites}</body></html>"
+    assert link_evidence(markup, "climate.html").stamp is None
+    assert recover_provenance(None, None, markup).replay is False
