@@ -174,3 +174,11 @@ def test_an_article_citing_three_pages_of_one_capture_is_no_replay():
     markup = f"<html><head><title>Climate</title></head><body>{own}{cites}</body></html>"
     assert link_evidence(markup, "climate.html").stamp is None
     assert recover_provenance(None, None, markup).replay is False
+
+
+@pytest.mark.parametrize("prefix", ["/web/", "https://wayback.archive-it.org/1234/", "/my-coll/"])
+def test_rewritten_links_of_any_replay_give_the_capture_time(prefix):
+    links = "".join(f'<a href="{prefix}20170315200102/https://www.example.net/world/{i}">{i}</a>'
+                    for i in range(5))
+    got = recover_provenance(None, None, f"<html><body>{links}</body></html>")
+    assert (got.capture_date, got.captured_from, got.replay) == ("2017-03-15T20:01:02Z", "links", True)
