@@ -613,9 +613,11 @@ def recover_provenance(url: str | None, capture_date: str | None, markup: str, *
         inserts = strip_replay_inserts(markup)[1]
     replay = (inserts or record_is_replay or saved_replay is not None or any(h.replay for h in resolved)
               or hints.replay_url is not None or hints.replay_time is not None)
-    date, date_from = capture_date, ("archive" if capture_date else None)
+    date = capture_date
+    date_from: CapturedFrom | None = "archive" if capture_date else None
     if replay:
-        stamps += [(hints.replay_time, "replay")] + [(h.when, "replay") for h in resolved if h.replay]
+        stamps.append((hints.replay_time, "replay"))
+        stamps += [(h.when, "replay") for h in resolved if h.replay]
         # The record's date, if any, is when the replay was fetched, not the capture.
         best = _best_time(stamps, markup)
         if best:

@@ -31,7 +31,6 @@ from workbench.detect.registry import SPOTSIGS, make_detector
 from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.detect.texts import read_texts
 from workbench.usecases.pipeline import pending_run
-from workbench.usecases.published_dates import date_clustered_pages
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +128,6 @@ def run_method_into_project(project, root: Path | str, choice: MethodChoice,
         run_id = project.save_run(result.recorded_params(), choice.name, result.timings, result.pages,
                                   result.pairs, result.clusters, progress=progress, filters=RunFilters(),
                                   skipped=result.skipped)
-    date_clustered_pages(project, str(root), progress)  # the dates only htmldate finds
     return result, run_id
 
 

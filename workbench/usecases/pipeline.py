@@ -57,7 +57,6 @@ from workbench.detect.workers.parallel import read_and_extract
 from workbench.detect.workers.pool import worker_pool
 from workbench.store.runs.signatures import RunSignatures
 from workbench.text.site_titles import matrix_similarity, retitle_site_labels
-from workbench.usecases.published_dates import date_clustered_pages
 
 # Pages handed to a worker at once. An archive that fits in one batch is extracted in
 # this process: starting worker processes would cost more than it saves.
@@ -499,12 +498,9 @@ def save_result(project, result: DedupResult, progress: ProgressFn = no_progress
     record = result.params.to_dict()
     if result.floor is not None:
         record[STORED_FLOOR] = result.floor  # what run_floor reads: the pairs' real lower end
-    run_id = project.save_run(record, "spotsigs", result.timings, result.pages,
-                              found, result.clusters, progress=progress, filters=result.filters,
-                              skipped=result.skipped, signatures=_kept_signatures(result))
-    # The dates only htmldate finds, for the clustered pages (workbench.usecases.published_dates).
-    date_clustered_pages(project, progress=progress)
-    return run_id
+    return project.save_run(record, "spotsigs", result.timings, result.pages,
+                            found, result.clusters, progress=progress, filters=result.filters,
+                            skipped=result.skipped, signatures=_kept_signatures(result))
 
 
 def _kept_signatures(result: DedupResult) -> RunSignatures | None:

@@ -64,7 +64,7 @@ def page_records(conn: sqlite3.Connection, *, coded_only: bool = False) -> Itera
         """SELECT p.id, s.cluster_id, s.size, p.id = s.reference_page_id, m.similarity,
                   p.source, p."offset", p.url, p.capture_date, p.title, p.skip_reason,
                   coalesce(m.excluded, 0), p.url_from, p.captured_from, p.published,
-                  p.published_from
+                  CASE WHEN p.published IS NULL THEN NULL ELSE p.published_from END
            FROM run_pages r JOIN pages p ON p.id = r.page_id
            LEFT JOIN (cluster_members m JOIN cluster_summary s
                       ON s.cluster_id = m.cluster_id AND s.active = 1)

@@ -160,6 +160,11 @@ _ROW_COLUMNS = """cluster_id, size, min_similarity, mean_similarity, reference_p
     needs_review, excluded_count, first_seen, last_seen"""
 
 
+# Where a page's publication date came from; NULL without a date ("htmldate" with no date
+# only says htmldate has read the page: workbench.usecases.published_dates).
+PUBLISHED_FROM = "CASE WHEN published IS NULL THEN NULL ELSE published_from END"
+
+
 def seen_span_days(first: str | None, last: str | None) -> float | None:
     """Days between two ISO 8601 dates or times (a date alone is its midnight, UTC)."""
     if not first or not last:
@@ -279,7 +284,7 @@ def page(conn: sqlite3.Connection, page_id: int) -> PageDetail | None:
     row = conn.execute(
         'SELECT id, key, source, "offset", url, capture_date, http_status, content_type, '
         "encoding, title, checksum, signature_count, skip_reason, site, title_tag, url_from, "
-        "captured_from, published, published_from FROM pages WHERE id = ?", (page_id,),
+        f"captured_from, published, {PUBLISHED_FROM} FROM pages WHERE id = ?", (page_id,),
     ).fetchone()
     if row is None:
         return None
