@@ -26,7 +26,8 @@ def _story(sentence: str) -> str:
 
 def _write_corpus(folder: Path) -> None:
     """Two stories of two copies each: a Wayback copy dated only by its rewritten links
-    and a copy stating its publication (2005); two copies stating theirs in JSON-LD (2017)."""
+    and a copy stating its publication (2005); a copy stating it in JSON-LD and one in a
+    byline (2017)."""
     folder.mkdir()
     wayback = (DATES / "wayback_links_only.html").read_text(encoding="utf-8")
     bolton = _story(_BOLTON)
@@ -37,9 +38,11 @@ def _write_corpus(folder: Path) -> None:
     bridge = _story(_BRIDGE)
     jsonld = (DATES / "published_jsonld.html").read_text(encoding="utf-8")
     (folder / "bridge-a.html").write_text(jsonld.replace("</h1>", "</h1>" + bridge), encoding="utf-8")
-    later = jsonld.replace("2017-03-15T07:45:00Z", "2017-03-18T07:45:00Z")
-    (folder / "bridge-b.html").write_text(later.replace("</h1>", "</h1>" + bridge + "<p>Update.</p>"),
-                                          encoding="utf-8")
+    # Its copy states its date only in a byline: htmldate's pass after the run finds it.
+    byline = '<p class="byline">By Tom Hale, published March 18, 2017</p>'
+    (folder / "bridge-b.html").write_text(
+        "<html><head><title>Council approves new bridge</title></head><body>"
+        f"<h1>Council approves new bridge</h1>{byline}{bridge}<p>Update.</p></body></html>", encoding="utf-8")
 
 
 def _cells(model, column):
@@ -58,6 +61,11 @@ def test_header_shows_published_and_captured_with_their_sources(qtbot, window, t
     assert "published 2005-04-08 (meta)" in headers
     assert "captured 2005-04-09 13:06 (links)" in headers
     assert "http://www.foxnews.com/story/0,2933,152780,00.html" in headers
+    row = next(i for i, r in enumerate(model.rows) if (r.first_seen or "").startswith("2017"))
+    window.select_row(row)
+    headers = window.compare.left.header.text() + window.compare.right.header.text()
+    assert "published 2017-03-15 (JSON-LD)" in headers
+    assert "published 2017-03-18 (page text)" in headers  # htmldate, after the run
 
 
 def test_cluster_list_sorts_by_first_seen_last_seen_span_and_site_count(qtbot, window, tmp_path):
