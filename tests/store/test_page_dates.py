@@ -11,7 +11,7 @@ import pytest
 
 from tests.store.builders import cluster_ids, groups_run
 from workbench.export import COLUMNS, export_pages
-from workbench.store import CURRENT_VERSION, Project
+from workbench.store import CURRENT_VERSION, Project, schema
 
 DATES = [  # (published, published_from, capture_date, captured_from) of pages 0..4
     ("2005-04-08", "meta", "2005-04-09T13:06:12Z", "links"),
@@ -82,13 +82,15 @@ def test_default_export_has_the_dates_and_their_sources(tmp_path: Path) -> None:
 
 
 def _as_saved_before_dates(path: Path) -> None:
-    """Turn a project file into what schema 12 wrote: no date columns, version 12."""
+    """Turn a project file into what the schema before the dates wrote: no date columns,
+    the version of the step before theirs."""
+    before = next(i for i, (script, _) in enumerate(schema.MIGRATIONS) if "published_from" in script)
     conn = sqlite3.connect(path)
     for table, column in (("pages", "url_from"), ("pages", "captured_from"), ("pages", "published"),
                           ("pages", "published_from"), ("cluster_summary", "first_seen"),
                           ("cluster_summary", "last_seen")):
         conn.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
-    conn.execute("PRAGMA user_version = 12")
+    conn.execute(f"PRAGMA user_version = {before}")
     conn.commit()
     conn.close()
 

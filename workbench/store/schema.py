@@ -494,12 +494,13 @@ CREATE TABLE settlements (
 """
 
 
-# Version 13: where a page's URL and capture date came from (a replay's rewritten links,
-# its notes, the record ...), the publication date the page states and where it was read
+# Version 14 (13 keeps related dismissals, on another branch): where a page's URL and
+# capture date came from (a replay's rewritten links, its notes, the record ...), the
+# publication date the page states and where it was read
 # (workbench.text.published), and per cluster the first and last date its pages were seen
 # (published, else captured), so the cluster list sorts by them without reading members.
 # Pages of older projects have these empty until a run reads them again.
-_V13 = """
+_V14 = """
 ALTER TABLE pages ADD COLUMN url_from TEXT;
 ALTER TABLE pages ADD COLUMN captured_from TEXT;
 ALTER TABLE pages ADD COLUMN published TEXT;
@@ -523,7 +524,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None] | None]] = [
     (_V10, None),
     (_V11, _v11_settle_undo),
     (_V12, None),
-    (_V13, None),
+    (_V14, None),
 ]
 CURRENT_VERSION = len(MIGRATIONS)
 

@@ -173,9 +173,9 @@ _UPSERT_PAGE = """INSERT INTO pages (key, source, "offset", url, capture_date, h
 _HTMLDATE_KEPT = ("excluded.published IS NULL AND pages.published_from = 'htmldate' "
                   "AND pages.checksum = excluded.checksum")
 _UPSERT_PAGE = _UPSERT_PAGE.replace("@HTMLDATE_KEPT@", _HTMLDATE_KEPT)
-# The same without the columns of schema 13, for a file of an older schema written by
+# The same without the date columns, for a file of an older schema written by
 # this code (the tests' way of making one: nothing else writes an unmigrated file).
-_UPSERT_PAGE_12 = """INSERT INTO pages (key, source, "offset", url, capture_date, http_status,
+_UPSERT_PAGE_UNDATED = """INSERT INTO pages (key, source, "offset", url, capture_date, http_status,
         content_type, encoding, title, checksum, signature_count, skip_reason, site, title_tag)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT(key) DO UPDATE SET source = excluded.source, "offset" = excluded."offset",
@@ -204,7 +204,7 @@ def _upsert_pages(conn: sqlite3.Connection, run_id: int, pages: Sequence[PageInf
     """
     dated = "published" in {r[1] for r in conn.execute("PRAGMA table_info(pages)")}
     rows = _page_rows(pages)
-    conn.executemany(_UPSERT_PAGE if dated else _UPSERT_PAGE_12,
+    conn.executemany(_UPSERT_PAGE if dated else _UPSERT_PAGE_UNDATED,
                      rows if dated else (row[:14] for row in rows))
     conn.executemany(
         "INSERT INTO run_pages (run_id, page_id, idx) SELECT ?, id, ? FROM pages WHERE key = ?",
