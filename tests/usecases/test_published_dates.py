@@ -63,6 +63,25 @@ def test_clustered_pages_get_the_date_their_visible_text_states(tmp_path: Path,
         assert _dates(project)["choir-a.html"] == ("2005-04-09", "htmldate", 2)
 
 
+def test_workbench_dedup_with_a_project_runs_the_date_pass_and_exports_it(tmp_path: Path) -> None:
+    import csv
+
+    from workbench.commands.cli import main
+
+    crawl = tmp_path / "crawl"
+    crawl.mkdir()
+    text = (DATES / "published_text.html").read_text(encoding="utf-8")
+    for name in ("choir-a.html", "choir-b.html"):
+        (crawl / name).write_text(text.replace("</h1>", "</h1>" + _STORY), encoding="utf-8")
+    project, out = tmp_path / "p.wbproj", tmp_path / "pages.csv"
+    assert main(["dedup", str(crawl), "--project", str(project), "-q"]) == 0
+    assert main(["export", str(project), "--out", str(out), "--all"]) == 0
+    with open(out, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    assert {(r["path"], r["published"], r["published_from"]) for r in rows} == {
+        ("choir-a.html", "2005-04-08", "htmldate"), ("choir-b.html", "2005-04-08", "htmldate")}
+
+
 def test_a_page_htmldate_finds_nothing_in_is_read_once_and_shows_no_source(tmp_path: Path) -> None:
     crawl = tmp_path / "crawl"
     crawl.mkdir()
