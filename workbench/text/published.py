@@ -40,11 +40,14 @@ _META_NAMES = (
     "displaydate", "dc.date", "dcterms.date", "date", "createdate", "creation_date",
 )
 _META_RANK = {name: rank for rank, name in enumerate(_META_NAMES)}
+# A word each of those names holds (a tag without one is not parsed).
+_DATE_WORDS = ("date", "publish", "issued", "created")
 _HEAD_TAGS = _tag_pattern("script", "style", "meta", "body")
 _HEAD_CHARS = 64 * 1024
 _JSON_LD = re.compile(r"""application/ld\+json""", re.I)
 _JSON_PUBLISHED = re.compile(r'"datePublished"\s*:\s*"([^"]{4,40})"')
 _TIME_TAG = _tag_pattern("time")
+_BODY_CLUE = re.compile("date(?:Published|time)")
 # Machine-readable dates: 2005-04-08(T...), 2005/04/08, 2005.04.08, 20050408.
 _ISO = re.compile(r"\s*(\d{4})[-/.]?(\d{2})[-/.]?(\d{2})(?!\d)")
 _MONTHS = {name: i for i, name in enumerate(
@@ -86,7 +89,11 @@ def stated_date(markup: str) -> tuple[str, PublishedFrom] | None:
         if token.name == "script":
             json_ld = json_ld or bool(_JSON_LD.search(token.attrs))
             continue
-        if token.name != "meta" or "content" not in token.attrs.lower():
+        if token.name != "meta":
+            continue
+        # Parsing a tag's attributes is the costly part: only tags that can name a date.
+        low = token.attrs.lower()
+        if "content" not in low or not any(word in low for word in _DATE_WORDS):
             continue
         attrs = _attributes(token.attrs)
         for key in ("property", "name", "itemprop"):
@@ -97,13 +104,17 @@ def stated_date(markup: str) -> tuple[str, PublishedFrom] | None:
                     best = (rank, found)
     if best is not None:
         return best[1], "meta"
-    if json_ld or "datePublished" in markup:
+    # One search for what JSON-LD and <time> need, "datePublished" or "datetime" (a
+    # search for "<time" would be slow: every "<td" and "<tr" starts like it; <time> came
+    # with HTML5, so no page of the era of upper-case tags has one). Most pages have
+    # neither and stop here.
+    clue = _BODY_CLUE.search(markup)
+    if clue is None:
+        return None
+    if json_ld or clue.group() == "datePublished" or "datePublished" in markup[clue.end():]:
         found = _json_ld_date(markup)
         if found:
             return found, "json-ld"
-    # "<time" would be a slow search (every "<td" and "<tr" starts like it); the
-    # attribute's name is rare. (<time> came with HTML5: no page of the era of
-    # upper-case tags has one.)
     if "datetime" in markup:
         found = _time_date(markup)
         if found:
