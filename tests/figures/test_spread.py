@@ -58,13 +58,12 @@ def test_a_cluster_that_is_gone_has_no_spread(tmp_path):
 
 
 def test_stored_publication_dates_are_used_once_pages_have_them(tmp_path):
-    """The dates work (issue 35 part 1) adds pages.published; the figures read it then."""
+    """A page's stored publication date comes before its capture date."""
     from workbench.figures.corpus import corpus_numbers
     from workbench.figures.timeline import date_label
 
     with story_run(tmp_path) as project:
         with project.bookkeeping() as conn:
-            conn.execute("ALTER TABLE pages ADD COLUMN published TEXT")
             conn.execute("UPDATE pages SET published = '2024-04-20' WHERE key = 'p3.html'")
         spread = cluster_spread(project.reader(), cluster_of(project, "p0.html"))
         first = spread.first

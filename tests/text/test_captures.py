@@ -152,7 +152,8 @@ def test_wayback_of_2006_appended_script_and_its_capture_time():
     assert strip_replay_inserts(markup) == (
         "<HTML><BODY><P>Story text about the harbour.</P>\n\n</BODY></HTML>\n", True)
     got = recover_provenance("http://www.example.com/harbour.html", None, markup)
-    assert got == Provenance("http://www.example.com/harbour.html", "2006-06-14T03:12:04Z", "archive", True)
+    assert got == Provenance("http://www.example.com/harbour.html", "2006-06-14T03:12:04Z", "archive", True,
+                             "notes")
 
 
 def test_pywb_banner_saved_from_the_dom_goes_with_the_head_insert():
@@ -452,34 +453,40 @@ WAYBACK_ADDRESS = "https://web.archive.org/web/20170315123456/http://www.example
     [
         # The record's replay address wins over the replay server's fetch time.
         ("wayback.html", WAYBACK_ADDRESS, "2020-01-02T10:11:12Z",
-         Provenance("http://www.example.com/news/story.html", "2017-03-15T12:34:56Z", "replay", True)),
+         Provenance("http://www.example.com/news/story.html", "2017-03-15T12:34:56Z", "replay", True,
+                    "replay")),
         # A year-only address gets the rest of the time from the page.
         ("wayback.html", "https://web.archive.org/web/2017/http://www.example.com/news/story.html", None,
-         Provenance("http://www.example.com/news/story.html", "2017-03-15T12:34:56Z", "replay", True)),
+         Provenance("http://www.example.com/news/story.html", "2017-03-15T12:34:56Z", "replay", True,
+                    "replay")),
         # No record URL: the replay's own script names the capture.
         ("wayback.html", None, None,
          Provenance("http://www.example.com/news/story.html?ref=home", "2017-03-15T12:34:56Z", "replay",
-                    True)),
+                    True, "replay")),
         ("archive_it.html", None, None,
          Provenance("http://www.example.org/politics/council-vote.html", "2017-03-15T08:15:00Z", "replay",
-                    True)),
+                    True, "replay")),
         ("pywb.html", "http://localhost:8080/my-coll/20170315200102mp_/https://www.example.net/world/harbour-strike",
          "2021-05-05T05:05:05Z",
-         Provenance("https://www.example.net/world/harbour-strike", "2017-03-15T20:01:02Z", "replay", True)),
+         Provenance("https://www.example.net/world/harbour-strike", "2017-03-15T20:01:02Z", "replay", True,
+                    "replay")),
         ("pywb.html", None, None,
-         Provenance("https://www.example.net/world/harbour-strike", "2017-03-15T20:01:02Z", "replay", True)),
+         Provenance("https://www.example.net/world/harbour-strike", "2017-03-15T20:01:02Z", "replay", True,
+                    "replay")),
         # Saved from a browser: the "saved from" comment is the Wayback address.
         ("wayback_saved.html", None, None,
-         Provenance("http://www.example.com/news/bridge.html", "2017-03-16T09:45:00Z", "replay", True)),
+         Provenance("http://www.example.com/news/bridge.html", "2017-03-16T09:45:00Z", "replay", True,
+                    "replay")),
         # A relative canonical resolves against <base>.
         ("saved_ordinary.html", None, None,
          Provenance("https://www.example.co.uk/culture/2017/03/15/choir-festival-returns", None, "canonical",
                     False)),
         ("saved_ordinary.html", "https://www.example.co.uk/c/123", "2017-03-15T10:00:00Z",
-         Provenance("https://www.example.co.uk/c/123", "2017-03-15T10:00:00Z", "archive", False)),
+         Provenance("https://www.example.co.uk/c/123", "2017-03-15T10:00:00Z", "archive", False,
+                    "archive")),
         ("ordinary.html", None, "2017-03-16T08:00:00Z",
          Provenance("https://news.example.com/2017/03/15/wayback-at-twenty", "2017-03-16T08:00:00Z",
-                    "canonical", False)),
+                    "canonical", False, "archive")),
     ],
 )
 def test_provenance_of_fixture_pages(name, url, date, expected):
@@ -495,14 +502,14 @@ def test_capture_time_from_the_archived_on_note_when_nothing_else_has_it():
     assert "WB_wombat_Init" not in without and "Canonical" not in without
     record_url = "http://www.example.org/politics/council-vote.html"
     got = recover_provenance(record_url, "2018-06-20T14:02:51Z", without)
-    assert got == Provenance(record_url, "2017-03-15T08:15:00Z", "archive", True)
+    assert got == Provenance(record_url, "2017-03-15T08:15:00Z", "archive", True, "notes")
 
 
 def test_replay_without_any_capture_time_keeps_the_records_date():
     markup = '<html><body><p>Story.</p></body></html>'
     got = recover_provenance("https://web.archive.org/web/20171399/http://a.example/", "2020-01-01T00:00:00Z",
                              markup)
-    assert got == Provenance("http://a.example/", "2020-01-01T00:00:00Z", "replay", True)
+    assert got == Provenance("http://a.example/", "2020-01-01T00:00:00Z", "replay", True, "archive")
 
 
 @pytest.mark.parametrize(
@@ -515,7 +522,9 @@ def test_replay_without_any_capture_time_keeps_the_records_date():
          ("https://a.example/y", "og:url")),
         ('<meta property="og:url" content="file:///C:/pages/x.html">', (None, None)),
         ("<!-- saved from url=(0014)about:internet -->", (None, None)),
-        ('<base href="http://a.example/dir/">', ("http://a.example/dir/", "base")),
+        # A base naming a section or a site's root is no page's address (issue 35).
+        ('<base href="http://a.example/dir/">', (None, None)),
+        ('<base href="http://a.example/dir/story.html">', ("http://a.example/dir/story.html", "base")),
         ('<!-- saved from url=(0018)http://b.example/s --><base href="http://a.example/dir/">',
          ("http://b.example/s", "saved-from")),
         ('<link rel="canonical" href="//a.example/x"><base href="https://b.example/">',
@@ -523,7 +532,7 @@ def test_replay_without_any_capture_time_keeps_the_records_date():
         ('<link rel="canonical" href="http://[::1/x"><meta property="og:url" content="https://a.example/y">',
          ("https://a.example/y", "og:url")),
         ('<link rel="canonical" href="/web/2017/http://[::1/x"><base href="https://a.example/">',
-         ("https://a.example/", "base")),
+         (None, None)),
         # A rewritten canonical on a Wayback page, root-relative.
         ('<link rel="canonical" href="https://a.example/c">'
          '<meta property="og:url" content="/web/20170315/http://a.example/o">',
@@ -538,11 +547,12 @@ def test_url_from_hints(head, expected):
 def test_replay_hint_makes_the_page_a_replay_even_with_an_ordinary_record_url():
     markup = '<head><link rel="canonical" href="/web/20170315123456/http://a.example/c"></head><body></body>'
     got = recover_provenance("http://a.example/c", "2019-01-01T00:00:00Z", markup)
-    assert got == Provenance("http://a.example/c", "2017-03-15T12:34:56Z", "archive", True)
+    assert got == Provenance("http://a.example/c", "2017-03-15T12:34:56Z", "archive", True, "replay")
 
 
 def test_no_url_anywhere():
-    assert recover_provenance(None, "2017-01-01", "<p>x</p>") == Provenance(None, "2017-01-01", None, False)
+    assert recover_provenance(None, "2017-01-01", "<p>x</p>") == Provenance(None, "2017-01-01", None, False,
+                                                                            "archive")
 
 
 # ---------------------------------------------------------------- speed

@@ -531,9 +531,13 @@ def _open_project(path: Path, root: Path):
 
 def _saved(project, result: DedupResult) -> int:
     from workbench.store import ProjectError
+    from workbench.usecases.published_dates import date_clustered_pages
 
     try:
-        return save_result(project, result)
+        run_id = save_result(project, result)
+        # The publication dates only htmldate finds, for the pages of clusters.
+        date_clustered_pages(project)
+        return run_id
     except ProjectError as exc:
         raise InputError(f"{project.path}: the run was not saved: {exc}") from None
 

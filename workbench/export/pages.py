@@ -16,8 +16,9 @@ from workbench.store.safety.outputs import check_project_output
 from workbench.store.safety.whole_files import whole_file
 
 COLUMNS = ["cluster", "cluster_size", "is_reference", "similarity", "tags", "coder",
-           "tagged_at", "path", "warc_file", "warc_offset", "url", "capture_date", "title",
-           "skip_reason", "excluded", "cluster_memo", "page_memo", *PASSAGE_COLUMNS]
+           "tagged_at", "path", "warc_file", "warc_offset", "url", "captured", "title",
+           "skip_reason", "excluded", "cluster_memo", "page_memo", "url_from", "captured_from",
+           "published", "published_from", *PASSAGE_COLUMNS]
 TAG_SEPARATOR = ";"
 WIDE_PREFIX = "tag_"
 
@@ -53,6 +54,7 @@ def _row(rec: PageRecord, tag_names: list[str], wide: bool, passages: PassageCol
         rec.tagged_at, None if is_record else rec.source, rec.source if is_record else None,
         rec.offset, rec.url, rec.capture_date, rec.title, rec.skip_reason,
         rec.excluded if rec.cluster_id else None, rec.cluster_memo, rec.page_memo,
+        rec.url_from, rec.captured_from, rec.published, rec.published_from,
     ]
     # Text from a crawl or a coder (a title of "=HYPERLINK(...)") is made inert by the
     # writer, like every cell; the numbers we produce never look like formulas.

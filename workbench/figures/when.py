@@ -56,8 +56,7 @@ def page_when(captured: str | None, published: str | None = None
 
 
 def published_column(conn: sqlite3.Connection) -> str:
-    """The SQL for a page's stored publication date: ``p.published`` in a project whose
-    pages store one (issue 35, part 1: the column is added by its own migration), else
-    ``NULL``, so that figures read today's projects and tomorrow's alike."""
+    """The SQL for a page's stored publication date: ``p.published``, or ``NULL`` in a
+    project file older than schema 14 opened without its upgrade (read-only)."""
     columns = {row[1] for row in conn.execute("PRAGMA table_info(pages)")}
     return "p.published" if "published" in columns else "NULL"

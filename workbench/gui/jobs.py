@@ -21,6 +21,7 @@ from workbench.store import Project
 from workbench.usecases.detector_run import MethodChoice, run_method_into_project
 from workbench.usecases.grow import grow_into_project, keep_pages
 from workbench.usecases.pipeline import Corpus, DedupResult, run_into_project
+from workbench.usecases.published_dates import date_clustered_pages
 
 # At most one progress signal per this many seconds, unless the stage changes.
 EMIT_INTERVAL = 0.05
@@ -160,6 +161,9 @@ class DetectJob(CancellableJob, QRunnable):
                     self.project, self.root, self.params, self._progress, self.workers,
                     keep=keep_pages(self.project.path, self.root, self.params),
                     on_corpus=self._corpus_counts, on_result=self._result_counts)
+            # The publication dates only htmldate finds, for the pages of clusters: a stage
+            # of its own after the run is saved (it reads those pages again).
+            date_clustered_pages(self.project, self.root, self._progress)
             summary = RunSummary(
                 run_id=run_id,
                 pages=len(result.pages),
@@ -185,6 +189,7 @@ class DetectJob(CancellableJob, QRunnable):
     def _method_run(self) -> RunSummary:
         result, run_id = run_method_into_project(self.project, self.root, self.method, self.params,
                                                  self._progress, self.workers)
+        date_clustered_pages(self.project, self.root, self._progress)
         self.signals.counts.emit({"pages": len(result.pages), "skipped": len(result.skipped),
                                   "pairs": int(len(result.pairs.a)), "clusters": len(result.clusters)})
         return RunSummary(run_id=run_id, pages=len(result.pages), pairs=int(len(result.pairs.a)),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
+from workbench.core.dates_shown import short_time, span_text
 from workbench.gui.coding.feedback import count_of
 from workbench.gui.sidebyside.pagetext import plain_tip
 from workbench.store import ClusterRow, Project
@@ -12,11 +13,17 @@ from workbench.store.team import sample_clusters
 
 PAGE_SIZE = 200
 
-COLUMNS = ["ID", "Size", "Min", "Mean", "Reference title", "Sites", "Tags", "Coded"]
+COLUMNS = ["ID", "Size", "Min", "Mean", "Reference title", "Sites", "Tags", "Coded",
+           "First seen", "Last seen", "Span", "Site count"]
 HEADER_TIPS = ["Cluster id", "Pages in the cluster", "Lowest similarity of a member to the reference",
                "Mean similarity of the members to the reference", "Title of the reference page",
-               "Sites the pages come from", "Tags (* on some pages only)", "Do the pages carry a tag?"]
-COL_ID, COL_SIZE, COL_MIN, COL_MEAN, COL_TITLE, COL_SITES, COL_TAGS, COL_CODED = range(len(COLUMNS))
+               "Sites the pages come from", "Tags (* on some pages only)", "Do the pages carry a tag?",
+               "The earliest date of its pages: published where the page says, else captured",
+               "The latest date of its pages: published where the page says, else captured",
+               "Time from the first to the last date of its pages",
+               "How many sites its pages come from"]
+(COL_ID, COL_SIZE, COL_MIN, COL_MEAN, COL_TITLE, COL_SITES, COL_TAGS, COL_CODED, COL_FIRST, COL_LAST,
+ COL_SPAN, COL_SITE_COUNT) = range(len(COLUMNS))
 # Columns the store can order by itself (ascending in that order), so paging stays lazy.
 _STORE_ORDERS = {(COL_ID, Qt.SortOrder.AscendingOrder): "id",
                  (COL_SIZE, Qt.SortOrder.DescendingOrder): "size",
@@ -53,8 +60,23 @@ def _sort_key(column: int):
             return (", ".join(r.sites).casefold(), r.id)
         if column == COL_TAGS:
             return (", ".join(t.name for t in r.tags).casefold(), r.id)
+        if column in (COL_FIRST, COL_LAST):  # undated clusters after the dated ones
+            seen = r.first_seen if column == COL_FIRST else r.last_seen
+            return (seen is None, seen or "", r.id)
+        if column == COL_SPAN:
+            span = r.span_days
+            return (span is None, span or 0.0, r.id)
+        if column == COL_SITE_COUNT:
+            return (r.site_count, r.id)
         return ({"none": 0, "some": 1, "all": 2}[r.coded], r.id)
     return key
+
+
+def _seen_tip(r: ClusterRow) -> str:
+    if r.first_seen is None:
+        return "No page of this cluster says when it was published or captured."
+    return (f"First seen {short_time(r.first_seen)}, last seen {short_time(r.last_seen)} "
+            "(each page's publication date where it states one, else its capture date)")
 
 
 def tags_tip(r: ClusterRow) -> str:
@@ -216,7 +238,10 @@ class ClusterTableModel(QAbstractTableModel):
                 return plain_tip(tags_tip(r))
             if col == COL_CODED:
                 return plain_tip(CODED_TIPS.get(r.coded, ""))
-        if role == Qt.ItemDataRole.TextAlignmentRole and col in (COL_ID, COL_SIZE, COL_MIN, COL_MEAN):
+            if col in (COL_FIRST, COL_LAST, COL_SPAN):
+                return plain_tip(_seen_tip(r))
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in (COL_ID, COL_SIZE, COL_MIN, COL_MEAN,
+                                                                 COL_SPAN, COL_SITE_COUNT):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ForegroundRole and col == COL_CODED and r.coded == "none":
             return QBrush(QColor("#a33"))
@@ -251,6 +276,14 @@ class ClusterTableModel(QAbstractTableModel):
             return ", ".join(r.sites) + (f" +{more}" if more > 0 else "")
         if col == COL_TAGS:
             return ", ".join(t.name + ("" if t.state == "all" else "*") for t in r.tags)
+        if col == COL_FIRST:
+            return (r.first_seen or "")[:10]
+        if col == COL_LAST:
+            return (r.last_seen or "")[:10]
+        if col == COL_SPAN:
+            return span_text(r.span_days)
+        if col == COL_SITE_COUNT:
+            return str(r.site_count) if r.site_count else ""
         return CODED_LABELS.get(r.coded, r.coded)
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:

@@ -510,6 +510,22 @@ CREATE TABLE related_dismissals (
 CREATE INDEX related_dismissals_b ON related_dismissals(key_b);
 """
 
+# Version 14: where a page's URL and
+# capture date came from (a replay's rewritten links, its notes, the record ...), the
+# publication date the page states and where it was read
+# (workbench.text.published), and per cluster the first and last date its pages were seen
+# (published, else captured), so the cluster list sorts by them without reading members.
+# Pages of older projects have these empty until a run reads them again.
+_V14 = """
+ALTER TABLE pages ADD COLUMN url_from TEXT;
+ALTER TABLE pages ADD COLUMN captured_from TEXT;
+ALTER TABLE pages ADD COLUMN published TEXT;
+ALTER TABLE pages ADD COLUMN published_from TEXT;
+ALTER TABLE cluster_summary ADD COLUMN first_seen TEXT;
+ALTER TABLE cluster_summary ADD COLUMN last_seen TEXT
+"""
+
+
 # Each step: (DDL script, optional data step run after it in the same transaction).
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None] | None]] = [
     (_V1, None),
@@ -525,6 +541,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None] | None]] = [
     (_V11, _v11_settle_undo),
     (_V12, None),
     (_V13, None),
+    (_V14, None),
 ]
 CURRENT_VERSION = len(MIGRATIONS)
 

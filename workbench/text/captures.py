@@ -20,7 +20,17 @@ from html import unescape
 from typing import Literal, cast
 from urllib.parse import unquote, urljoin, urlsplit
 
-UrlFrom = Literal["archive", "replay", "canonical", "og:url", "base", "saved-from"]
+from workbench.text.replay_links import link_evidence
+
+# Where a page's URL came from: the archive record, a replay address (the record's, the
+# replay's own script, a rewritten hint, the path a mirror saved it under), the page's
+# canonical link, og:url, <base href>, a browser's "saved from" note, or the replay's
+# rewritten links that point to the page itself.
+UrlFrom = Literal["archive", "replay", "canonical", "og:url", "base", "saved-from", "links"]
+# Where its capture time came from: the archive record, a replay address or script, the
+# notes a replay appends ("FILE ARCHIVED ON"), or the most common timestamp of the
+# replay's rewritten links.
+CapturedFrom = Literal["archive", "replay", "notes", "links"]
 
 # Replays inject right after <head>; the first 32 K characters hold the injection of
 # any real page (pages rarely carry more than a few hundred characters before <head>).
@@ -535,13 +545,14 @@ def _read_replay_script(text: str, found: dict[str, str]) -> None:
 
 @dataclass(frozen=True, slots=True)
 class Provenance:
-    """A page's original URL and capture date, where the URL came from, and whether the
+    """A page's original URL and capture date, where each came from, and whether the
     page is a web-archive replay."""
 
     url: str | None
     capture_date: str | None
     url_from: UrlFrom | None
     replay: bool
+    captured_from: CapturedFrom | None = None
 
 
 _ARCHIVED_ON = re.compile(
@@ -549,6 +560,11 @@ _ARCHIVED_ON = re.compile(
     r"|(?P<h>\d{1,2}):(?P<m>\d{2}):(?P<s>\d{2})\s+(?P<mon>[A-Za-z]{3})\s+(?P<d>\d{1,2}),?\s+(?P<y>\d{4}))")
 _HINT_ORDER: tuple[tuple[UrlFrom, str], ...] = (
     ("canonical", "canonical"), ("og:url", "og_url"), ("saved-from", "saved_from"), ("base", "base"))
+# A folder's index page names the folder (a section), not an article.
+_INDEX_NAME = re.compile(r"(?:index|default|home|main)\.\w+", re.I)
+# A last folder that still names an article: a slug of three or more words
+# ("/2017/03/15/choir-festival-returns/") or a long number (an article id).
+_ARTICLE_FOLDER = re.compile(r"(?:[^/_-]+[_-]){2,}[^/_-]+|.*\d{5}", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -560,39 +576,86 @@ class _Hint:
 
 
 def recover_provenance(url: str | None, capture_date: str | None, markup: str, *,
-                       inserts: bool | None = None) -> Provenance:
+                       inserts: bool | None = None, saved_as: str | None = None) -> Provenance:
     """The page's original URL and capture date from its record, address and markup.
 
     ``markup`` is the page as read (before ``strip_replay_inserts``: the notes a replay
     appends hold the capture time). ``inserts`` is what ``strip_replay_inserts``
-    returned, if the caller has it, to spare a second scan.
+    returned, if the caller has it, to spare a second scan. ``saved_as``: the path of
+    the file the page was read from (a mirror may have saved it under its replay
+    address; its name finds the page's own link among the replay's rewritten links).
+
+    When nothing better says it, the rewritten links of a replay give the capture time
+    (their most common timestamp) and the URL (the link to the page's own name). A
+    ``<base href>`` that names a site's root or a section is never taken for the page's
+    URL: several stories of a site share it.
     """
     hints = url_hints(markup)
     resolved = _resolve_hints(hints)
-    stamps: list[str | None] = []  # capture times from the replay, best first
+    stamps: list[tuple[str | None, CapturedFrom]] = []  # capture times from the replay, best first
     chosen: tuple[str, UrlFrom] | None = None
     record_is_replay = False
     if url:
         decoded = replay_address(url)
         if decoded:
             chosen, record_is_replay = (decoded[0], "replay"), True
-            stamps.append(decoded[1])
+            stamps.append((decoded[1], "replay"))
         else:
             chosen = (url, "archive")
     if chosen is None:
         chosen, stamp = _url_from_hints(hints, resolved)
-        stamps.append(stamp)
+        stamps.append((stamp, "replay"))
+    saved_replay = replay_address("/" + saved_as.lstrip("/")) if saved_as and chosen is None else None
+    if saved_replay:
+        chosen = (saved_replay[0], "replay")
+        stamps.append((saved_replay[1], "replay"))
     if inserts is None:
         inserts = strip_replay_inserts(markup)[1]
-    replay = (inserts or record_is_replay or any(h.replay for h in resolved)
+    replay = (inserts or record_is_replay or saved_replay is not None or any(h.replay for h in resolved)
               or hints.replay_url is not None or hints.replay_time is not None)
     date = capture_date
+    date_from: CapturedFrom | None = "archive" if capture_date else None
     if replay:
-        stamps += [hints.replay_time] + [h.when for h in resolved if h.replay]
+        stamps.append((hints.replay_time, "replay"))
+        stamps += [(h.when, "replay") for h in resolved if h.replay]
         # The record's date, if any, is when the replay was fetched, not the capture.
-        date = _best_time(stamps, markup) or capture_date
+        best = _best_time(stamps, markup)
+        if best:
+            date, date_from = best
+    if chosen is None or date is None:
+        links = link_evidence(markup, saved_as)
+        if links.stamp:
+            replay = True
+            if chosen is None and links.url:
+                chosen = (links.url, "links")
+            when = _iso_time(links.stamp)
+            if date is None and when:
+                date, date_from = when, "links"
     url_out, url_from = chosen if chosen else (None, None)
-    return Provenance(url=url_out, capture_date=date, url_from=url_from, replay=replay)
+    return Provenance(url=url_out, capture_date=date, url_from=url_from, replay=replay,
+                      captured_from=date_from if date else None)
+
+
+def names_a_page(url: str) -> bool:
+    """Whether ``url`` can be one page's address: not a site's root ("http://a.example/")
+    nor a section ("http://a.example/politics/", ".../politics/index.html"), which
+    a ``<base href>`` often names for every page of a site."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return False
+    if parts.query:
+        return True  # "/?p=123", "/story.php?id=9"
+    path = parts.path
+    if path in ("", "/"):
+        return False
+    last = path.rsplit("/", 1)[-1]
+    if _INDEX_NAME.fullmatch(last):
+        return False
+    if last:
+        return True
+    folder = path.rstrip("/").rsplit("/", 1)[-1]
+    return _ARTICLE_FOLDER.fullmatch(folder) is not None
 
 
 def _resolve_hints(hints: UrlHints) -> list[_Hint]:
@@ -632,31 +695,38 @@ def _join(anchor: str, value: str) -> str | None:
 
 
 def _url_from_hints(hints: UrlHints, resolved: list[_Hint]) -> tuple[tuple[str, UrlFrom] | None, str | None]:
-    """The best URL the page names for itself, and the capture time that came with it."""
+    """The best URL the page names for itself, and the capture time that came with it.
+
+    A ``<base href>`` naming a root or section gives no URL (a rewritten one still
+    gives its capture time)."""
     # The replay's own script names exactly the capture it serves; a rewritten
     # canonical names the site's preferred address of it.
     if hints.replay_url:
         return (hints.replay_url, "replay"), hints.replay_time
-    for hint in resolved:
+    usable = [h for h in resolved if h.kind != "base" or names_a_page(h.url)]
+    when = next((h.when for h in resolved if h.replay), None)
+    for hint in usable:
         if hint.replay:
             return (hint.url, "replay"), hint.when
-    if resolved:
-        return (resolved[0].url, resolved[0].kind), None
-    return None, None
+    if usable:
+        return (usable[0].url, usable[0].kind), when
+    return None, when
 
 
-def _best_time(stamps: list[str | None], markup: str) -> str | None:
-    """The first known capture time, refined by a later one that agrees to more digits."""
-    known = [s for s in stamps if s]
-    if not known or len(known[0]) < 20:  # 2017-03-15T12:34:56Z is 20 characters
+def _best_time(stamps: list[tuple[str | None, CapturedFrom]], markup: str
+               ) -> tuple[str, CapturedFrom] | None:
+    """The first known capture time, refined by a later one that agrees to more digits,
+    and where it came from."""
+    known = [(s, kind) for s, kind in stamps if s]
+    if not known or len(known[0][0]) < 20:  # 2017-03-15T12:34:56Z is 20 characters
         archived = _archived_on(markup)
         if archived:
-            known.append(archived)
+            known.append((archived, "notes"))
     if not known:
         return None
     best = known[0]
     for other in known[1:]:
-        if _more_precise(best, other):
+        if _more_precise(best[0], other[0]):
             best = other
     return best
 

@@ -71,6 +71,9 @@ class Extracted:
     # title, it is the site's label and one of these stands in (workbench.text.site_titles).
     other_titles: tuple[str, ...] = ()
     opening: str = ""
+    # The publication date the page states (YYYY-MM-DD) and where it was read
+    # (workbench.text.published), filled by workbench.detect.spotsigs.extract.
+    published: tuple[str, str] | None = None
 
 
 # Characters that are no text, and the markers workbench.text.chunks uses if a page

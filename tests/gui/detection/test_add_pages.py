@@ -54,7 +54,11 @@ def test_add_pages_reads_only_the_new_file_and_keeps_the_tags(qtbot, window, pro
     with qtbot.waitSignal(w.run_finished, timeout=RUN_TIMEOUT_MS):
         add.trigger()
 
-    assert read == ["harbourgazette/harbour-strike.html"]
+    # Detection reads the new file only; once the run is saved, the publication-date pass
+    # reads it once more (a clustered page that states no date for machines:
+    # workbench.usecases.published_dates, by its path within the file it reads). The
+    # old pages' dates were settled by the first run and are not read again.
+    assert read == ["harbourgazette/harbour-strike.html", "harbour-strike.html"]
     assert "Files: 1 new, 0 changed, 0 removed, 12 unchanged files" in w.statusBar().currentMessage()
     new_page = w.project.page_id("harbourgazette/harbour-strike.html")
     assert new_page is not None

@@ -11,9 +11,8 @@ from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
 from tests.conftest import shared_path
-from workbench.archive import scan
+from workbench.archive import reread, scan
 from workbench.core.records import RawPage
-from workbench.gui.sidebyside import pagetext
 from workbench.gui.sidebyside.pagetext import read_raw
 
 
@@ -41,7 +40,7 @@ def test_a_page_is_read_at_its_record_without_reading_the_file_from_its_start(
     def no_scan(*_args, **_kwargs):
         raise AssertionError("the archive was read from its start")
 
-    monkeypatch.setattr(pagetext, "scan", no_scan)
+    monkeypatch.setattr(reread, "scan", no_scan)  # read_raw lives in workbench.archive.reread
     for page in reversed(pages):
         assert read_raw(root, page.source, page.offset) == page
 

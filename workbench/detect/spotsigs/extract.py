@@ -28,6 +28,7 @@ from workbench.text.decode import decode_bytes
 from workbench.text.headline import TITLE_MAX_CHARS
 from workbench.text.html import Extracted, extract, extract_plain
 from workbench.text.limit import bounded
+from workbench.text.published import stated_date
 from workbench.text.site_titles import shown_opening
 
 _URL_HOST = re.compile(r"[a-z][a-z0-9+.-]*://([^/:?#\s@]+)", re.I)
@@ -240,16 +241,30 @@ def extract_text(raw: RawPage, main_content: bool = True) -> tuple[Extracted, st
     text = decoded.text.replace("\x00", "")
     if html:
         cleaned, inserts = strip_replay_inserts(text)
-        origin = recover_provenance(raw.url, raw.capture_date, text, inserts=inserts)
+        # A saved file's path may be its replay address, and its name finds the page's
+        # own link among a replay's rewritten links.
+        saved_as = raw.source if raw.offset is None else None
+        origin = recover_provenance(raw.url, raw.capture_date, text, inserts=inserts, saved_as=saved_as)
         # The page's own host (not a replay service's) helps tell its headline from its
         # site's name.
         extracted = extract(cleaned, main_content, hosts=_hosts(origin.url))
         extracted.provenance = origin
+        extracted.published = _published(cleaned, origin.capture_date)
     else:
         extracted = extract_plain(text)
         extracted.provenance = recover_provenance(raw.url, raw.capture_date, "", inserts=False)
     extracted.unread = read.note
     return extracted, decoded.encoding
+
+
+def _published(markup: str, captured: str | None) -> tuple[str, str] | None:
+    """The publication date the page states for machines (meta, JSON-LD, <time>), and
+    where; None when it states none, or one after its capture (a page cannot be
+    published after it was captured: such a date is the template's or a later edit's)."""
+    found = stated_date(markup)
+    if found is None or (captured and found[0] > captured[:10]):
+        return None
+    return found
 
 
 def _hosts(*urls: str | None) -> list[str]:
@@ -293,6 +308,10 @@ def _info(raw: RawPage, extracted: Extracted, encoding: str) -> PageInfo:
         offset=raw.offset,
         url=origin.url if origin else raw.url,
         capture_date=origin.capture_date if origin else raw.capture_date,
+        url_from=origin.url_from if origin else ("archive" if raw.url else None),
+        captured_from=(origin.captured_from if origin else ("archive" if raw.capture_date else None)),
+        published=extracted.published[0] if extracted.published else None,
+        published_from=extracted.published[1] if extracted.published else None,
         http_status=raw.http_status,
         content_type=raw.content_type,
         encoding=encoding,

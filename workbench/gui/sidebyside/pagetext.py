@@ -12,15 +12,13 @@ from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from workbench.archive import scan
-from workbench.archive.names import archive_file, source_in_file
-from workbench.core.records import RawPage, RunFilters
+from workbench.archive.reread import read_raw
+from workbench.core.records import RunFilters
 from workbench.detect.spotsigs.extract import extract_text
 from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.detect.spotsigs.params import params_from_record as params_from_dict  # noqa: F401 - used by the window
 from workbench.detect.spotsigs.signatures import Spot, page_spots, spot_id
 from workbench.detect.spotsigs.spot import legacy_spot_id
-from workbench.gui.sidebyside.recordread import read_record_at
 from workbench.text.tokenize import Tokens
 
 SHARED = "shared"
@@ -93,26 +91,6 @@ def plain_tip(text: str) -> str:
     import html
 
     return "<qt>" + html.escape(text).replace("\n", "<br>") + "</qt>"
-
-
-def read_raw(root: Path | str, source: str, offset: int | None) -> RawPage | None:
-    """Read one page's bytes again from the archive (None: it is no longer there): at its
-    record when the archive allows, else by reading the file from its start."""
-    path = archive_file(root, source)
-    if path is None:
-        return None
-    if offset is not None:
-        found = read_record_at(path, source, offset)
-        if found is not None:
-            return found
-    # Each member of a WACZ package may have a record at this offset: the source decides.
-    wanted = source_in_file(root, path, source)
-    for item in scan(path):
-        if not isinstance(item, RawPage) or item.source != wanted:
-            continue
-        if offset is None or item.offset == offset:
-            return item
-    return None
 
 
 def load_page(root: Path | str, source: str, offset: int | None, params: SpotSigsParams) -> PageText:

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.clusters.doubt import DEFAULT_MARGIN, doubt_reasons, doubt_threshold, similarity_label
+from workbench.core.dates_shown import dates_line
 from workbench.core.records import RunFilters
 from workbench.detect.spotsigs.boilerplate import site_of
 from workbench.detect.spotsigs.params import SpotSigsParams
@@ -142,7 +143,7 @@ class PagePane(QWidget):
             return
         title = html.escape(detail.title or "(no title)")
         where = html.escape(detail.url or getattr(detail, "source", None) or detail.key)
-        date = getattr(detail, "capture_date", None)
+        date = dates_line(detail)
         compared = self.page.signature_note if self.page is not None else ""
         lines = [f"<b>{self.role.title()}:</b> {title}",
                  f"<span style='color:#555'>{where}{' · ' + html.escape(date) if date else ''}"

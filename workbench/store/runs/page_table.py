@@ -30,6 +30,12 @@ class PageRecord:
     excluded: bool = False
     cluster_memo: str = ""  # the cluster's memos joined with " | ", oldest first
     page_memo: str = ""  # the page's own memos, the same way
+    # Where url and capture_date came from, and the publication date the page states
+    # with where it was read (see workbench.store.runs.queries.PageDetail).
+    url_from: str | None = None
+    captured_from: str | None = None
+    published: str | None = None
+    published_from: str | None = None
 
 
 def page_records(conn: sqlite3.Connection, *, coded_only: bool = False) -> Iterator[PageRecord]:
@@ -57,7 +63,8 @@ def page_records(conn: sqlite3.Connection, *, coded_only: bool = False) -> Itera
     rows = conn.execute(
         """SELECT p.id, s.cluster_id, s.size, p.id = s.reference_page_id, m.similarity,
                   p.source, p."offset", p.url, p.capture_date, p.title, p.skip_reason,
-                  coalesce(m.excluded, 0)
+                  coalesce(m.excluded, 0), p.url_from, p.captured_from, p.published,
+                  CASE WHEN p.published IS NULL THEN NULL ELSE p.published_from END
            FROM run_pages r JOIN pages p ON p.id = r.page_id
            LEFT JOIN (cluster_members m JOIN cluster_summary s
                       ON s.cluster_id = m.cluster_id AND s.active = 1)
@@ -68,7 +75,7 @@ def page_records(conn: sqlite3.Connection, *, coded_only: bool = False) -> Itera
         (run_id,),
     )
     for (pid, cid, size, is_ref, sim, source, offset, url, capture, title, skip,
-         excluded) in rows:
+         excluded, url_from, captured_from, published, published_from) in rows:
         page_tags = tags.get(pid, [])
         if coded_only and not (page_tags or excluded or pid in coder_coded or page_memos.get(pid)
                                or (cid is not None and cluster_memos.get(cid))):
@@ -80,4 +87,5 @@ def page_records(conn: sqlite3.Connection, *, coded_only: bool = False) -> Itera
             max((w for _, _, w in page_tags), default=None),
             source, offset, url, capture, title, skip, bool(excluded),
             cluster_memos.get(cid, "") if cid is not None else "", page_memos.get(pid, ""),
+            url_from, captured_from, published, published_from,
         )

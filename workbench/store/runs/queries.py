@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from workbench.store.coding.codebook import Tag, all_tags
@@ -38,6 +39,15 @@ class ClusterRow:
     # Members the coder marked "not this story" (set_excluded): still in ``size``, but
     # not in ``coded``, ``coded_pages`` or ``tags``, which count the other members.
     excluded_count: int = 0
+    # When its pages (other than those "not this story") were first and last seen: each
+    # page's publication date, else its capture date (ISO 8601; None: no page is dated).
+    first_seen: str | None = None
+    last_seen: str | None = None
+
+    @property
+    def span_days(self) -> float | None:
+        """Days from first to last seen (None: no page is dated)."""
+        return seen_span_days(self.first_seen, self.last_seen)
 
     @property
     def below_floor(self) -> bool:
@@ -94,6 +104,12 @@ class PageDetail:
     cluster_id: int | None  # in the current run
     tags: tuple[PageTag, ...]
     title_tag: str = ""  # the page's <title>; ``title`` is its headline
+    # Where ``url`` and ``capture_date`` came from (workbench.text.captures), and the
+    # publication date the page states with where it was read (workbench.text.published).
+    url_from: str | None = None
+    captured_from: str | None = None
+    published: str | None = None
+    published_from: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,12 +157,33 @@ def _filters(coded: str | None, review_only: bool) -> tuple[str, list[Any]]:
 
 _ROW_COLUMNS = """cluster_id, size, min_similarity, mean_similarity, reference_page_id,
     reference_title, sites, site_count, coded_state, coded_pages, tag_counts, memo_count,
-    needs_review, excluded_count"""
+    needs_review, excluded_count, first_seen, last_seen"""
+
+
+# Where a page's publication date came from; NULL without a date ("htmldate" with no date
+# only says htmldate has read the page: workbench.usecases.published_dates).
+PUBLISHED_FROM = "CASE WHEN published IS NULL THEN NULL ELSE published_from END"
+
+
+def seen_span_days(first: str | None, last: str | None) -> float | None:
+    """Days between two ISO 8601 dates or times (a date alone is its midnight, UTC)."""
+    if not first or not last:
+        return None
+    try:
+        start, end = _moment(first), _moment(last)
+    except ValueError:
+        return None
+    return (end - start).total_seconds() / 86_400
+
+
+def _moment(value: str) -> datetime:
+    moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def _cluster_row(row: tuple[Any, ...], tags: dict[int, Tag]) -> ClusterRow:
     (cid, size, min_sim, mean_sim, ref, title, sites, site_count, state, coded_pages,
-     tag_counts, memo_count, review, excluded) = row
+     tag_counts, memo_count, review, excluded, first_seen, last_seen) = row
     states = []
     for tag_id, n in json.loads(tag_counts).items():
         tag = tags.get(int(tag_id))
@@ -157,7 +194,7 @@ def _cluster_row(row: tuple[Any, ...], tags: dict[int, Tag]) -> ClusterRow:
     return ClusterRow(
         cid, size, min_sim, mean_sim, ref, title, tuple(sites.split("\n")) if sites else (),
         site_count, summary.STATE_NAMES[state], coded_pages, tuple(states), memo_count,
-        bool(review), excluded,
+        bool(review), excluded, first_seen, last_seen,
     )
 
 
@@ -246,17 +283,19 @@ def page_tags(conn: sqlite3.Connection, page_id: int) -> tuple[PageTag, ...]:
 def page(conn: sqlite3.Connection, page_id: int) -> PageDetail | None:
     row = conn.execute(
         'SELECT id, key, source, "offset", url, capture_date, http_status, content_type, '
-        "encoding, title, checksum, signature_count, skip_reason, site, title_tag FROM pages "
-        "WHERE id = ?", (page_id,),
+        "encoding, title, checksum, signature_count, skip_reason, site, title_tag, url_from, "
+        f"captured_from, published, {PUBLISHED_FROM} FROM pages WHERE id = ?", (page_id,),
     ).fetchone()
     if row is None:
         return None
     # Named one by one (not ``*row``): the fields after them are then checkably in place.
     (pid, key, source, offset, url, capture_date, http_status, content_type, encoding, title,
-     checksum, signature_count, skip_reason, site, title_tag) = row
+     checksum, signature_count, skip_reason, site, title_tag, url_from, captured_from, published,
+     published_from) = row
     return PageDetail(pid, key, source, offset, url, capture_date, http_status, content_type,
                       encoding, title, checksum, signature_count, skip_reason, site,
-                      cluster_of_page(conn, page_id), page_tags(conn, page_id), title_tag)
+                      cluster_of_page(conn, page_id), page_tags(conn, page_id), title_tag,
+                      url_from, captured_from, published, published_from)
 
 
 def page_id_by_key(conn: sqlite3.Connection, key: str) -> int | None:

@@ -37,7 +37,7 @@ SELECT c.id, c.run_id, c.merged_into IS NULL,
         JOIN page_tags pt ON pt.page_id = m.page_id
         WHERE m.cluster_id = c.id AND NOT @EXCL@ GROUP BY pt.tag_id)),
     (SELECT count(*) FROM memos WHERE cluster_id = c.id),
-    c.needs_review@EXCOUNT@
+    c.needs_review@EXCOUNT@@SEEN@
 FROM clusters c
 JOIN (SELECT m.cluster_id AS cid, count(*) AS size,
         -- A member whose similarity to the reference is unknown (below the run's pair
@@ -60,7 +60,15 @@ WHERE c.id IN (@IDS@)
 
 _INSERT = """INSERT OR REPLACE INTO cluster_summary (cluster_id, run_id, active, size,
     min_similarity, mean_similarity, reference_page_id, reference_title, sites, site_count,
-    coded_pages, coded_state, tag_counts, memo_count, needs_review@EXCOUNT@) """
+    coded_pages, coded_state, tag_counts, memo_count, needs_review@EXCOUNT@@SEENCOLS@) """
+
+# When a cluster's pages were first and last seen: each page's publication date, else
+# its capture date (ISO text sorts as time); members marked "not this story" left out.
+_SEEN = """,
+    (SELECT min(coalesce(p.published, p.capture_date)) FROM cluster_members m
+        JOIN pages p ON p.id = m.page_id WHERE m.cluster_id = c.id AND NOT @EXCL@),
+    (SELECT max(coalesce(p.published, p.capture_date)) FROM cluster_members m
+        JOIN pages p ON p.id = m.page_id WHERE m.cluster_id = c.id AND NOT @EXCL@)"""
 
 
 def _fill(conn: sqlite3.Connection, ids_sql: str) -> None:
@@ -68,7 +76,10 @@ def _fill(conn: sqlite3.Connection, ids_sql: str) -> None:
     # Migration steps 2 and 5 rebuild the summary of a file that has no exclusions yet
     # (step 8 adds them): every member then counts.
     current = "excluded" in {r[1] for r in conn.execute("PRAGMA table_info(cluster_members)")}
-    sql = (_INSERT + _SELECT).replace("@IDS@", ids_sql)
+    # Steps before 13 have no dates to summarise.
+    dated = "first_seen" in {r[1] for r in conn.execute("PRAGMA table_info(cluster_summary)")}
+    sql = (_INSERT + _SELECT).replace("@SEENCOLS@", ", first_seen, last_seen" if dated else "")
+    sql = sql.replace("@SEEN@", _SEEN if dated else "").replace("@IDS@", ids_sql)
     sql = sql.replace("@EXCL@", "m.excluded" if current else "0")
     conn.execute(sql.replace("@EXCOUNT@", ", excluded_count" if current else "", 1)
                  .replace("@EXCOUNT@", ", t.excluded" if current else "", 1))
