@@ -47,6 +47,10 @@ class RelatedActions:
         self.window.compare.show_other(
             row.page_id, f"similarity {row.item.similarity:.2f}: below τ, in "
                          + ("no cluster" if row.size == 1 else f"cluster {row.cluster_id}"))
+        marks = self.window.compare.shown_marks
+        if marks is not None and self.window.compare.other_page == row.page_id:
+            # The row keeps what the view aligned: its line says how much it carries.
+            self.window.related_pane.update_row(row.with_passages(marks.alignment))
 
     def merge_key(self, *, page_only: bool = False) -> None:
         """M: in the related list, merge its chosen cluster into the one shown; elsewhere
