@@ -85,6 +85,14 @@ def related_rows(project: Project, cluster_id: int, shown: int = SHOWN) -> list[
     return rows
 
 
+def related_pages(project: Project, cluster_id: int, shown: int = SHOWN) -> list[int]:
+    """The pages outside the cluster that rewrite its story, for its timeline: every
+    linked page of the related clusters the pane offers (dismissed links are left out,
+    so a dismissed cluster is no rewrite on the timeline either)."""
+    return sorted({link.there for item in project.related(cluster_id)[:shown]
+                   for link in item.links})
+
+
 def title_text(rows: list[RelatedRow]) -> str:
     return f"Related, not merged ({len(rows)})" if rows else "Related, not merged"
 
