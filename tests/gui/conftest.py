@@ -156,6 +156,8 @@ def window(qtbot, settings, prompter, tmp_path, monkeypatch):
     win.tag_actions.reader.run_here = True
     # So is File ▸ Export (tests/gui/project/test_export_in_background.py runs it on a worker).
     win.exporter.run_here = True
+    # And the related pairs (tests/gui/coding/test_related_reading.py reads them on a worker).
+    win.related.reader.run_here = True
     qtbot.addWidget(win)
     win.resize(1400, 900)
     win.show()

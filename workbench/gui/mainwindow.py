@@ -345,6 +345,12 @@ class MainWindow(WindowActions, ProjectSession, DetectionRuns, ClusterSelection,
             "(Theobald, Siddharth &amp; Paepcke, SIGIR 2008), then read and tag each story once."
             f"<br><br>Free software under the {workbench.LICENCE} licence.")
 
+    def close_project(self) -> bool:
+        # A read of related pairs under way finishes first (never a connection closed
+        # under a worker's query).
+        self.related.reader.wait()
+        return super().close_project()
+
     def closeEvent(self, event: QCloseEvent) -> None:
         self.cancel_run(wait=True)
         self.pool.waitForDone(5000)

@@ -25,6 +25,8 @@ from workbench.text.passages import Alignment
 # How many related clusters the pane lists (the best; the rest are weaker still). Scored on
 # every labelled corpus by scripts/eval_related.py.
 SHOWN = 10
+# What the pane says while a run's related pairs are read (the first cluster of a run).
+READING = "Reading related pairs…"
 
 
 @dataclass(frozen=True, slots=True)
