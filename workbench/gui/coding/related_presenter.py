@@ -51,11 +51,12 @@ class RelatedRow:
 
     def line(self) -> str:
         what = "page" if self.size == 1 else f"cluster {self.cluster_id} ({self.size} pages)"
+        # Right after the similarity: the list is narrow and cuts the end of its lines.
         carries = ""
         if self.alignment is not None and self.alignment.share_of_a is not None:
-            carries = f" · carries {percent(self.alignment.share_of_a)} of the reference"
-        return (f"{self.item.similarity:.2f}  {self.title or '(no title)'} · {self.site} · {what}"
-                + carries)
+            carries = f"carries {percent(self.alignment.share_of_a)} of the reference · "
+        return (f"{self.item.similarity:.2f}  {carries}{self.title or '(no title)'} · "
+                f"{self.site} · {what}")
 
     def why(self) -> str:
         """The tooltip: why it is offered and where it ranks from."""
