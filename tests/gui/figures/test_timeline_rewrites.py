@@ -3,12 +3,15 @@ rewrites, and drops one the coder dismissed in the related list (issue 35, parts
 
 from __future__ import annotations
 
+import threading
+
 from PySide6.QtCore import Qt
 
 from tests.figures.runs import page
 from tests.gui.test_window import focus_table, row_of_size
 from workbench.core.records import Cluster, Pair
 from workbench.store import Project
+from workbench.store.runs import related as store_related
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 
@@ -79,3 +82,40 @@ def test_a_saved_timeline_draws_the_rewrites_too(qtbot, window, prompter, tmp_pa
     qtbot.keyClick(w.table, Qt.Key.Key_L, CTRL | Qt.KeyboardModifier.ShiftModifier)
     svg = (tmp_path / "spread.svg").read_text(encoding="utf-8")
     assert 'id="rewrite' in svg
+
+
+def test_the_timeline_waits_for_the_related_pairs_read_on_a_worker(qtbot, window, tmp_path,
+                                                                   monkeypatch):
+    """The timeline never reads the run's related pairs on the GUI thread: opened while
+    the related list reads them on a worker, it draws the rewrites once they are read."""
+    w = window
+    w.related.reader.run_here = False
+    readers: list[int] = []
+    real = store_related.run_links
+    gui, gate = threading.get_ident(), threading.Event()
+
+    def run_links(conn, run_id):
+        readers.append(threading.get_ident())
+        if threading.get_ident() != gui:
+            gate.wait(30)  # the worker reads until the timeline is open
+        return real(conn, run_id)
+
+    monkeypatch.setattr(store_related, "run_links", run_links)
+    project = _rewrites_run(tmp_path)
+    path = project.path
+    project.close()
+    try:
+        with qtbot.waitSignal(w.related.reader.settled, timeout=10_000):
+            assert w.open_project(path)
+            w.select_row(row_of_size(w, 5))
+            qtbot.keyClick(w.table, Qt.Key.Key_L, CTRL)
+            timeline = w.figures.timeline
+            assert "rewrite" not in _roles(timeline)
+            assert gui not in readers, "the timeline read the related pairs on the GUI thread"
+            gate.set()
+    finally:
+        gate.set()
+    assert len(readers) == 1
+    p6, p7 = w.project.page_id("p6.html"), w.project.page_id("p7.html")
+    qtbot.waitUntil(lambda: sorted(_roles(timeline).get("rewrite", [])) == sorted([p6, p7]),
+                    timeout=3000)

@@ -59,6 +59,9 @@ class RelatedActions:
         """The run's related pairs are kept: list the cluster shown now."""
         if self.window.project is not None and self.window.project is self._reading_from:
             self.show_for(self.window.compare.cluster_id)
+            figures = getattr(self.window, "figures", None)
+            if figures is not None:  # the timeline draws the rewrites it could not before
+                figures.follow()
 
     def _read_failed(self, message: str) -> None:
         if self.window.project is not None and self.window.project is self._reading_from:

@@ -96,6 +96,13 @@ def related_pages(project: Project, cluster_id: int, shown: int = SHOWN) -> list
                    for link in item.links})
 
 
+def related_pages_read(project: Project, cluster_id: int) -> list[int]:
+    """:func:`related_pages` once the run's related pairs are read, none before: the
+    timeline follows the list on the GUI thread and must not read them there (the related
+    list reads them on a worker, then has the timeline drawn again)."""
+    return related_pages(project, cluster_id) if project.related_read(cluster_id) else []
+
+
 def title_text(rows: list[RelatedRow]) -> str:
     return f"Related, not merged ({len(rows)})" if rows else "Related, not merged"
 

@@ -19,7 +19,7 @@ from workbench.figures.corpus import corpus_numbers
 from workbench.figures.saving import FigureFormatError, export_dashboard, save_figure
 from workbench.figures.spread import cluster_spread
 from workbench.figures.timeline import timeline_figure
-from workbench.gui.coding.related_presenter import related_pages
+from workbench.gui.coding.related_presenter import related_pages, related_pages_read
 from workbench.gui.figures.dashboard_view import DashboardWindow
 from workbench.gui.figures.timeline_view import RelatedPages, TimelineWindow
 from workbench.gui.host import ProjectWindow
@@ -59,15 +59,17 @@ class FigureActions:
         self.timeline: TimelineWindow | None = None
         self.dashboard: DashboardWindow | None = None
         self._pending = False
-        # The cluster's rewrites: the related pages the related pane offers.
+        # The cluster's rewrites: the related pages the related pane offers (the window
+        # shown: once the related list has read them; a saved timeline: always).
         self.related: RelatedPages = related_pages
+        self.related_shown: RelatedPages = related_pages_read
 
     # -- timeline
 
     def open_timeline(self) -> TimelineWindow:
         if self.timeline is None:
             self.timeline = TimelineWindow(self.window.window())
-            self.timeline.related = self.related
+            self.timeline.related = self.related_shown
         self.timeline.show_cluster(self.window.project, self.window.compare.cluster_id)
         self.timeline.show()
         self.timeline.raise_()
