@@ -78,7 +78,8 @@ def damage_report(damaged: tuple[DamagedCell, ...], shown: int = 20) -> str:
 
 def export_pages(project: Project, out_path: Path | str, *, coded_only: bool = True,
                  wide: bool = False, excel: bool = False, coders: bool = False,
-                 passages: bool = True, progress: ProgressFn = no_progress) -> ExportResult:
+                 passages: bool = True, progress: ProgressFn = no_progress,
+                 workers: int = 1) -> ExportResult:
     """Write the current run's pages as CSV plus ``<out>.run.json``.
 
     ``coded_only``: only the pages a coder has judged (a tag, "not this story", a
@@ -99,13 +100,15 @@ def export_pages(project: Project, out_path: Path | str, *, coded_only: bool = T
 
     ``progress("export", rows written, rows in all)`` after every row; it stops the export
     by raising :class:`workbench.core.progress.Cancelled`, which leaves whatever was at
-    ``out_path`` (and its sidecar) as it was.
+    ``out_path`` (and its sidecar) as it was. ``workers``: processes computing the share
+    columns of a large export ahead (:meth:`PassageColumns.compute_ahead`; progress
+    ``"shares"``), 1: each row's as it is written.
     """
     out_path = Path(out_path)
     options = {"coded_only": coded_only, "wide": wide, "excel": excel, "coders": coders,
                "passages": passages}
     try:
-        return _export(project, out_path, options, (), progress)
+        return _export(project, out_path, options, (), progress, workers)
     except Exception as exc:
         if not is_decode_error(exc):
             raise
@@ -113,11 +116,12 @@ def export_pages(project: Project, out_path: Path | str, *, coded_only: bool = T
     # where it is.
     damaged = tuple(project.damaged_text_cells())
     with project.tolerating_damaged_text():
-        return _export(project, out_path, options, damaged, progress)
+        return _export(project, out_path, options, damaged, progress, workers)
 
 
 def _export(project: Project, out_path: Path, options: dict[str, Any],
-            damaged: tuple[DamagedCell, ...], progress: ProgressFn = no_progress) -> ExportResult:
+            damaged: tuple[DamagedCell, ...], progress: ProgressFn = no_progress,
+            workers: int = 1) -> ExportResult:
     if project.current_run() is None:
         raise ProjectError(f"{project.path} has no detection run to export yet.")
     coded_only, wide, excel = options["coded_only"], options["wide"], options["excel"]
@@ -128,12 +132,13 @@ def _export(project: Project, out_path: Path, options: dict[str, Any],
     header += team.header() if team else []
     side_path = check_project_output(project, sidecar_path(out_path))
     rows = 0
+    # Listed first (a few hundred bytes a page) so the progress has a total.
+    records = list(project.page_records(coded_only=coded_only))
+    passages.compute_ahead(records, workers, progress)
     with whole_file(check_project_output(project, out_path),
                     encoding="utf-8-sig" if excel else "utf-8") as f:
         writer = csv_writer(f, lineterminator="\r\n")
         writer.writerow(header)
-        # Listed first (a few hundred bytes a page) so the progress has a total.
-        records = list(project.page_records(coded_only=coded_only))
         progress("export", 0, len(records))
         for rec in records:
             row = _row(rec, tag_names, wide, passages)

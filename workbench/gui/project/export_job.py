@@ -10,6 +10,7 @@ reports and says how it ended.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -37,10 +38,10 @@ class ExportSignals(QObject):
 class ExportJob(CancellableJob, QRunnable):
     """``export_pages`` with the dialog's options, reporting each row written."""
 
-    def __init__(self, project: Project, options: ExportOptions) -> None:
+    def __init__(self, project: Project, options: ExportOptions, workers: int = 1) -> None:
         super().__init__()
         self.setAutoDelete(False)
-        self.project, self.options = project, options
+        self.project, self.options, self.workers = project, options, workers
         self.signals = ExportSignals()
         self._begin_reporting()
 
@@ -48,7 +49,8 @@ class ExportJob(CancellableJob, QRunnable):
         o = self.options
         try:
             result = export_pages(self.project, o.path, coded_only=o.coded_only, wide=o.wide,
-                                  excel=o.excel, coders=o.coders, progress=self._progress)
+                                  excel=o.excel, coders=o.coders, progress=self._progress,
+                                  workers=self.workers)
         except Cancelled:
             self.signals.cancelled.emit()
         except (ProjectError, OSError) as exc:
@@ -86,7 +88,8 @@ class Exporter(QObject):
         w = self.window
         if w.project is None or w.job is not None:
             return False
-        job = self.job = ExportJob(w.project, options)
+        workers = getattr(w, "workers", None) or os.cpu_count() or 1
+        job = self.job = ExportJob(w.project, options, workers)
         job.signals.progress.connect(self._on_progress)
         job.signals.finished.connect(self._on_finished)
         job.signals.failed.connect(self._on_failed)
@@ -124,7 +127,8 @@ class Exporter(QObject):
         panel = self.window.run_panel
         panel.on_progress(stage, done, total)
         panel.stage.setText("Exporting")
-        panel.detail.setText(f"{done:,} of {total:,} rows" if isinstance(done, int)
+        what = "pages compared with their reference" if stage == "shares" else "rows"
+        panel.detail.setText(f"{done:,} of {total:,} {what}" if isinstance(done, int)
                              and isinstance(total, int) else "")
 
     def _on_finished(self, result: ExportResult) -> None:
