@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
 from workbench.gui.errors.failures import explain
+from workbench.gui.jobs import retire
 
 if TYPE_CHECKING:
     from workbench.store import Project
@@ -61,7 +62,6 @@ class RelatedReader(QObject):
         # True: read on the calling thread (GUI tests that do not test this reader).
         self.run_here = False
         self.job: RelatedReadJob | None = None
-        self._ended: list[RelatedReadJob] = []  # kept until their thread has left run()
 
     @property
     def busy(self) -> bool:
@@ -71,7 +71,6 @@ class RelatedReader(QObject):
         """Read the pairs of ``cluster_id``'s run (nothing when a read is going on)."""
         if self.job is not None:
             return
-        self._ended = [j for j in self._ended if not j.done.is_set()]
         job = self.job = RelatedReadJob(project, cluster_id)
         job.signals.read.connect(self._read)
         job.signals.failed.connect(self._failed)
@@ -88,7 +87,7 @@ class RelatedReader(QObject):
     def _finish(self) -> RelatedReadJob | None:
         job, self.job = self.job, None
         if job is not None:
-            self._ended.append(job)
+            retire(job)  # kept past this reader, until its worker has surely left run()
         return job
 
     def _read(self) -> None:
