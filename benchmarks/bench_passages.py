@@ -14,7 +14,8 @@ stepping down the member list does, and prints median and longest times of:
   cache), highlighting its signatures, aligning it and drawing the bands.
 
 ``--export`` also times exporting every page to CSV, with the two share columns and
-without them (the columns' cost per member row). A benchmark, not a test: it prints
+without them (the columns' cost per member row), and with the shares computed in worker
+processes (one per core), as the window's export does for large exports. A benchmark, not a test: it prints
 figures and asserts nothing.
 """
 
@@ -149,6 +150,18 @@ def time_export(project, tmp: Path) -> None:
         columns.PassageColumns.cells = real  # type: ignore[method-assign]
     print(f"export of every page ({rows:,} rows): {with_shares:.1f} s with the share columns, "
           f"{without:.2f} s without ({(with_shares - without) / rows * 1000:.1f} ms a row more)")
+    workers = os.cpu_count() or 1
+    if workers > 1:  # the window's export: the shares ahead in worker processes
+        saved, columns.POOL_ROWS = columns.POOL_ROWS, 0  # whatever the corpus's size
+        try:
+            t = time.perf_counter()
+            export_pages(project, tmp / "pooled.csv", coded_only=False, workers=workers)
+            pooled = time.perf_counter() - t
+        finally:
+            columns.POOL_ROWS = saved
+        same = (tmp / "pooled.csv").read_bytes() == (tmp / "with.csv").read_bytes()
+        print(f"the same with the shares in {workers} worker processes: {pooled:.1f} s "
+              f"({'the same file' if same else 'A DIFFERENT FILE'})")
 
 
 if __name__ == "__main__":

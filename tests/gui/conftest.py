@@ -154,6 +154,10 @@ def window(qtbot, settings, prompter, tmp_path, monkeypatch):
     # Codebook files are read on the calling thread: a test never waits on a worker's signal
     # (test_codebook_import_bounds checks the read runs on a worker thread in the app).
     win.tag_actions.reader.run_here = True
+    # So is File ▸ Export (tests/gui/project/test_export_in_background.py runs it on a worker).
+    win.exporter.run_here = True
+    # And the related pairs (tests/gui/coding/test_related_reading.py reads them on a worker).
+    win.related.reader.run_here = True
     qtbot.addWidget(win)
     win.resize(1400, 900)
     win.show()

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from workbench.core.progress import ProgressFn, no_progress
 from workbench.export.cells import csv_writer
 from workbench.export.passage_columns import PASSAGE_COLUMNS, PassageColumns
 from workbench.export.sidecar import sidecar_path, write_sidecar
@@ -79,7 +80,8 @@ def damage_report(damaged: tuple[DamagedCell, ...], shown: int = 20) -> str:
 
 def export_pages(project: Project, out_path: Path | str, *, coded_only: bool = True,
                  wide: bool = False, excel: bool = False, coders: bool = False,
-                 passages: bool = True) -> ExportResult:
+                 passages: bool = True, progress: ProgressFn = no_progress,
+                 workers: int = 1) -> ExportResult:
     """Write the current run's pages as CSV plus ``<out>.run.json``.
 
     ``coded_only``: only the pages a coder has judged (a tag, "not this story", a
@@ -97,12 +99,18 @@ def export_pages(project: Project, out_path: Path | str, *, coded_only: bool = T
     A text cell whose bytes are not UTF-8 (damage SQLite's own check does not see) does
     not stop the export: every row is written, the bad bytes as U+FFFD, and the damaged
     cells are named in the result and the sidecar (``damaged_text``).
+
+    ``progress("export", rows written, rows in all)`` after every row; it stops the export
+    by raising :class:`workbench.core.progress.Cancelled`, which leaves whatever was at
+    ``out_path`` (and its sidecar) as it was. ``workers``: processes computing the share
+    columns of a large export ahead (:meth:`PassageColumns.compute_ahead`; progress
+    ``"shares"``), 1: each row's as it is written.
     """
     out_path = Path(out_path)
     options = {"coded_only": coded_only, "wide": wide, "excel": excel, "coders": coders,
                "passages": passages}
     try:
-        return _export(project, out_path, options, ())
+        return _export(project, out_path, options, (), progress, workers)
     except Exception as exc:
         if not is_decode_error(exc):
             raise
@@ -110,11 +118,12 @@ def export_pages(project: Project, out_path: Path | str, *, coded_only: bool = T
     # where it is.
     damaged = tuple(project.damaged_text_cells())
     with project.tolerating_damaged_text():
-        return _export(project, out_path, options, damaged)
+        return _export(project, out_path, options, damaged, progress, workers)
 
 
 def _export(project: Project, out_path: Path, options: dict[str, Any],
-            damaged: tuple[DamagedCell, ...]) -> ExportResult:
+            damaged: tuple[DamagedCell, ...], progress: ProgressFn = no_progress,
+            workers: int = 1) -> ExportResult:
     if project.current_run() is None:
         raise ProjectError(f"{project.path} has no detection run to export yet.")
     coded_only, wide, excel = options["coded_only"], options["wide"], options["excel"]
@@ -125,14 +134,19 @@ def _export(project: Project, out_path: Path, options: dict[str, Any],
     header += team.header() if team else []
     side_path = check_project_output(project, sidecar_path(out_path))
     rows = 0
+    # Listed first (a few hundred bytes a page) so the progress has a total.
+    records = list(project.page_records(coded_only=coded_only))
+    passages.compute_ahead(records, workers, progress)
     with whole_file(check_project_output(project, out_path),
                     encoding="utf-8-sig" if excel else "utf-8") as f:
         writer = csv_writer(f, lineterminator="\r\n")
         writer.writerow(header)
-        for rec in project.page_records(coded_only=coded_only):
+        progress("export", 0, len(records))
+        for rec in records:
             row = _row(rec, tag_names, wide, passages)
             writer.writerow(row + team.cells(rec, TAG_SEPARATOR) if team else row)
             rows += 1
+            progress("export", rows, len(records))
     side = write_sidecar(project, side_path, {
         "csv": out_path.name, "rows": rows, **options, "columns": header,
         "damaged_text": [{"table": d.table, "row": d.row, "column": d.column} for d in damaged],

@@ -18,6 +18,11 @@ the Gold Set: benchmarks/bench_passages.py --export measures it); ``workbench ex
 
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import Iterable, Sequence
+from concurrent.futures import Future
+
+from workbench.core.progress import ProgressFn, no_progress
 from workbench.detect.spotsigs.extract import extract_text
 from workbench.detect.spotsigs.params import SpotSigsParams, params_from_record
 from workbench.detect.spotsigs.signatures import kept_blocks
@@ -29,6 +34,16 @@ from workbench.text.passages import align
 from workbench.text.tokenize import words_of
 
 PASSAGE_COLUMNS = ["share_from_reference", "share_of_reference"]
+# Member rows from which the shares are computed in worker processes (starting them
+# costs about a second; a row costs 5-10 ms on one core).
+POOL_ROWS = 2_000
+# Member rows a worker takes at a time (whole clusters: each reads its reference once).
+TASK_ROWS = 100
+
+# A page to read again: (source, offset).
+Where = tuple[str, int | None]
+# A cluster's reference and its member rows: (reference, [(page id, member)]).
+ClusterTask = tuple[Where, list[tuple[int, Where]]]
 
 
 def compared_words(root: str, source: str, offset: int | None, params: SpotSigsParams) -> list[str] | None:
@@ -44,6 +59,30 @@ def compared_words(root: str, source: str, offset: int | None, params: SpotSigsP
     return [w for block in kept_blocks(extracted, params) for w in words_of(text[block.start : block.end])]
 
 
+def shares(reference: list[str], words: list[str]) -> list[str]:
+    """The two cells of a member read again (``words``) against its reference's words."""
+    alignment = align(reference, words)
+    return [_share(alignment.share_of_b), _share(alignment.share_of_a)]
+
+
+def cluster_cells(root: str, params: SpotSigsParams,
+                  clusters: Sequence[ClusterTask]) -> tuple[dict[int, list[str]], int]:
+    """The cells of the member rows of some clusters, by page id, and how many pages could
+    not be read again (a worker process's task; the same cells :meth:`PassageColumns.cells`
+    gives)."""
+    cells: dict[int, list[str]] = {}
+    unread = 0
+    for (ref_source, ref_offset), members in clusters:
+        reference = compared_words(root, ref_source, ref_offset, params)
+        unread += reference is None
+        for page_id, (source, offset) in members:
+            words = None if reference is None else compared_words(root, source, offset, params)
+            unread += reference is not None and words is None
+            cells[page_id] = ["", ""] if reference is None or words is None \
+                else shares(reference, words)
+    return cells, unread
+
+
 class PassageColumns:
     """The two cells of every row; the last cluster's reference is kept for its members."""
 
@@ -55,6 +94,7 @@ class PassageColumns:
         self.params = params_from_record(run.params) if run is not None else SpotSigsParams()
         self._reference: tuple[int, list[str] | None] | None = None
         self.unread = 0  # pages (references counted once) that could not be read again
+        self._ahead: dict[int, list[str]] = {}  # cells computed by compute_ahead
 
     def header(self) -> list[str]:
         return list(PASSAGE_COLUMNS)
@@ -62,6 +102,9 @@ class PassageColumns:
     def cells(self, rec: PageRecord) -> list[str]:
         if not self.computed or rec.cluster_id is None or rec.is_reference:
             return ["", ""]
+        ahead = self._ahead.get(rec.page_id)
+        if ahead is not None:
+            return ahead
         reference = self._reference_words(rec.cluster_id)
         if reference is None:
             return ["", ""]
@@ -69,8 +112,66 @@ class PassageColumns:
         if words is None:
             self.unread += 1
             return ["", ""]
-        alignment = align(reference, words)
-        return [_share(alignment.share_of_b), _share(alignment.share_of_a)]
+        return shares(reference, words)
+
+    def compute_ahead(self, records: Iterable[PageRecord], workers: int,
+                      progress: ProgressFn = no_progress) -> None:
+        """The cells of every member row of ``records`` in ``workers`` processes, when
+        there are :data:`POOL_ROWS` or more of them (fewer: :meth:`cells` computes each as
+        it is written). ``progress("shares", members done, members)``; a Cancelled it
+        raises stops the workers."""
+        if not self.computed or workers <= 1:
+            return
+        by_cluster: dict[int, list[tuple[int, Where]]] = {}
+        for rec in records:
+            if rec.cluster_id is not None and not rec.is_reference:
+                by_cluster.setdefault(rec.cluster_id, []).append(
+                    (rec.page_id, (rec.source, rec.offset)))
+        total = sum(len(m) for m in by_cluster.values())
+        if total < POOL_ROWS:
+            return
+        from workbench.detect.workers.pool import worker_pool
+
+        progress("shares", 0, total)
+        pool = worker_pool(workers)
+        window: deque[Future[tuple[dict[int, list[str]], int]]] = deque()
+        done = 0
+
+        def take(future: Future[tuple[dict[int, list[str]], int]]) -> None:
+            nonlocal done
+            cells, unread = future.result()
+            self._ahead.update(cells)
+            self.unread += unread
+            done += len(cells)
+            progress("shares", done, total)
+
+        try:
+            for task in self._tasks(by_cluster):
+                window.append(pool.submit(cluster_cells, self.root, self.params, task))
+                if len(window) >= 3 * workers:  # bounded: memory stays flat
+                    take(window.popleft())
+            while window:
+                take(window.popleft())
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown(wait=True)
+
+    def _tasks(self, by_cluster: dict[int, list[tuple[int, Where]]]) -> Iterable[list[ClusterTask]]:
+        """Whole clusters, about TASK_ROWS member rows a task."""
+        task: list[ClusterTask] = []
+        rows = 0
+        for cluster_id, members in by_cluster.items():
+            cluster = self.project.cluster(cluster_id)
+            page = self.project.page(cluster.reference_page_id) if cluster is not None else None
+            reference: Where = (page.source, page.offset) if page is not None else ("", None)
+            task.append((reference, members))
+            rows += len(members)
+            if rows >= TASK_ROWS:
+                yield task
+                task, rows = [], 0
+        if task:
+            yield task
 
     def _reference_words(self, cluster_id: int) -> list[str] | None:
         if self._reference is None or self._reference[0] != cluster_id:

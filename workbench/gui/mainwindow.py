@@ -40,6 +40,8 @@ from workbench.gui.keys.keyboard import CodingUndoInTextFields
 from workbench.gui.messages import KeyNamingStatusBar, MessageLog
 from workbench.gui.models import COL_MIN, COL_SIZE, COL_TITLE, ClusterTableModel
 from workbench.gui.project.backupwatch import BackupWatcher
+from workbench.gui.project.export_actions import report_export
+from workbench.gui.project.export_job import Exporter
 from workbench.gui.project.locations import APP_NAME
 from workbench.gui.project.opening import read_only_banner
 from workbench.gui.project.session import ProjectSession
@@ -184,6 +186,8 @@ class MainWindow(WindowActions, ProjectSession, DetectionRuns, ClusterSelection,
         self.run_panel = RunPanel()
         self.run_panel.hide()
         self.run_panel.cancel_requested.connect(self.cancel_run)
+        # File ▸ Export on a worker, in the run panel with Cancel (export_job).
+        self.exporter = Exporter(self, lambda options, result: report_export(self, options, result))
         self.counts_label = QLabel()
         self.counts_label.setObjectName("countsLabel")
         self.coder_label = QLabel()
@@ -340,6 +344,12 @@ class MainWindow(WindowActions, ProjectSession, DetectionRuns, ClusterSelection,
             "Find clusters of near-duplicate pages in a web archive with SpotSigs "
             "(Theobald, Siddharth &amp; Paepcke, SIGIR 2008), then read and tag each story once."
             f"<br><br>Free software under the {workbench.LICENCE} licence.")
+
+    def close_project(self) -> bool:
+        # A read of related pairs under way finishes first (never a connection closed
+        # under a worker's query).
+        self.related.reader.wait()
+        return super().close_project()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.cancel_run(wait=True)

@@ -766,6 +766,13 @@ class Project:
             links = self._run_links[run_id] = related.run_links(conn, run_id)
         return related.related_of(conn, cluster_id, links)
 
+    def related_read(self, cluster_id: int) -> bool:
+        """Whether :meth:`related` is quick for this cluster: its run's pairs below τ were
+        read already (a million pairs take seconds: the window reads them off its GUI
+        thread first), or it is in no run."""
+        run_id = related.cluster_run(self._read(), cluster_id)
+        return run_id is None or run_id in self._run_links
+
     def dismiss_related(self, cluster_id: int, item: Related) -> ActionResult:
         """The coder's judgement that ``item`` is not this cluster's story: its links are
         kept by page key (:mod:`workbench.store.coding.dismissals`), so they are not offered

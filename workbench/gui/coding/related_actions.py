@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 from workbench.gui.coding.related_presenter import (
+    READING,
     RelatedRow,
     dismiss_related,
     dismissed_message,
@@ -15,6 +16,7 @@ from workbench.gui.coding.related_presenter import (
     nothing_message,
     related_rows,
 )
+from workbench.gui.coding.related_reader import RelatedReader
 from workbench.gui.host import CodingWindow
 
 if TYPE_CHECKING:
@@ -32,21 +34,49 @@ class RelatedWindow(CodingWindow, Protocol):
 class RelatedActions:
     def __init__(self, window: RelatedWindow) -> None:
         self.window = window
+        self.reader = RelatedReader(window.window(), self._pairs_read, self._read_failed)
+        self._reading_from: object = None  # the project whose pairs are being read
 
     def show_for(self, cluster_id: int | None) -> None:
-        """The related rows of the cluster just shown (none: no cluster)."""
+        """The related rows of the cluster just shown (none: no cluster). The first
+        cluster of a run waits for the run's related pairs, read on a worker."""
         project = self.window.project
         rows: list[RelatedRow] = []
         if project is not None and cluster_id is not None:
+            ready = self.window.attempt("Cannot list related pages",
+                                        lambda: project.related_read(cluster_id))
+            if not ready:
+                self.window.related_pane.show_waiting(READING if ready is False else "")
+                if ready is False:  # (None: it could not tell, and said why)
+                    self._reading_from = project
+                    self.reader.start(project, cluster_id)  # lists the rows once read
+                return
             rows = self.window.attempt("Cannot list related pages",
                                        lambda: related_rows(project, cluster_id)) or []
         self.window.related_pane.show_rows(rows)
+
+    def _pairs_read(self) -> None:
+        """The run's related pairs are kept: list the cluster shown now."""
+        if self.window.project is not None and self.window.project is self._reading_from:
+            self.show_for(self.window.compare.cluster_id)
+            figures = getattr(self.window, "figures", None)
+            if figures is not None:  # the timeline draws the rewrites it could not before
+                figures.follow()
+
+    def _read_failed(self, message: str) -> None:
+        if self.window.project is not None and self.window.project is self._reading_from:
+            self.window.related_pane.show_waiting("")
+            self.window.prompter.error("Cannot list related pages", message)
 
     def open(self, row: RelatedRow) -> None:
         """A related row chosen: its page side by side against the cluster's reference."""
         self.window.compare.show_other(
             row.page_id, f"similarity {row.item.similarity:.2f}: below τ, in "
                          + ("no cluster" if row.size == 1 else f"cluster {row.cluster_id}"))
+        marks = self.window.compare.shown_marks
+        if marks is not None and self.window.compare.other_page == row.page_id:
+            # The row keeps what the view aligned: its line says how much it carries.
+            self.window.related_pane.update_row(row.with_passages(marks.alignment))
 
     def merge_key(self, *, page_only: bool = False) -> None:
         """M: in the related list, merge its chosen cluster into the one shown; elsewhere

@@ -44,6 +44,22 @@ class RelatedPane(QWidget):
             self.list.setCurrentRow(-1)
         self.title.setText(f"<b>{title_text(self.rows)}</b>")
 
+    def show_waiting(self, message: str) -> None:
+        """No rows yet: ``message`` says why (the run's pairs are being read)."""
+        self.show_rows([])
+        if message:
+            self.title.setText(f"<b>{title_text([])}</b> — {message}")
+
+    def update_row(self, row: RelatedRow) -> None:
+        """The same related row, knowing more (its passages): its line and tip again."""
+        index = next((k for k, r in enumerate(self.rows) if r == row), None)
+        if index is None:
+            return
+        self.rows[index] = row
+        item = self.list.item(index)
+        item.setText(row.line())
+        item.setToolTip(plain_tip(row.why()))
+
     def current(self) -> RelatedRow | None:
         row = self.list.currentRow()
         return self.rows[row] if 0 <= row < len(self.rows) else None

@@ -6,21 +6,27 @@ similarity of their closest page to one of this cluster's pages, then by how man
 links they have. Each row names the closest page and says why it is offered; opening it
 shows that page side by side against the cluster's reference.
 
-Reused passages (issue 35, part 3) will go beside each row: :meth:`RelatedRow.passages`
-is where the lead wires the alignment of the two pages' compared texts.
+Once a row is opened, the passages its page shares with the reference (as the side by
+side aligned them, workbench.text.passages) go with it: its line then says how much of the
+reference the page carries, so a coder going down the list sees which were copied from and
+which only retold.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from workbench.core.related import Related
 from workbench.gui.coding.feedback import key_message
+from workbench.gui.sidebyside.passagemarks import percent, share_sentence
 from workbench.store import Project
+from workbench.text.passages import Alignment
 
 # How many related clusters the pane lists (the best; the rest are weaker still). Scored on
 # every labelled corpus by scripts/eval_related.py.
 SHOWN = 10
+# What the pane says while a run's related pairs are read (the first cluster of a run).
+READING = "Reading related pairs…"
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +37,8 @@ class RelatedRow:
     size: int  # pages in the related cluster
     title: str  # of its closest page
     site: str
+    # The passages its page shares with the reference, once opened (None: not yet).
+    alignment: Alignment | None = field(default=None, compare=False)
 
     @property
     def cluster_id(self) -> int:
@@ -43,20 +51,29 @@ class RelatedRow:
 
     def line(self) -> str:
         what = "page" if self.size == 1 else f"cluster {self.cluster_id} ({self.size} pages)"
-        return f"{self.item.similarity:.2f}  {self.title or '(no title)'} · {self.site} · {what}"
+        # Right after the similarity: the list is narrow and cuts the end of its lines.
+        carries = ""
+        if self.alignment is not None and self.alignment.share_of_a is not None:
+            carries = f"carries {percent(self.alignment.share_of_a)} of the reference · "
+        return (f"{self.item.similarity:.2f}  {carries}{self.title or '(no title)'} · "
+                f"{self.site} · {what}")
 
     def why(self) -> str:
         """The tooltip: why it is offered and where it ranks from."""
         links = len(self.item.links)
         best = self.item.best
         more = f"; {links} pairs tie the two clusters" if links > 1 else ""
+        shares = f" {share_sentence(self.alignment)}" if self.alignment is not None else ""
         return (f"Similarity {best.similarity:.2f} to page {best.here} of this cluster: below τ, "
-                f"so not merged{more}. Ranked by the closest pair, then by the number of "
-                "pairs. M merges it into this cluster, Shift+M this page alone, D dismisses it.")
+                f"so not merged{more}.{shares} Ranked by the closest pair, then by the number "
+                "of pairs. M merges it into this cluster, Shift+M this page alone, D dismisses it.")
 
-    def passages(self) -> None:
-        """Hook for issue 35 part 3: the passages the two pages share (not wired yet)."""
-        return None
+    def passages(self) -> Alignment | None:
+        """The passages its page shares with the cluster's reference (None: not opened yet)."""
+        return self.alignment
+
+    def with_passages(self, alignment: Alignment) -> RelatedRow:
+        return replace(self, alignment=alignment)
 
 
 def related_rows(project: Project, cluster_id: int, shown: int = SHOWN) -> list[RelatedRow]:
@@ -69,6 +86,21 @@ def related_rows(project: Project, cluster_id: int, shown: int = SHOWN) -> list[
                                page.title if page is not None else "",
                                page.site if page is not None else ""))
     return rows
+
+
+def related_pages(project: Project, cluster_id: int, shown: int = SHOWN) -> list[int]:
+    """The pages outside the cluster that rewrite its story, for its timeline: every
+    linked page of the related clusters the pane offers (dismissed links are left out,
+    so a dismissed cluster is no rewrite on the timeline either)."""
+    return sorted({link.there for item in project.related(cluster_id)[:shown]
+                   for link in item.links})
+
+
+def related_pages_read(project: Project, cluster_id: int) -> list[int]:
+    """:func:`related_pages` once the run's related pairs are read, none before: the
+    timeline follows the list on the GUI thread and must not read them there (the related
+    list reads them on a worker, then has the timeline drawn again)."""
+    return related_pages(project, cluster_id) if project.related_read(cluster_id) else []
 
 
 def title_text(rows: list[RelatedRow]) -> str:

@@ -19,8 +19,9 @@ from workbench.figures.corpus import corpus_numbers
 from workbench.figures.saving import FigureFormatError, export_dashboard, save_figure
 from workbench.figures.spread import cluster_spread
 from workbench.figures.timeline import timeline_figure
+from workbench.gui.coding.related_presenter import related_pages, related_pages_read
 from workbench.gui.figures.dashboard_view import DashboardWindow
-from workbench.gui.figures.timeline_view import TimelineWindow
+from workbench.gui.figures.timeline_view import RelatedPages, TimelineWindow
 from workbench.gui.host import ProjectWindow
 from workbench.store import ProjectError
 from workbench.store.safety.portable_names import portable_name
@@ -58,12 +59,17 @@ class FigureActions:
         self.timeline: TimelineWindow | None = None
         self.dashboard: DashboardWindow | None = None
         self._pending = False
+        # The cluster's rewrites: the related pages the related pane offers (the window
+        # shown: once the related list has read them; a saved timeline: always).
+        self.related: RelatedPages = related_pages
+        self.related_shown: RelatedPages = related_pages_read
 
     # -- timeline
 
     def open_timeline(self) -> TimelineWindow:
         if self.timeline is None:
             self.timeline = TimelineWindow(self.window.window())
+            self.timeline.related = self.related_shown
         self.timeline.show_cluster(self.window.project, self.window.compare.cluster_id)
         self.timeline.show()
         self.timeline.raise_()
@@ -99,10 +105,9 @@ class FigureActions:
         path = Path(answer)
         if not path.suffix:
             path = path.with_suffix(".png")
-        related = self.timeline.related if self.timeline is not None else None
         try:
             spread = cluster_spread(w.project.reader(), cluster_id,
-                                    related(w.project, cluster_id) if related else ())
+                                    self.related(w.project, cluster_id))
             if spread is None:
                 raise ProjectError(f"Cluster {cluster_id} no longer exists.")
             save_figure(timeline_figure(spread), path)

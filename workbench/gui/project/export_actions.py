@@ -1,4 +1,7 @@
-"""File ▸ Export: the tagged pages as CSV, from the dialog's options (read-only projects too)."""
+"""File ▸ Export: the tagged pages as CSV, from the dialog's options (read-only projects too).
+
+The menu's export runs in the background (workbench.gui.project.export_job); ``export_csv``
+writes on the calling thread, for callers that need the file at once."""
 
 from __future__ import annotations
 
@@ -6,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from workbench.export import damage_report, export_pages
+from workbench.export.pages import ExportResult
 from workbench.export.passage_columns import unread_report
 from workbench.gui.dialogs import ExportOptions
 from workbench.gui.host import ProjectWindow
@@ -37,7 +41,11 @@ def export_dialog(window: ExportWindow) -> None:
         return
     options = window.prompter.export_options(default_export_path(window))
     if options is not None:
-        export_csv(window, options)
+        exporter = getattr(window, "exporter", None)
+        if exporter is not None:
+            exporter.start(options)  # on a worker: the window stays live, with Cancel
+        else:
+            export_csv(window, options)
 
 
 def export_csv(window: ExportWindow, options: ExportOptions) -> int | None:
@@ -51,6 +59,12 @@ def export_csv(window: ExportWindow, options: ExportOptions) -> int | None:
     except (ProjectError, OSError) as exc:
         window.prompter.error("Export failed", str(exc))
         return None
+    report_export(window, options, result)
+    return result.rows
+
+
+def report_export(window: ExportWindow, options: ExportOptions, result: ExportResult) -> None:
+    """What the coder is told of an export written: rows, damaged text, shares not computed."""
     window.settings.setValue("lastExportFolder", str(Path(options.path).parent))
     window.statusBar().showMessage(f"Exported {result.rows:,} rows to {result.csv_path}", 10000)
     if result.damaged:
@@ -58,5 +72,5 @@ def export_csv(window: ExportWindow, options: ExportOptions) -> int | None:
                               "\n".join(str(d) for d in result.damaged))
     if result.passages_unread:
         window.prompter.error("Exported, without some passage shares",
-                              unread_report(result.passages_unread, window.project.archive_root))
-    return result.rows
+                              unread_report(result.passages_unread,
+                                          window.project.archive_root if window.project else ""))

@@ -44,7 +44,7 @@ from workbench.gui.sidebyside.pagetext import (
     utf16_positions,
     whole_view,
 )
-from workbench.gui.sidebyside.passagemarks import Band, MarksCache
+from workbench.gui.sidebyside.passagemarks import Band, MarksCache, PassageMarks
 from workbench.gui.sidebyside.passagestrip import PASSAGE_COLOURS, PassageStrip
 from workbench.store import MemberRow, PageDetail, Project
 
@@ -255,6 +255,8 @@ class CompareView(QWidget):
         # A page of another cluster shown against the reference (the related pane's):
         # (page id, its similarity in words); None: the member chosen in the list.
         self._other: tuple[int, str] | None = None
+        # The passages of the two pages shown (None: one page, the source, or an error).
+        self.shown_marks: PassageMarks | None = None
 
         self.members = QListWidget()
         self.members.setObjectName("memberList")
@@ -533,6 +535,7 @@ class CompareView(QWidget):
         return detail, page
 
     def _render(self) -> None:
+        self.shown_marks = None
         if not self._shown:
             return
         ref = self.reference()
@@ -563,8 +566,8 @@ class CompareView(QWidget):
     def _render_pair(self, ref_detail: PageDetail | None, ref_page: PageText, page_id: int,
                      sim: str) -> None:
         """The reference and another page (a member, or a related cluster's page), with
-        the signatures they share highlighted and listed. (The passages they share,
-        issue 35 part 3, go beside these highlights.)"""
+        the signatures they share highlighted and listed, and the passages they share
+        as bands beside the text with the share sentence above."""
         source = self.show_source.isChecked()
         whole = self.show_whole.isChecked()
         m_detail, m_page = self._load(page_id)
@@ -575,7 +578,7 @@ class CompareView(QWidget):
             self.left.set_passages([], "")
             self.right.set_passages([], "")
         else:
-            marks = self.marks.get(ref_page, m_page)
+            marks = self.shown_marks = self.marks.get(ref_page, m_page)
             self.left.set_passages(marks.reference, marks.reference_note)
             self.right.set_passages(marks.member, marks.sentence)
         self.left.set_header(ref_detail, "reference", sum(c for t, c in ref_page.signature_counts.items()

@@ -1,0 +1,101 @@
+"""The first read of a run's related pairs, off the GUI thread.
+
+A run keeps its pairs between the pair floor and τ; the project reads them once per run
+(workbench.store.runs.related), which takes seconds for a million pairs (5.3 s measured).
+The first time a cluster of a run is shown, :class:`RelatedReader` reads them on a worker
+while the related pane says so; every later cluster of that run lists its related
+clusters at once.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+
+from workbench.gui.errors.failures import explain
+from workbench.gui.jobs import retire
+
+if TYPE_CHECKING:
+    from workbench.store import Project
+
+
+class RelatedReadSignals(QObject):
+    read = Signal()
+    failed = Signal(str)
+
+
+class RelatedReadJob(QRunnable):
+    """Reads the related pairs of ``cluster_id``'s run into the project's keeping."""
+
+    def __init__(self, project: Project, cluster_id: int) -> None:
+        super().__init__()
+        self.setAutoDelete(False)
+        self.project, self.cluster_id = project, cluster_id
+        self.signals = RelatedReadSignals()
+        self.done = threading.Event()
+
+    def run(self) -> None:  # noqa: D401 - QRunnable API
+        try:
+            self.project.related(self.cluster_id)  # reads the run's pairs, keeps them
+        except BaseException as exc:  # noqa: BLE001 - every failure must reach the coder
+            self.signals.failed.emit(explain(exc).text)
+        else:
+            self.signals.read.emit()
+        finally:
+            self.done.set()
+
+
+class RelatedReader(QObject):
+    """One read at a time; ``on_read`` runs on the GUI thread once the pairs are kept."""
+
+    # Emitted on the GUI thread once a read ended and was handed on (tests wait on this).
+    settled = Signal()
+
+    def __init__(self, parent: QObject, on_read: Callable[[], None],
+                 on_failed: Callable[[str], None], pool: QThreadPool | None = None) -> None:
+        super().__init__(parent)
+        self._on_read, self._on_failed = on_read, on_failed
+        self.pool = pool or QThreadPool.globalInstance()
+        # True: read on the calling thread (GUI tests that do not test this reader).
+        self.run_here = False
+        self.job: RelatedReadJob | None = None
+
+    @property
+    def busy(self) -> bool:
+        return self.job is not None
+
+    def start(self, project: Project, cluster_id: int) -> None:
+        """Read the pairs of ``cluster_id``'s run (nothing when a read is going on)."""
+        if self.job is not None:
+            return
+        job = self.job = RelatedReadJob(project, cluster_id)
+        job.signals.read.connect(self._read)
+        job.signals.failed.connect(self._failed)
+        if self.run_here:
+            job.run()
+        else:
+            self.pool.start(job)
+
+    def wait(self, seconds: float = 60) -> None:
+        """Wait for a read under way (before its project is closed under it)."""
+        if self.job is not None:
+            self.job.done.wait(seconds)
+
+    def _finish(self) -> RelatedReadJob | None:
+        job, self.job = self.job, None
+        if job is not None:
+            retire(job)  # kept past this reader, until its worker has surely left run()
+        return job
+
+    def _read(self) -> None:
+        if self._finish() is not None:
+            self._on_read()
+        self.settled.emit()
+
+    def _failed(self, message: str) -> None:
+        if self._finish() is not None:
+            self._on_failed(message)
+        self.settled.emit()
