@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from workbench.archive.scan import FileEntry
 from workbench.archive.worker import Process
 from workbench.cluster.extract import extract_on
 from workbench.cluster.join import find_pairs_on
@@ -48,6 +49,17 @@ class DaskRun:
     def extract_all(self, root: Path, params: SpotSigsParams, progress: ProgressFn,
                     workers: int) -> tuple[list[ExtractedPage], list[SkipRecord]]:
         return extract_on(self.client, self.work_dir, root, params, progress, self.workers, self.process)
+
+    def read_files(self, files: list[FileEntry | SkipRecord], params: SpotSigsParams,
+                   skipped: list[SkipRecord], progress: ProgressFn, workers: int) -> list[ExtractedPage]:
+        """Only these files, read and extracted by the cluster (a grown crawl's new and
+        changed files: ``grow_corpus(read=...)``, ``dedup --add --dask``)."""
+        if not files:
+            return []
+        pages, skips = extract_on(self.client, self.work_dir, Path("."), params, progress, self.workers,
+                                  self.process, items=files)
+        skipped.extend(skips)
+        return pages
 
     def join(self, m: SignatureMatrix, tau: float, groups: np.ndarray | None,
              progress: ProgressFn) -> PairResult:
