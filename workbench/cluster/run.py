@@ -24,6 +24,7 @@ from workbench.archive.scan import FileEntry
 from workbench.archive.worker import Process
 from workbench.cluster.extract import extract_on
 from workbench.cluster.join import find_pairs_on
+from workbench.cluster.where import ClusterError
 from workbench.core.progress import ProgressFn
 from workbench.core.records import SkipRecord
 from workbench.detect.join.matcher import PairResult, SignatureMatrix
@@ -31,10 +32,6 @@ from workbench.detect.spotsigs.extract import ExtractedPage, extract_batch
 from workbench.detect.spotsigs.params import SpotSigsParams
 
 CONNECT_TIMEOUT = "15s"  # a scheduler that does not answer by then is said to be unreachable
-
-
-class ClusterError(Exception):
-    """The cluster could not be reached or started (said to the user as it is)."""
 
 
 @dataclass(slots=True)

@@ -523,6 +523,9 @@ def run_into_project(
     keep: KeepPages | None = None,
     on_corpus: Callable[[Corpus], None] | None = None,
     on_result: Callable[[DedupResult], None] | None = None,
+    extract_all: ExtractAll | None = None,
+    join: Join = find_pairs,
+    extra: dict | None = None,
 ) -> tuple[DedupResult, int]:
     """A detection run into an open project: read, match, cluster and save; returns the
     result and the new run's id.
@@ -533,12 +536,15 @@ def run_into_project(
     while the previous run stays the current one. Cancelling is the coder's choice, so a
     cancelled run is not left pending; any other failure is. ``on_corpus`` and
     ``on_result`` see the stages' results as they come (for running counts); ``keep``
-    the extracted pages (see :func:`load_corpus`).
+    the extracted pages (see :func:`load_corpus`). ``extract_all`` and ``join``: who
+    reads and who matches (a Dask cluster: workbench.cluster.run); ``extra``: more
+    settings to keep pending with the run's (where it runs: workbench.cluster.where).
     """
     params = params or SpotSigsParams()
     return corpus_into_project(project, params,
-                               lambda: load_corpus(root, params, progress, workers, keep=keep),
-                               progress, on_corpus=on_corpus, on_result=on_result)
+                               lambda: load_corpus(root, params, progress, workers, keep=keep,
+                                                   extract_all=extract_all),
+                               progress, on_corpus=on_corpus, on_result=on_result, join=join, extra=extra)
 
 
 def corpus_into_project(
@@ -549,14 +555,17 @@ def corpus_into_project(
     *,
     on_corpus: Callable[[Corpus], None] | None = None,
     on_result: Callable[[DedupResult], None] | None = None,
+    join: Join = find_pairs,
+    extra: dict | None = None,
 ) -> tuple[DedupResult, int]:
     """A run into a project from the corpus ``read`` gives (a whole crawl, or a grown one):
-    match, cluster and save it, the settings pending in the project until it is saved."""
-    with pending_run(project, params):
+    match (``join``), cluster and save it, the settings (and ``extra``) pending in the
+    project until it is saved."""
+    with pending_run(project, params, extra):
         corpus = read()
         if on_corpus is not None:
             on_corpus(corpus)
-        result = detect(corpus, progress=progress)
+        result = detect(corpus, progress=progress, join=join)
         if on_result is not None:
             on_result(result)
         run_id = save_result(project, result, progress)
