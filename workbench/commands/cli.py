@@ -241,8 +241,9 @@ def _load(path: Path, params: SpotSigsParams, args: argparse.Namespace,
                             cluster.read_files if cluster is not None else None)
         else:
             keep = _keeper(project, path, params)
-            corpus = load_corpus(path, params, progress or no_progress, args.workers, keep=keep,
-                                 extract_all=cluster.extract_all if cluster is not None else None)
+            on = {} if cluster is None else {"extract_all": cluster.extract_all,
+                                             "site_boiler": cluster.site_boilerplate}
+            corpus = load_corpus(path, params, progress or no_progress, args.workers, keep=keep, **on)
     finally:
         if progress is not None:
             progress.finish()

@@ -154,22 +154,20 @@ class DetectJob(CancellableJob, QRunnable):
             # cluster's shards go beside the project (on a real cluster: shared storage).
             files = ""
             with running(self.where, self.project.path.parent, self.workers) as cluster:
-                on: dict[str, Any] = {"extra": self.where.setting()}
-                if cluster is not None:
-                    on["join"] = cluster.join
+                extra = self.where.setting()
                 if self.grow:
                     result, run_id, growth = grow_into_project(
                         self.project, self.root, self.params, self._progress, self.workers,
-                        on_corpus=self._corpus_counts, on_result=self._result_counts,
-                        read=cluster.read_files if cluster is not None else None, **on)
+                        on_corpus=self._corpus_counts, on_result=self._result_counts, extra=extra,
+                        **(cluster.grow_hooks if cluster is not None else {}))
                     files = f" Files: {growth.summary()}."
                 else:
                     # The pages are kept beside the project, so Add Pages reads only new files.
                     result, run_id = run_into_project(
                         self.project, self.root, self.params, self._progress, self.workers,
                         keep=keep_pages(self.project.path, self.root, self.params),
-                        on_corpus=self._corpus_counts, on_result=self._result_counts,
-                        extract_all=cluster.extract_all if cluster is not None else None, **on)
+                        on_corpus=self._corpus_counts, on_result=self._result_counts, extra=extra,
+                        **(cluster.hooks if cluster is not None else {}))
             summary = RunSummary(
                 run_id=run_id,
                 pages=len(result.pages),
