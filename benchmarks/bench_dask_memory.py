@@ -11,6 +11,10 @@ Each crawl runs once as ``workbench dedup CRAWL -q --workers 2 --dask --project 
 session is sampled (benchmarks/process_tree.py) and its largest resident set kept.
 Printed per crawl: pages (the folder's .html files), wall time, the client's peak, the
 largest worker's peak, the peak summed over the tree, and the project file's size.
+
+``--stages``: instead, the run through the Python API in this process (the client) on a
+2-worker LocalCluster, with this process's resident memory after each stage and its peak
+so far: what the client holds, stage by stage.
 """
 
 from __future__ import annotations
@@ -64,12 +68,57 @@ def measure(crawl: Path, project: Path, dask: bool) -> dict[str, float]:
             "project_mb": project.stat().st_size / 2**20}
 
 
+def _rss_mb() -> tuple[float, float]:
+    """This process's resident memory now and its peak so far, in MB."""
+    import resource
+
+    with open("/proc/self/statm") as fh:
+        now = int(fh.read().split()[1]) * PAGE_SIZE / 2**20
+    return now, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def client_stages(crawl: Path, where: Path) -> None:
+    sys.path.insert(0, str(ROOT))
+    from workbench.cluster.run import dask_run, local_cluster
+    from workbench.store import Project
+    from workbench.usecases.pipeline import corpus_of, detect, save_result
+
+    def say(stage: str) -> None:
+        now, peak = _rss_mb()
+        print(f"  {stage:<34} client now {now:7.0f} MB, peak so far {peak:7.0f} MB", flush=True)
+
+    say("start")
+    with local_cluster(2) as cluster, dask_run(None, where, cluster=cluster) as run:
+        say("cluster up")
+        from workbench.detect.spotsigs.params import SpotSigsParams
+
+        params = SpotSigsParams()
+        pages, skipped = run.extract_all(crawl, params, lambda *_: None, 2)
+        say(f"pages read back ({len(pages):,})")
+        corpus = corpus_of(str(crawl), params, pages, skipped, {}, site_boiler=run.site_boilerplate)
+        del pages
+        say("filtered: signature matrix")
+        result = detect(corpus, join=run.join)
+        say(f"matched and clustered ({len(result.pairs.a):,} pairs)")
+        project = Project.create(where / "p.wbproj", str(crawl))
+        save_result(project, result)
+        project.close()
+        say("saved into the project")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("crawls", nargs="+", type=Path)
     ap.add_argument("--project-dir", type=Path, default=None)
     ap.add_argument("--local", action="store_true", help="the local pipeline instead of --dask")
+    ap.add_argument("--stages", action="store_true", help="the client's memory stage by stage (in process)")
     args = ap.parse_args()
+    if args.stages:
+        for crawl in args.crawls:
+            with tempfile.TemporaryDirectory(dir=args.project_dir) as where:
+                print(f"{crawl}:", flush=True)
+                client_stages(crawl, Path(where))
+        return
     with tempfile.TemporaryDirectory(dir=args.project_dir) as where:
         for k, crawl in enumerate(args.crawls):
             pages = sum(1 for _ in crawl.rglob("*.html"))
