@@ -41,7 +41,8 @@ def on_dask(cluster, tmp_path: Path):
 
 
 def _on_dask(run: DaskRun, root: Path, params: SpotSigsParams | None = None) -> DedupResult:
-    corpus = load_corpus(root, params, workers=2, extract_all=run.extract_all)
+    corpus = load_corpus(root, params, workers=2, extract_all=run.extract_all,
+                         site_boiler=run.site_boilerplate)
     return detect(corpus, join=run.join)
 
 

@@ -40,7 +40,8 @@ class FakePrompter(Prompter):
         self.colours: list[str | None] = []
         self.folders: list[str | None] = []
         self.exports: list = []
-        self.params: list = []
+        self.params: list = []  # detection settings: params, or (params, where)
+        self.asked_where: list = []  # where each settings dialog was opened with
         self.errors: list[tuple[str, str]] = []
         self.lists: list[tuple[str, list]] = []
         self.asked: list[str] = []
@@ -120,8 +121,13 @@ class FakePrompter(Prompter):
     def export_options(self, default_path):
         return self.exports.pop(0) if self.exports else None
 
-    def detection_params(self, current):
-        return self.params.pop(0) if self.params else None
+    def detection_params(self, current, where=None):
+        """What the test queued: (params, where), or params alone (where unchanged)."""
+        self.asked_where.append(where)
+        if not self.params:
+            return None
+        chosen = self.params.pop(0)
+        return chosen if isinstance(chosen, tuple) else (chosen, where)
 
     def show_list(self, title, intro, headers, rows):
         self.lists.append((title, list(rows)))

@@ -18,7 +18,8 @@ from concurrent.futures import CancelledError, Executor, Future
 from pathlib import Path
 from typing import Any
 
-from workbench.archive.tasks import FileBatch, FileRange, RangeLog, SplitFile, plan
+from workbench.archive.scan import FileEntry
+from workbench.archive.tasks import FileBatch, FileRange, RangeLog, SplitFile, plan, plan_items
 from workbench.archive.worker import Process, read_files, resolve_pages
 from workbench.cluster.shards import ShardRef, new_shard, read_pages, write_pages
 from workbench.core.progress import ProgressFn
@@ -168,11 +169,16 @@ def coarser(units: list[FileBatch | SplitFile], workers: int) -> list[FileBatch 
 
 
 def extract_on(client: Any, work_dir: Path, root: Path, params: SpotSigsParams, progress: ProgressFn,
-               workers: int, process: Process = extract_batch
+               workers: int, process: Process = extract_batch,
+               items: list[FileEntry | SkipRecord] | None = None,
+               on_refs: Callable[[list[Any]], None] | None = None,
                ) -> tuple[list[ExtractedPage], list[SkipRecord]]:
-    """Every page below ``root``, extracted by the cluster, in ``scan`` order, with the
-    skip records; the client reads the pages back from the shards."""
-    found = plan(root, workers)
+    """Every page below ``root`` (or in ``items`` only: the files a grown crawl added,
+    ``workbench.usecases.grow``), extracted by the cluster, in ``scan`` order, with the
+    skip records; the client reads the pages back from the shards. ``on_refs`` sees where
+    the pages are before they are read back (to start reductions over the shards on the
+    cluster meanwhile: workbench.cluster.reduce)."""
+    found = plan(root, workers) if items is None else plan_items(items, workers)
     found.units = coarser(found.units, workers)
     planned = sum(len(u.ranges) if isinstance(u, SplitFile) else 1 for u in found.units)
     pool = DaskExecutor(client, work_dir, planned)
@@ -186,6 +192,8 @@ def extract_on(client: Any, work_dir: Path, root: Path, params: SpotSigsParams, 
     except BaseException:
         pool.shutdown(cancel_futures=True)
         raise
+    if on_refs is not None:
+        on_refs(refs)
     return _read_back(refs), skipped
 
 

@@ -12,28 +12,28 @@ import logging
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from workbench.archive.scan import FileEntry
 from workbench.archive.worker import Process
 from workbench.cluster.extract import extract_on
 from workbench.cluster.join import find_pairs_on
+from workbench.cluster.reduce import SiteCounts, boilerplate_of, merge, site_counts_on
+from workbench.cluster.where import ClusterError
 from workbench.core.progress import ProgressFn
-from workbench.core.records import SkipRecord
+from workbench.core.records import PageInfo, SkipRecord
 from workbench.detect.join.matcher import PairResult, SignatureMatrix
+from workbench.detect.spotsigs.boilerplate import site_boilerplate
 from workbench.detect.spotsigs.extract import ExtractedPage, extract_batch
 from workbench.detect.spotsigs.params import SpotSigsParams
 
 CONNECT_TIMEOUT = "15s"  # a scheduler that does not answer by then is said to be unreachable
-
-
-class ClusterError(Exception):
-    """The cluster could not be reached or started (said to the user as it is)."""
 
 
 @dataclass(slots=True)
@@ -45,9 +45,41 @@ class DaskRun:
     # death in it).
     process: Process = extract_batch
 
+    # The site boilerplate's counts, being reduced on the cluster while the client reads
+    # the pages back (workbench.cluster.reduce): a future and the client's own part.
+    _site_counts: tuple[Any, SiteCounts] | None = field(default=None, init=False, repr=False)
+
     def extract_all(self, root: Path, params: SpotSigsParams, progress: ProgressFn,
                     workers: int) -> tuple[list[ExtractedPage], list[SkipRecord]]:
-        return extract_on(self.client, self.work_dir, root, params, progress, self.workers, self.process)
+        def reduce_meanwhile(refs: list[Any]) -> None:
+            if params.site_boilerplate:
+                self._site_counts = site_counts_on(self.client, refs)
+
+        self._site_counts = None
+        return extract_on(self.client, self.work_dir, root, params, progress, self.workers, self.process,
+                          on_refs=reduce_meanwhile)
+
+    def site_boilerplate(self, infos: Sequence[PageInfo], block_hashes: Sequence[np.ndarray],
+                         min_pages: int, share: float) -> dict[str, np.ndarray]:
+        """``boilerplate.site_boilerplate`` from the counts the cluster reduced while the
+        pages were read back (computed here, as locally, for pages it did not read)."""
+        pending, self._site_counts = self._site_counts, None
+        if pending is None:
+            return site_boilerplate(infos, block_hashes, min_pages, share)
+        future, here = pending
+        counts = merge([future.result(), here]) if future is not None else here
+        return boilerplate_of(counts, infos, min_pages, share)
+
+    def read_files(self, files: list[FileEntry | SkipRecord], params: SpotSigsParams,
+                   skipped: list[SkipRecord], progress: ProgressFn, workers: int) -> list[ExtractedPage]:
+        """Only these files, read and extracted by the cluster (a grown crawl's new and
+        changed files: ``grow_corpus(read=...)``, ``dedup --add --dask``)."""
+        if not files:
+            return []
+        pages, skips = extract_on(self.client, self.work_dir, Path("."), params, progress, self.workers,
+                                  self.process, items=files)
+        skipped.extend(skips)
+        return pages
 
     def join(self, m: SignatureMatrix, tau: float, groups: np.ndarray | None,
              progress: ProgressFn) -> PairResult:
@@ -55,7 +87,13 @@ class DaskRun:
 
     @property
     def hooks(self) -> dict[str, Any]:
-        return {"extract_all": self.extract_all}
+        """What ``run_into_project`` takes to run on the cluster."""
+        return {"extract_all": self.extract_all, "site_boiler": self.site_boilerplate, "join": self.join}
+
+    @property
+    def grow_hooks(self) -> dict[str, Any]:
+        """What ``grow_into_project`` takes to run on the cluster."""
+        return {"read": self.read_files, "join": self.join}
 
 
 def local_cluster(workers: int | None = None) -> Any:

@@ -229,18 +229,21 @@ def _progress(args: argparse.Namespace) -> ProgressWriter | None:
 
 
 def _load(path: Path, params: SpotSigsParams, args: argparse.Namespace,
-          progress: ProgressWriter | None = None, project=None, extract_all=None) -> Corpus:
+          progress: ProgressWriter | None = None, project=None, cluster=None) -> Corpus:
     """The crawl's corpus: read whole, or (``--add``) only its new and changed files. A run
     into a project keeps its extracted pages beside it for the next ``--add``.
-    ``extract_all``: a Dask cluster's reading (``--dask``) instead of this machine's workers."""
+    ``cluster``: a Dask run (``--dask``: workbench.cluster.run.DaskRun) reads instead of
+    this machine's workers, the whole crawl or only the new files."""
     _check_folder(path)
     try:
         if getattr(args, "add", False) and project is not None:
-            corpus = _grown(project, path, params, args, progress)
+            corpus = _grown(project, path, params, args, progress,
+                            cluster.read_files if cluster is not None else None)
         else:
             keep = _keeper(project, path, params)
-            corpus = load_corpus(path, params, progress or no_progress, args.workers, keep=keep,
-                                 extract_all=extract_all)
+            on = {} if cluster is None else {"extract_all": cluster.extract_all,
+                                             "site_boiler": cluster.site_boilerplate}
+            corpus = load_corpus(path, params, progress or no_progress, args.workers, keep=keep, **on)
     finally:
         if progress is not None:
             progress.finish()
@@ -267,13 +270,13 @@ def _keeper(project, path: Path, params: SpotSigsParams):
 
 
 def _grown(project, path: Path, params: SpotSigsParams, args: argparse.Namespace,
-           progress: ProgressWriter | None) -> Corpus:
+           progress: ProgressWriter | None, read=None) -> Corpus:
     """``--add``: the grown crawl's corpus, reading only new and changed files; says how
     many files were new, changed, removed and unchanged."""
     from workbench.usecases.grow import grow_corpus
 
     started = time.perf_counter()
-    corpus, growth = grow_corpus(project.path, path, params, progress or no_progress, args.workers)
+    corpus, growth = grow_corpus(project.path, path, params, progress or no_progress, args.workers, read)
     if progress is not None:
         progress.finish()
     print(f"files:             {growth.summary()} (read in {time.perf_counter() - started:.2f} s)")
@@ -415,8 +418,7 @@ def _dedup_run(args: argparse.Namespace, params: SpotSigsParams, project) -> Ded
     with _cluster(args, project) as cluster:
         progress = _progress(args)
         try:
-            corpus = _load(Path(args.path), params, args, progress, project,
-                           cluster.extract_all if cluster is not None else None)
+            corpus = _load(Path(args.path), params, args, progress, project, cluster)
         except InputError:  # nothing to run on: no run to offer again either
             if project is not None:
                 project.forget_pending_run()

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.cluster.where import HERE, LOCAL, SCHEDULER, RunWhere
 from workbench.detect.spotsigs.params import CLUSTER_METHODS, AntecedentSpec, SpotSigsParams, default_specs
 from workbench.gui.keys import keynames
 from workbench.gui.keys.keynames import is_mac, shortcut_rows
@@ -87,12 +88,27 @@ SHORTCUTS = [
 
 class SettingsDialog(QDialog):
     """τ, corroboration, antecedent specs, IDF range, minimum signatures; "Paper defaults"
-    resets."""
+    resets. And where the run goes: this machine, a Dask cluster started here, or the
+    Dask scheduler at an address (workbench.cluster.where)."""
 
-    def __init__(self, params: SpotSigsParams, parent: QWidget | None = None) -> None:
+    def __init__(self, params: SpotSigsParams, parent: QWidget | None = None,
+                 where: RunWhere | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Detection Settings")
         self._base = params
+        self.run_here = QRadioButton("This machine")
+        self.run_local = QRadioButton("A Dask cluster on this machine")
+        self.run_scheduler = QRadioButton("The Dask scheduler at")
+        self.scheduler_address = QLineEdit()
+        self.scheduler_address.setPlaceholderText("tcp://10.1.2.3:8786")
+        self.scheduler_address.setToolTip("A scheduler already running (Slurm through dask-jobqueue, SSH "
+                                          "hosts, Kubernetes...). Its workers need the workbench, and the "
+                                          "archive and the project's folder under the same paths: the "
+                                          "run's shards go beside the project file")
+        self.scheduler_address.textEdited.connect(lambda _: self.run_scheduler.setChecked(True))
+        where = where or RunWhere()
+        {HERE: self.run_here, LOCAL: self.run_local}.get(where.mode, self.run_scheduler).setChecked(True)
+        self.scheduler_address.setText(where.address)
         self.tau = QSlider(Qt.Orientation.Horizontal)
         self.tau.setRange(1, 100)
         self.tau_label = QLabel()
@@ -167,6 +183,12 @@ class SettingsDialog(QDialog):
         form.addRow("", self.block_filter)
         form.addRow("", self.main_content)
         form.addRow("", self.languages)
+        form.addRow("Run on", self.run_here)
+        form.addRow("", self.run_local)
+        scheduler_row = QHBoxLayout()
+        scheduler_row.addWidget(self.run_scheduler)
+        scheduler_row.addWidget(self.scheduler_address, 1)
+        form.addRow("", scheduler_row)
         spec_buttons = QHBoxLayout()
         spec_buttons.addWidget(add)
         spec_buttons.addWidget(remove)
@@ -187,7 +209,7 @@ class SettingsDialog(QDialog):
         layout.addWidget(self.error)
         layout.addWidget(buttons)
         self.load(params)
-        self.resize(520, 560)
+        self.resize(520, 640)
 
     def _add_spec(self, spec: AntecedentSpec) -> None:
         r = self.specs.rowCount()
@@ -240,9 +262,16 @@ class SettingsDialog(QDialog):
             cluster_method=self.method.currentText(), block_filter=self.block_filter.isChecked(),
             main_content=self.main_content.isChecked(), languages=self.languages.isChecked())
 
+    def where(self) -> RunWhere:
+        """Where the run goes (check it with ``RunWhere.check``)."""
+        if self.run_scheduler.isChecked():
+            return RunWhere(SCHEDULER, self.scheduler_address.text().strip())
+        return RunWhere(LOCAL) if self.run_local.isChecked() else RunWhere()
+
     def _accept(self) -> None:
         try:
             self.params()
+            self.where().check()
         except ValueError as exc:
             self.error.setText(str(exc))
             return

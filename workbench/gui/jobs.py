@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from PySide6.QtCore import QObject, QRunnable, Signal
 
+from workbench.cluster.where import ClusterError, RunWhere, running
 from workbench.core.progress import Cancelled
 from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.gui.errors.failures import explain
@@ -115,13 +116,15 @@ class DetectJob(CancellableJob, QRunnable):
     """load_corpus + detect + save_result for one archive into one open project (or, for
     a ``method`` other than SpotSigs, workbench.usecases.detector_run's run of that detector).
     ``grow`` (File ▸ Add Pages…): read only the archive's new and changed files
-    (workbench.usecases.grow)."""
+    (workbench.usecases.grow). ``where``: this machine or a Dask cluster (SpotSigs runs;
+    workbench.cluster.where), with the same progress and Cancel."""
 
     def __init__(self, project: Project, root: str, params: SpotSigsParams,
                  workers: int | None = None, method: MethodChoice | None = None,
-                 grow: bool = False) -> None:
+                 grow: bool = False, where: RunWhere | None = None) -> None:
         super().__init__()
         self.grow = grow
+        self.where = where or RunWhere()
         self.setAutoDelete(False)
         self.project = project
         self.root = root
@@ -148,19 +151,24 @@ class DetectJob(CancellableJob, QRunnable):
                 self.signals.finished.emit(summary)
                 return
             # run_into_project keeps the settings in the project until the run is saved,
-            # so a run killed half way is offered again when the project reopens.
+            # so a run killed half way is offered again when the project reopens. A
+            # cluster's shards go beside the project (on a real cluster: shared storage).
             files = ""
-            if self.grow:
-                result, run_id, growth = grow_into_project(
-                    self.project, self.root, self.params, self._progress, self.workers,
-                    on_corpus=self._corpus_counts, on_result=self._result_counts)
-                files = f" Files: {growth.summary()}."
-            else:
-                # The pages are kept beside the project, so Add Pages reads only new files.
-                result, run_id = run_into_project(
-                    self.project, self.root, self.params, self._progress, self.workers,
-                    keep=keep_pages(self.project.path, self.root, self.params),
-                    on_corpus=self._corpus_counts, on_result=self._result_counts)
+            with running(self.where, self.project.path.parent, self.workers) as cluster:
+                extra = self.where.setting()
+                if self.grow:
+                    result, run_id, growth = grow_into_project(
+                        self.project, self.root, self.params, self._progress, self.workers,
+                        on_corpus=self._corpus_counts, on_result=self._result_counts, extra=extra,
+                        **(cluster.grow_hooks if cluster is not None else {}))
+                    files = f" Files: {growth.summary()}."
+                else:
+                    # The pages are kept beside the project, so Add Pages reads only new files.
+                    result, run_id = run_into_project(
+                        self.project, self.root, self.params, self._progress, self.workers,
+                        keep=keep_pages(self.project.path, self.root, self.params),
+                        on_corpus=self._corpus_counts, on_result=self._result_counts, extra=extra,
+                        **(cluster.hooks if cluster is not None else {}))
             # The publication dates only htmldate finds, for the pages of clusters: a stage
             # of its own after the run is saved (it reads those pages again).
             date_clustered_pages(self.project, self.root, self._progress)
@@ -177,6 +185,9 @@ class DetectJob(CancellableJob, QRunnable):
             )
         except Cancelled:
             self.signals.cancelled.emit()
+        except ClusterError as exc:  # said as it is: the address is the coder's to fix
+            self.signals.failed.emit(f"{exc}. Check the address in Detection ▸ Detection Settings, or "
+                                     "run on this machine.", "")
         except BaseException as exc:  # noqa: BLE001 - every failure must reach the window
             failure = explain(exc)
             self.signals.failed.emit(failure.text, failure.details)

@@ -17,6 +17,7 @@ from PySide6.QtCore import QUrl
 from PySide6.QtGui import QColor, QDesktopServices
 from PySide6.QtWidgets import QColorDialog, QFileDialog, QInputDialog, QMessageBox, QWidget
 
+from workbench.cluster.where import RunWhere
 from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.gui.coding.tagdialog import TagDialog
 from workbench.gui.coding.tagform import TagForm
@@ -114,9 +115,11 @@ class Prompter:
         return dialog.options() if dialog.exec() else None
 
     @_dialog
-    def detection_params(self, current: SpotSigsParams) -> SpotSigsParams | None:
-        dialog = SettingsDialog(current, self.parent)
-        return dialog.params() if dialog.exec() else None
+    def detection_params(self, current: SpotSigsParams,
+                         where: RunWhere | None = None) -> tuple[SpotSigsParams, RunWhere] | None:
+        """The settings to run with and where to run (None: cancelled)."""
+        dialog = SettingsDialog(current, self.parent, where)
+        return (dialog.params(), dialog.where()) if dialog.exec() else None
 
     @_dialog
     def show_list(self, title: str, intro: str, headers: list[str], rows: list[tuple[str, str]]) -> None:

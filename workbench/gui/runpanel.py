@@ -64,6 +64,8 @@ class RunPanel(QWidget):
         self.counts: dict[str, int] = {}
         self._pages = 0
         self._read = (0, 0)
+        self.tasks = (0, 0)  # a Dask run's tasks done and all (its "tasks" reports)
+        self._stage = ""
 
     def start(self, what: str) -> None:
         self._started = time.monotonic()
@@ -72,6 +74,8 @@ class RunPanel(QWidget):
         self.counts = {}
         self._pages = 0
         self._read = (0, 0)
+        self.tasks = (0, 0)
+        self._stage = ""
         self.stage.setText(what)
         self.detail.setText("")
         self.bar.setValue(0)
@@ -91,6 +95,11 @@ class RunPanel(QWidget):
         self.cancel_requested.emit()
 
     def on_progress(self, stage: str, done, total) -> None:
+        if stage == "tasks":  # beside the stage it comes with: neither a stage nor the bar's
+            self.tasks = (done, total or 0)
+            self._show_detail(self._stage, None, None)
+            return
+        self._stage = stage
         self.stage.setText(STAGES.get(stage, stage.title()))
         lo, hi = _SPAN.get(stage, (0, 100))
         if stage == "read" and total:
@@ -119,8 +128,12 @@ class RunPanel(QWidget):
             parts.append(f"{pages:,} pages")
         if "signatures" in self.counts:
             parts.append(f"{self.counts['signatures']:,} signatures")
+        if stage in ("read", "extract") and pages and time.monotonic() - self._started > 1:
+            parts.append(f"{pages / (time.monotonic() - self._started):,.0f} pages/s")
         if stage == "match" and total:
             parts.append(f"matched {done:,} of {total:,}")
+        if self.tasks[1]:
+            parts.append(f"{self.tasks[0]:,} of {self.tasks[1]:,} tasks done")
         if "pairs" in self.counts:
             parts.append(f"{self.counts['pairs']:,} pairs")
         if "clusters" in self.counts:

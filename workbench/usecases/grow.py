@@ -30,6 +30,7 @@ from pathlib import Path
 from workbench.archive.scan import FileEntry, scan_items, walk
 from workbench.core.progress import ProgressFn, no_progress
 from workbench.core.records import SkipRecord
+from workbench.detect.join.matcher import find_pairs
 from workbench.detect.spotsigs.extract import ExtractedPage
 from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.detect.workers.parallel import read_and_extract
@@ -45,6 +46,7 @@ from workbench.usecases.kept_pages import (
 from workbench.usecases.pipeline import (
     Corpus,
     DedupResult,
+    Join,
     KeepPages,
     corpus_into_project,
     corpus_of,
@@ -235,11 +237,14 @@ def grow_into_project(
     read: ReadFiles | None = None,
     on_corpus: Callable[[Corpus], None] | None = None,
     on_result: Callable[[DedupResult], None] | None = None,
+    join: Join = find_pairs,
+    extra: dict | None = None,
 ) -> tuple[DedupResult, int, Growth]:
     """Add the crawl's new and changed files to the project's run: a new run that equals a
     full run on the crawl as it is now, saved as ``run_into_project`` saves one (the
     coder's decisions carried by page). Returns the result, the new run's id and what
-    was read."""
+    was read. ``read`` and ``join``: who reads the new files and who matches (a Dask
+    cluster: workbench.cluster.run); ``extra``: more settings kept pending with the run's."""
     params = params or SpotSigsParams()
     grown: list[Growth] = []
 
@@ -249,7 +254,7 @@ def grow_into_project(
         return corpus
 
     result, run_id = corpus_into_project(project, params, read_grown, progress,
-                                         on_corpus=on_corpus, on_result=on_result)
+                                         on_corpus=on_corpus, on_result=on_result, join=join, extra=extra)
     return result, run_id, grown[0]
 
 

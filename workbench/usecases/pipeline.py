@@ -12,7 +12,7 @@ import math
 import os
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -74,6 +74,9 @@ ExtractAll = Callable[[Path, SpotSigsParams, ProgressFn, int],
                       tuple[list[ExtractedPage], list[SkipRecord]]]
 # Finds the pairs: find_pairs' signature.
 Join = Callable[[SignatureMatrix, float, np.ndarray | None, ProgressFn], PairResult]
+# Finds each site's boilerplate blocks: site_boilerplate's signature (or a cluster's
+# reduction of the same counts: workbench.cluster.reduce).
+SiteBoiler = Callable[[Sequence[PageInfo], Sequence[np.ndarray], int, float], dict[str, np.ndarray]]
 # What load_corpus hands the extracted pages and skip records to before filtering them.
 KeepPages = Callable[[list[ExtractedPage], list[SkipRecord]], None]
 
@@ -267,6 +270,7 @@ def load_corpus(
     keep: KeepPages | None = None,
     *,
     extract_all: ExtractAll | None = None,
+    site_boiler: SiteBoiler = site_boilerplate,
 ) -> Corpus:
     """Read ``root`` (or the given pages), extract and filter signatures.
 
@@ -274,7 +278,8 @@ def load_corpus(
     pages up): a project keeps them so that a crawl that grows reads only its new files
     (workbench.usecases.grow). ``extract_all``: who reads and extracts an opened folder
     instead of this machine's workers (a Dask cluster: workbench.cluster.run), with the same
-    results in the same order.
+    results in the same order; ``site_boiler``: who finds each site's boilerplate (the
+    cluster, from counts it reduced while the client read the pages back).
     """
     params = params or SpotSigsParams()
     root = Path(root)
@@ -301,14 +306,15 @@ def load_corpus(
         t_keep = time.perf_counter()
         keep(extracted, skipped)
         timings["keep pages"] = time.perf_counter() - t_keep
-    return corpus_of(str(root), params, extracted, skipped, timings, progress)
+    return corpus_of(str(root), params, extracted, skipped, timings, progress, site_boiler)
 
 
 def corpus_of(root: str, params: SpotSigsParams, extracted: list[ExtractedPage], skipped: list[SkipRecord],
-              timings: dict[str, float], progress: ProgressFn = no_progress) -> Corpus:
+              timings: dict[str, float], progress: ProgressFn = no_progress,
+              site_boiler: SiteBoiler = site_boilerplate) -> Corpus:
     """The extracted pages (in reading order) as a filtered corpus, as :func:`load_corpus`
     makes it (``extracted`` is used up)."""
-    corpus = filter_corpus(root, params, extracted, skipped, timings, progress)
+    corpus = filter_corpus(root, params, extracted, skipped, timings, progress, site_boiler)
     # A title many pages of a site share, each another story, is the site's label: they
     # take their next candidates (display only: detection never reads a title).
     m = corpus.matrix
@@ -324,7 +330,7 @@ def _block_weights(page: ExtractedPage) -> np.ndarray:
 
 def filter_corpus(root: str, params: SpotSigsParams, extracted: list[ExtractedPage],
                   skipped: list[SkipRecord], timings: dict[str, float],
-                  progress: ProgressFn = no_progress) -> Corpus:
+                  progress: ProgressFn = no_progress, site_boiler: SiteBoiler = site_boilerplate) -> Corpus:
     """The extracted pages as a corpus: boilerplate left out, the IDF filter applied, the
     signature matrix built. ``extracted`` is emptied as it is read (its arrays are let go
     as soon as they are used, to keep a large run's peak memory down)."""
@@ -332,7 +338,7 @@ def filter_corpus(root: str, params: SpotSigsParams, extracted: list[ExtractedPa
     progress("filter", 0, None)
     infos = [e.info for e in extracted]
     hashes = [e.block_hashes for e in extracted]
-    boiler = (site_boilerplate(infos, hashes, params.site_min_pages, params.site_block_share)
+    boiler = (site_boiler(infos, hashes, params.site_min_pages, params.site_block_share)
               if params.site_boilerplate else {})
     if params.corpus_boilerplate:
         weights = PageArrays(extracted, _block_weights)
@@ -523,6 +529,10 @@ def run_into_project(
     keep: KeepPages | None = None,
     on_corpus: Callable[[Corpus], None] | None = None,
     on_result: Callable[[DedupResult], None] | None = None,
+    extract_all: ExtractAll | None = None,
+    site_boiler: SiteBoiler = site_boilerplate,
+    join: Join = find_pairs,
+    extra: dict | None = None,
 ) -> tuple[DedupResult, int]:
     """A detection run into an open project: read, match, cluster and save; returns the
     result and the new run's id.
@@ -533,12 +543,16 @@ def run_into_project(
     while the previous run stays the current one. Cancelling is the coder's choice, so a
     cancelled run is not left pending; any other failure is. ``on_corpus`` and
     ``on_result`` see the stages' results as they come (for running counts); ``keep``
-    the extracted pages (see :func:`load_corpus`).
+    the extracted pages (see :func:`load_corpus`). ``extract_all``, ``site_boiler`` and
+    ``join``: who reads, counts the sites' blocks and matches (a Dask cluster:
+    workbench.cluster.run); ``extra``: more
+    settings to keep pending with the run's (where it runs: workbench.cluster.where).
     """
     params = params or SpotSigsParams()
     return corpus_into_project(project, params,
-                               lambda: load_corpus(root, params, progress, workers, keep=keep),
-                               progress, on_corpus=on_corpus, on_result=on_result)
+                               lambda: load_corpus(root, params, progress, workers, keep=keep,
+                                                   extract_all=extract_all, site_boiler=site_boiler),
+                               progress, on_corpus=on_corpus, on_result=on_result, join=join, extra=extra)
 
 
 def corpus_into_project(
@@ -549,14 +563,17 @@ def corpus_into_project(
     *,
     on_corpus: Callable[[Corpus], None] | None = None,
     on_result: Callable[[DedupResult], None] | None = None,
+    join: Join = find_pairs,
+    extra: dict | None = None,
 ) -> tuple[DedupResult, int]:
     """A run into a project from the corpus ``read`` gives (a whole crawl, or a grown one):
-    match, cluster and save it, the settings pending in the project until it is saved."""
-    with pending_run(project, params):
+    match (``join``), cluster and save it, the settings (and ``extra``) pending in the
+    project until it is saved."""
+    with pending_run(project, params, extra):
         corpus = read()
         if on_corpus is not None:
             on_corpus(corpus)
-        result = detect(corpus, progress=progress)
+        result = detect(corpus, progress=progress, join=join)
         if on_result is not None:
             on_result(result)
         run_id = save_result(project, result, progress)

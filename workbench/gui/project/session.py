@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 
+from workbench.cluster.where import RunWhere
 from workbench.gui.project.locations import APP_NAME, PROJECT_SUFFIX, project_for_archive, projects_dir
 from workbench.gui.project.opening import Opened, offer_pending_run, open_existing, read_only_banner
 from workbench.gui.sidebyside.pagetext import params_from_dict
@@ -138,7 +139,8 @@ class ProjectSession:
             self.prompter.info(opened.note_title, opened.note)
         pending = offer_pending_run(project, self.prompter)
         if pending is not None:
-            self.start_run(params_from_dict(pending), MethodChoice.of_run("", pending))
+            self.start_run(params_from_dict(pending), MethodChoice.of_run("", pending),
+                           where=RunWhere.of_setting(pending))
         elif project.current_run() is None and not project.readonly \
                 and Path(project.archive_root).exists():
             self.start_run()

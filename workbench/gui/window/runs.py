@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from workbench.cluster.where import RunWhere
 from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.gui.coding.carried import carried_message, show_carried
 from workbench.gui.coding.feedback import count_of, run_done_message
@@ -40,6 +41,9 @@ class DetectionRuns:
     run_panel: RunPanel
     _singles: int
     _run_started_at: float
+    # Where SpotSigs runs go (Detection ▸ Settings): this machine until the coder chooses
+    # a Dask cluster; a run's pending settings keep it (workbench.cluster.where).
+    run_where: RunWhere = RunWhere()
 
     def current_params(self) -> SpotSigsParams:
         run = self.project.current_run() if self.project else None
@@ -68,12 +72,15 @@ class DetectionRuns:
         return self.start_run(self.current_params(), grow=True)
 
     def start_run(self, params: SpotSigsParams | None = None, method: MethodChoice | None = None,
-                  grow: bool = False) -> bool:
+                  grow: bool = False, where: RunWhere | None = None) -> bool:
         """A detection run into the project: with ``params`` (from the settings dialog)
         SpotSigs, unless ``method`` says otherwise; without, the current run's method again.
-        ``grow``: read only the new and changed files (:meth:`add_pages`)."""
+        ``grow``: read only the new and changed files (:meth:`add_pages`). ``where``: this
+        machine or a Dask cluster, for this run and the next (default: as the last)."""
         if self.project is None or self.job is not None:
             return False
+        if where is not None:
+            self.run_where = where
         if method is None:
             method = MethodChoice() if params is not None else self.current_method()
         root = self.project.archive_root
@@ -81,7 +88,7 @@ class DetectionRuns:
             self.prompter.error("Archive not found", f"The archive folder {root} is not there any more.")
             return False
         self.job = DetectJob(self.project, root, params or self.current_params(), self.workers, method,
-                             grow=grow)
+                             grow=grow, where=self.run_where if method.is_spotsigs else None)
         sig = self.job.signals
         sig.progress.connect(self.run_panel.on_progress)
         sig.counts.connect(self.run_panel.on_counts)
@@ -158,9 +165,10 @@ class DetectionRuns:
     def settings_dialog(self) -> None:
         if self.project is None:
             return
-        params = self.prompter.detection_params(self.current_params())
-        if params is not None:
-            self.start_run(params)
+        chosen = self.prompter.detection_params(self.current_params(), self.run_where)
+        if chosen is not None:
+            params, where = chosen
+            self.start_run(params, where=where)
 
     def show_skipped(self) -> None:
         self.prompter.show_list(

@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""Each process's peak memory in ``workbench dedup CRAWL --dask`` runs: the client (the
+command) apart from the cluster's scheduler, nannies and workers, so that one can see
+whether the client's peak grows with the crawl (issue 34: it must not, beyond what
+clustering needs).
+
+    python benchmarks/bench_dask_memory.py CRAWL [CRAWL...] [--project-dir DIR] [--local]
+
+Each crawl runs once as ``workbench dedup CRAWL -q --workers 2 --dask --project P``
+(``--local``: without ``--dask``) in a session of its own; every 50 ms each process of the
+session is sampled (benchmarks/process_tree.py) and its largest resident set kept.
+Printed per crawl: pages (the folder's .html files), wall time, the client's peak, the
+largest worker's peak, the peak summed over the tree, and the project file's size.
+
+``--stages``: instead, the run through the Python API in this process (the client) on a
+2-worker LocalCluster, with this process's resident memory after each stage and its peak
+so far: what the client holds, stage by stage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent  # the checkout whose workbench runs (cwd of the command)
+sys.path.insert(0, str(HERE))
+
+from process_tree import PAGE_SIZE, SessionSampler, _all_pids, read_stat  # noqa: E402
+
+
+class PerProcessSampler(SessionSampler):
+    """:class:`SessionSampler` that also keeps each process's own peak."""
+
+    def __init__(self, session: int) -> None:
+        super().__init__(session)
+        self.peaks: dict[int, int] = {}  # pid -> largest resident set seen, in pages
+
+    def sample(self) -> None:
+        super().sample()
+        for pid in _all_pids():
+            st = read_stat(pid)
+            if st is not None and st.session == self.session:
+                self.peaks[pid] = max(self.peaks.get(pid, 0), st.rss_pages)
+
+
+def measure(crawl: Path, project: Path, dask: bool) -> dict[str, float]:
+    cmd = [sys.executable, "-m", "workbench", "dedup", str(crawl), "-q", "--workers", "2",
+           "--project", str(project)] + (["--dask"] if dask else [])
+    started = time.perf_counter()
+    proc = subprocess.Popen(cmd, start_new_session=True, stdout=subprocess.DEVNULL, cwd=ROOT)
+    sampler = PerProcessSampler(proc.pid)
+    sampler.start()
+    os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOWAIT)
+    wall = time.perf_counter() - started
+    sampler.stop()
+    if proc.wait() != 0:
+        sys.exit(f"workbench dedup {crawl} failed")
+    mb = PAGE_SIZE / 2**20
+    others = [v for pid, v in sampler.peaks.items() if pid != proc.pid]
+    return {"wall_s": wall, "client_mb": sampler.peaks.get(proc.pid, 0) * mb,
+            "largest_other_mb": max(others, default=0) * mb, "tree_mb": sampler.peak_rss_pages * mb,
+            "project_mb": project.stat().st_size / 2**20}
+
+
+def _rss_mb() -> tuple[float, float]:
+    """This process's resident memory now and its peak so far, in MB."""
+    import resource
+
+    with open("/proc/self/statm") as fh:
+        now = int(fh.read().split()[1]) * PAGE_SIZE / 2**20
+    return now, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def client_stages(crawl: Path, where: Path) -> None:
+    sys.path.insert(0, str(ROOT))
+    from workbench.cluster.run import dask_run, local_cluster
+    from workbench.store import Project
+    from workbench.usecases.pipeline import corpus_of, detect, save_result
+
+    def say(stage: str) -> None:
+        now, peak = _rss_mb()
+        print(f"  {stage:<34} client now {now:7.0f} MB, peak so far {peak:7.0f} MB", flush=True)
+
+    say("start")
+    with local_cluster(2) as cluster, dask_run(None, where, cluster=cluster) as run:
+        say("cluster up")
+        from workbench.detect.spotsigs.params import SpotSigsParams
+
+        params = SpotSigsParams()
+        pages, skipped = run.extract_all(crawl, params, lambda *_: None, 2)
+        say(f"pages read back ({len(pages):,})")
+        corpus = corpus_of(str(crawl), params, pages, skipped, {}, site_boiler=run.site_boilerplate)
+        del pages
+        say("filtered: signature matrix")
+        result = detect(corpus, join=run.join)
+        say(f"matched and clustered ({len(result.pairs.a):,} pairs)")
+        project = Project.create(where / "p.wbproj", str(crawl))
+        save_result(project, result)
+        project.close()
+        say("saved into the project")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("crawls", nargs="+", type=Path)
+    ap.add_argument("--project-dir", type=Path, default=None)
+    ap.add_argument("--local", action="store_true", help="the local pipeline instead of --dask")
+    ap.add_argument("--stages", action="store_true", help="the client's memory stage by stage (in process)")
+    args = ap.parse_args()
+    if args.stages:
+        for crawl in args.crawls:
+            with tempfile.TemporaryDirectory(dir=args.project_dir) as where:
+                print(f"{crawl}:", flush=True)
+                client_stages(crawl, Path(where))
+        return
+    with tempfile.TemporaryDirectory(dir=args.project_dir) as where:
+        for k, crawl in enumerate(args.crawls):
+            pages = sum(1 for _ in crawl.rglob("*.html"))
+            got = measure(crawl, Path(where) / f"p{k}.wbproj", not args.local)
+            print(f"{pages:>9,} pages  wall {got['wall_s']:7.1f} s  client peak {got['client_mb']:7.0f} MB  "
+                  f"largest other process {got['largest_other_mb']:6.0f} MB  tree {got['tree_mb']:7.0f} MB  "
+                  f"project {got['project_mb']:6.0f} MB", flush=True)
+
+
+if __name__ == "__main__":
+    main()
