@@ -183,3 +183,37 @@ def test_hub_split_groups_keep_the_star_rule():
     clusters = cluster_pairs("star", 14, a, b, s, tau=0.4, hub_split=0.5)
     assert [(c.reference, sorted(c.members)) for c in clusters] == [(0, [0, 1, 2, 3, 4, 5]), (7, [6, 7, 8])]
 
+
+
+def test_hub_split_leaves_the_storys_copies_out_of_the_grouping():
+    # The hub above, and page 9: a copy of the story (0.95 to page 0) that, as page 0
+    # does, links to every quoting page. Through it all members are one group, yet
+    # without it they fall apart as before: the reference keeps its copy and the
+    # largest group, {4,5} is a cluster of its own, the single quoting pages leave.
+    copy = [(0, 9, 0.95)] + [(9, k, 0.45) for k in range(1, 9)]
+    a, b, s = zip(*HUB, *copy, strict=True)
+    clusters = cluster_pairs("star", 10, a, b, s, tau=0.4, hub_split=0.5)
+    assert sorted(sorted(c.members) for c in clusters) == [[0, 1, 2, 3, 9], [4, 5]]
+    assert clusters[0].reference == 0
+
+
+def test_hub_split_keeps_families_of_copies_that_copies_bridge():
+    # One story: near-exact copies 1-2 of reference 0 link to two families of rewrites,
+    # 3-6 and 7-9, that do not link to each other. Without the copies the members are
+    # two groups, the larger holding 4 of 7: more than half, so nothing is split.
+    copies = [(0, 1, 0.9), (0, 2, 0.9), (1, 2, 0.9)]
+    families = [(x, y, 0.7) for f in (range(3, 7), range(7, 10)) for x in f for y in f if x < y]
+    bridges = [(c, k, 0.55) for c in (0, 1, 2) for k in range(3, 10)]
+    a, b, s = zip(*copies, *families, *bridges, strict=True)
+    clusters = cluster_pairs("star", 10, a, b, s, tau=0.4, hub_split=0.5)
+    assert [sorted(c.members) for c in clusters] == [list(range(10))]
+
+
+def test_hub_split_keeps_rewrites_that_no_near_exact_copy_bridges():
+    # Three families of rewrites (3-4, 5-6, 7-8) of story 0, bridged by rewrites 1-2 that
+    # are similar to the story (0.7) but no near-exact copies of it: one story, not split.
+    bridges = [(0, 1, 0.7), (0, 2, 0.7), (1, 2, 0.7)] + [(c, k, 0.5) for c in (0, 1, 2) for k in range(3, 9)]
+    families = [(3, 4, 0.8), (5, 6, 0.8), (7, 8, 0.8)]
+    a, b, s = zip(*bridges, *families, strict=True)
+    clusters = cluster_pairs("star", 9, a, b, s, tau=0.4, hub_split=0.5)
+    assert [sorted(c.members) for c in clusters] == [list(range(9))]

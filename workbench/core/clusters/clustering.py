@@ -145,6 +145,9 @@ def _cluster_of(n: int, groups: list[list[int]]) -> list[int]:
 # Clusters smaller than this are never split as hubs: with the reference and two members
 # that do not link to each other, nothing says which of them is the copy.
 HUB_MIN_SIZE = 4
+HUB_COPY = 0.8
+HUB_COPY_MIN_REST = 3
+HUB_REF_KEEPS_LARGEST = True
 
 
 def _split_hubs(groups: list[list[int]], centres: list[int], adj: list[dict[int, float]],
@@ -182,16 +185,24 @@ def _split_hubs(groups: list[list[int]], centres: list[int], adj: list[dict[int,
             out_groups.append(group)
             out_centres.append(centre)
             continue
+        copies: list[int] = []
         parts = _member_groups(group, centre, adj)
-        largest = max(len(p) for p in parts)
-        if largest >= share * (len(group) - 1):
-            out_groups.append(group)
-            out_centres.append(centre)
-            continue
+        if not _falls_apart(parts, share):
+            # The story may have copies: each links to every quoting page, holding them
+            # together. Without them, do the others still hold together?
+            copies = [y for y in group if y != centre and adj[centre].get(y, 0.0) >= HUB_COPY]
+            if copies:
+                parts = _member_groups(group, centre, adj, leave_out=set(copies))
+            if not copies or not _falls_apart(parts, share, HUB_COPY_MIN_REST):
+                out_groups.append(group)
+                out_centres.append(centre)
+                continue
         ref_links = adj[centre]
         parts.sort(key=lambda p: (-len(p), -sum(ref_links.get(y, 0.0) for y in p), min(p)))
-        out_groups.append([centre, *parts[0]])
+        out_groups.append([centre, *copies, *parts[0]] if HUB_REF_KEEPS_LARGEST else [centre, *copies])
         out_centres.append(centre)
+        if not HUB_REF_KEEPS_LARGEST:
+            parts = [[], *parts]
         for part in parts[1:]:
             if len(part) < 2:
                 continue
@@ -206,14 +217,24 @@ def _split_hubs(groups: list[list[int]], centres: list[int], adj: list[dict[int,
     return out_groups, out_centres
 
 
-def _member_groups(group: list[int], centre: int, adj: list[dict[int, float]]) -> list[list[int]]:
-    """The members of a cluster but its reference, as groups connected by their links."""
+def _falls_apart(parts: list[list[int]], share: float, min_members: int = 1) -> bool:
+    """Whether members in ``parts`` (at least ``min_members``) fall apart: the largest
+    group holds less than ``share`` of them."""
+    total = sum(len(p) for p in parts)
+    return total >= min_members and max(len(p) for p in parts) < share * total
+
+
+def _member_groups(group: list[int], centre: int, adj: list[dict[int, float]],
+                   leave_out: set[int] | None = None) -> list[list[int]]:
+    """The members of a cluster but its reference (and ``leave_out``), as groups
+    connected by their links among themselves."""
     members = set(group)
     members.discard(centre)
+    members -= leave_out or set()
     seen: set[int] = set()
     parts = []
     for start in group:
-        if start == centre or start in seen:
+        if start not in members or start in seen:
             continue
         seen.add(start)
         part, stack = [], [start]
