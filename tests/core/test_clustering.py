@@ -217,3 +217,25 @@ def test_hub_split_keeps_rewrites_that_no_near_exact_copy_bridges():
     a, b, s = zip(*bridges, *families, strict=True)
     clusters = cluster_pairs("star", 9, a, b, s, tau=0.4, hub_split=0.5)
     assert [sorted(c.members) for c in clusters] == [list(range(9))]
+
+
+def test_hub_split_keeps_a_few_rewrites_that_only_copies_bridge():
+    # Story 0 with near-exact copies 1-5, and rewrites 6-8 that each link to the story and
+    # one copy, not to each other. Without the copies they fall apart, but they are 3 of
+    # 8 members: a story's copies with a few rewrites, not a hub of quoting pages.
+    copies = [(x, y, 0.9) for x in range(6) for y in range(x + 1, 6)]
+    rewrites = [(0, 6, 0.5), (1, 6, 0.5), (0, 7, 0.5), (2, 7, 0.5), (0, 8, 0.5), (3, 8, 0.5)]
+    a, b, s = zip(*copies, *rewrites, strict=True)
+    clusters = cluster_pairs("star", 9, a, b, s, tau=0.4, hub_split=0.5)
+    assert [sorted(c.members) for c in clusters] == [list(range(9))]
+
+
+def test_hub_split_keeps_rewrites_that_most_members_link_to():
+    # Story 0 with near-exact copies 1-3; rewrites 4-7 each link to the story and all
+    # three copies (4 of the 7 other members), not to each other. Left out with the
+    # copies, as members the cluster vouches for, they keep the cluster whole.
+    copies = [(x, y, 0.9) for x in range(4) for y in range(x + 1, 4)]
+    rewrites = [(c, k, 0.5) for c in range(4) for k in range(4, 8)]
+    a, b, s = zip(*copies, *rewrites, strict=True)
+    clusters = cluster_pairs("star", 8, a, b, s, tau=0.4, hub_split=0.5)
+    assert [sorted(c.members) for c in clusters] == [list(range(8))]
