@@ -63,7 +63,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("truth", type=Path)
     ap.add_argument("--taus", default="", help="τ values to cluster the stored pairs at (default: the run's)")
     ap.add_argument("settings", nargs="*", help=f"name=value, one of {', '.join(CLUSTER_OPTIONS)}")
-    args = ap.parse_args(argv)
+    args = ap.parse_intermixed_args(argv)
     overrides = {}
     for item in args.settings:
         name, _, value = item.partition("=")
