@@ -199,8 +199,9 @@ def test_hub_split_leaves_the_storys_copies_out_of_the_grouping():
 
 def test_hub_split_keeps_families_of_copies_that_copies_bridge():
     # One story: near-exact copies 1-2 of reference 0 link to two families of rewrites,
-    # 3-6 and 7-9, that do not link to each other. Without the copies the members are
-    # two groups, the larger holding 4 of 7: more than half, so nothing is split.
+    # 3-6 and 7-9, that do not link to each other. Left out with the copies, the
+    # families are not a hub's quoting pages: each rewrite links to more than half of
+    # the cluster (and the larger family holds more than half of the rest).
     copies = [(0, 1, 0.9), (0, 2, 0.9), (1, 2, 0.9)]
     families = [(x, y, 0.7) for f in (range(3, 7), range(7, 10)) for x in f for y in f if x < y]
     bridges = [(c, k, 0.55) for c in (0, 1, 2) for k in range(3, 10)]
