@@ -184,7 +184,9 @@ def _split_hubs(groups: list[list[int]], centres: list[int], adj: list[dict[int,
     at least ``HUB_MIN_SIZE - 1``, and fall apart, the cluster is split as above; the
     left-out members stay with the reference. A story's copies with a few rewrites that
     only copies bridge (the Gold Set) leave a small rest and stay whole; a hub's rest is
-    its quoting pages, most of it. Taking out every member linked to most of the cluster
+    its quoting pages, most of it. On a million gensmall pages at tau 0.4 this took
+    cluster precision from .9765 to .9962 (largest cluster 220 -> 39 pages; the largest
+    true one has 30), recall .9994 both ways. Taking out every member linked to most of the cluster
     without these conditions split clusters of copies that form families bridged by a
     few copies (gencorpus recall at tau 0.5, the Gold Set's at 0.4).
     """
