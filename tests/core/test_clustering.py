@@ -183,3 +183,60 @@ def test_hub_split_groups_keep_the_star_rule():
     clusters = cluster_pairs("star", 14, a, b, s, tau=0.4, hub_split=0.5)
     assert [(c.reference, sorted(c.members)) for c in clusters] == [(0, [0, 1, 2, 3, 4, 5]), (7, [6, 7, 8])]
 
+
+
+def test_hub_split_leaves_the_storys_copies_out_of_the_grouping():
+    # The hub above, and page 9: a copy of the story (0.95 to page 0) that, as page 0
+    # does, links to every quoting page. Through it all members are one group, yet
+    # without it they fall apart as before: the reference keeps its copy and the
+    # largest group, {4,5} is a cluster of its own, the single quoting pages leave.
+    copy = [(0, 9, 0.95)] + [(9, k, 0.45) for k in range(1, 9)]
+    a, b, s = zip(*HUB, *copy, strict=True)
+    clusters = cluster_pairs("star", 10, a, b, s, tau=0.4, hub_split=0.5)
+    assert sorted(sorted(c.members) for c in clusters) == [[0, 1, 2, 3, 9], [4, 5]]
+    assert clusters[0].reference == 0
+
+
+def test_hub_split_keeps_families_of_copies_that_copies_bridge():
+    # One story: near-exact copies 1-2 of reference 0 link to two families of rewrites,
+    # 3-6 and 7-9, that do not link to each other. Left out with the copies, the
+    # families are not a hub's quoting pages: each rewrite links to more than half of
+    # the cluster (and the larger family holds more than half of the rest).
+    copies = [(0, 1, 0.9), (0, 2, 0.9), (1, 2, 0.9)]
+    families = [(x, y, 0.7) for f in (range(3, 7), range(7, 10)) for x in f for y in f if x < y]
+    bridges = [(c, k, 0.55) for c in (0, 1, 2) for k in range(3, 10)]
+    a, b, s = zip(*copies, *families, *bridges, strict=True)
+    clusters = cluster_pairs("star", 10, a, b, s, tau=0.4, hub_split=0.5)
+    assert [sorted(c.members) for c in clusters] == [list(range(10))]
+
+
+def test_hub_split_keeps_rewrites_that_no_near_exact_copy_bridges():
+    # Three families of rewrites (3-4, 5-6, 7-8) of story 0, bridged by rewrites 1-2 that
+    # are similar to the story (0.7) but no near-exact copies of it: one story, not split.
+    bridges = [(0, 1, 0.7), (0, 2, 0.7), (1, 2, 0.7)] + [(c, k, 0.5) for c in (0, 1, 2) for k in range(3, 9)]
+    families = [(3, 4, 0.8), (5, 6, 0.8), (7, 8, 0.8)]
+    a, b, s = zip(*bridges, *families, strict=True)
+    clusters = cluster_pairs("star", 9, a, b, s, tau=0.4, hub_split=0.5)
+    assert [sorted(c.members) for c in clusters] == [list(range(9))]
+
+
+def test_hub_split_keeps_a_few_rewrites_that_only_copies_bridge():
+    # Story 0 with near-exact copies 1-5, and rewrites 6-8 that each link to the story and
+    # one copy, not to each other. Without the copies they fall apart, but they are 3 of
+    # 8 members: a story's copies with a few rewrites, not a hub of quoting pages.
+    copies = [(x, y, 0.9) for x in range(6) for y in range(x + 1, 6)]
+    rewrites = [(0, 6, 0.5), (1, 6, 0.5), (0, 7, 0.5), (2, 7, 0.5), (0, 8, 0.5), (3, 8, 0.5)]
+    a, b, s = zip(*copies, *rewrites, strict=True)
+    clusters = cluster_pairs("star", 9, a, b, s, tau=0.4, hub_split=0.5)
+    assert [sorted(c.members) for c in clusters] == [list(range(9))]
+
+
+def test_hub_split_keeps_rewrites_that_most_members_link_to():
+    # Story 0 with near-exact copies 1-3; rewrites 4-7 each link to the story and all
+    # three copies (4 of the 7 other members), not to each other. Left out with the
+    # copies, as members the cluster vouches for, they keep the cluster whole.
+    copies = [(x, y, 0.9) for x in range(4) for y in range(x + 1, 4)]
+    rewrites = [(c, k, 0.5) for c in range(4) for k in range(4, 8)]
+    a, b, s = zip(*copies, *rewrites, strict=True)
+    clusters = cluster_pairs("star", 8, a, b, s, tau=0.4, hub_split=0.5)
+    assert [sorted(c.members) for c in clusters] == [list(range(8))]

@@ -50,3 +50,31 @@ def score_pairs(
     recall = correct / len(t) if t else 1.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     return Scores(precision, recall, f1, len(t), len(p), correct)
+
+
+def score_groups(predicted: Iterable[Iterable[Hashable]], truth: Iterable[Iterable[Hashable]]) -> Scores:
+    """:func:`score_pairs` of the pairs within groups, counted without listing them.
+
+    Each side's groups must not overlap (clusters, true clusters). Listing the pairs
+    takes a tuple per pair: a million gensmall pages have millions of true pairs, while
+    counting takes a dictionary of pages and one of (predicted, true) group pairs.
+    """
+    true_of: dict[Hashable, int] = {}
+    true_pairs = 0
+    for k, group in enumerate(truth):
+        items = set(group)
+        true_pairs += len(items) * (len(items) - 1) // 2
+        true_of.update(dict.fromkeys(items, k))
+    predicted_pairs = correct = 0
+    for group in predicted:
+        items = set(group)
+        predicted_pairs += len(items) * (len(items) - 1) // 2
+        shared: dict[int, int] = {}
+        for item in items:
+            if item in true_of:
+                shared[true_of[item]] = shared.get(true_of[item], 0) + 1
+        correct += sum(c * (c - 1) // 2 for c in shared.values())
+    precision = correct / predicted_pairs if predicted_pairs else 1.0
+    recall = correct / true_pairs if true_pairs else 1.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return Scores(precision, recall, f1, true_pairs, predicted_pairs, correct)
