@@ -93,3 +93,27 @@ def test_a_page_htmldate_finds_nothing_in_is_read_once_and_shows_no_source(tmp_p
         assert date_clustered_pages(project) == 0
         assert published_dates.undated_clustered_pages(project.reader()) == []
         assert set(_dates(project).values()) == {(None, None, 2)}
+
+
+def test_the_pass_in_worker_processes_finds_what_it_finds_in_one(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A large run reads its pages' dates in the worker pool, a task of pages at a time:
+    every page read once, the same dates as in the calling process, moved pages passed by."""
+    text = (DATES / "published_text.html").read_text(encoding="utf-8")
+    root = tmp_path / "crawl"
+    root.mkdir()
+    pages = []
+    for i in range(9):
+        day = f"April {i + 1}, 2005"
+        (root / f"p{i}.html").write_text(text.replace("April 8, 2005", day), encoding="utf-8")
+        pages.append((i + 1, f"p{i}.html", None, None))
+    pages.append((99, "gone.html", None, None))  # moved since the run
+    monkeypatch.setattr(published_dates, "POOL_PAGES", 2)
+    monkeypatch.setattr(published_dates, "TASK_PAGES", 3)
+    seen: list[int] = []
+    in_pool = list(published_dates._found_dates(str(root), pages, lambda _s, n, _t: seen.append(n), 2))
+    here = list(published_dates._found_dates(str(root), pages, lambda *_: None, 1))
+    assert sorted(in_pool, key=lambda f: f[1]) == sorted(here, key=lambda f: f[1])
+    assert [page_id for _, page_id in in_pool] == list(range(1, 10))  # in order, the gone page left out
+    assert in_pool[0][0] == "2005-04-01" and in_pool[8][0] == "2005-04-09"
+    assert seen[-1] == len(pages) and seen == sorted(seen)  # progress by whole tasks, to the end

@@ -438,7 +438,7 @@ def _dedup_run(args: argparse.Namespace, params: SpotSigsParams, project) -> Ded
     if args.skipped:
         _write("--skipped", args.skipped, lambda out: write_skipped(result.skipped, out))
     if project is not None:
-        run_id = _saved(project, result)
+        run_id = _saved(project, result, args.workers)
         print(f"project:           run {run_id} saved to {terminal_safe(project.path)}")
     return result
 
@@ -531,14 +531,14 @@ def _open_project(path: Path, root: Path):
     return project
 
 
-def _saved(project, result: DedupResult) -> int:
+def _saved(project, result: DedupResult, workers: int | None) -> int:
     from workbench.store import ProjectError
     from workbench.usecases.published_dates import date_clustered_pages
 
     try:
         run_id = save_result(project, result)
         # The publication dates only htmldate finds, for the pages of clusters.
-        date_clustered_pages(project)
+        date_clustered_pages(project, workers=workers)
         return run_id
     except ProjectError as exc:
         raise InputError(f"{project.path}: the run was not saved: {exc}") from None

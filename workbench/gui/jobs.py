@@ -171,7 +171,7 @@ class DetectJob(CancellableJob, QRunnable):
                         **(cluster.hooks if cluster is not None else {}))
             # The publication dates only htmldate finds, for the pages of clusters: a stage
             # of its own after the run is saved (it reads those pages again).
-            date_clustered_pages(self.project, self.root, self._progress)
+            date_clustered_pages(self.project, self.root, self._progress, self.workers)
             summary = RunSummary(
                 run_id=run_id,
                 pages=len(result.pages),
@@ -200,7 +200,7 @@ class DetectJob(CancellableJob, QRunnable):
     def _method_run(self) -> RunSummary:
         result, run_id = run_method_into_project(self.project, self.root, self.method, self.params,
                                                  self._progress, self.workers)
-        date_clustered_pages(self.project, self.root, self._progress)
+        date_clustered_pages(self.project, self.root, self._progress, self.workers)
         self.signals.counts.emit({"pages": len(result.pages), "skipped": len(result.skipped),
                                   "pairs": int(len(result.pairs.a)), "clusters": len(result.clusters)})
         return RunSummary(run_id=run_id, pages=len(result.pages), pairs=int(len(result.pairs.a)),
