@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import shared_path
-from workbench.text.captures import (
+from workbench.text.provenance.captures import (
     Provenance,
     UrlHints,
     recover_provenance,

@@ -11,9 +11,9 @@ import pytest
 from workbench.core.records import RawPage
 from workbench.detect.spotsigs.extract import extract_batch, extract_text
 from workbench.detect.spotsigs.params import SpotSigsParams
-from workbench.text.captures import Provenance, names_a_page, recover_provenance
-from workbench.text.published import htmldate_published, machine_date, stated_date
-from workbench.text.replay_links import link_evidence, own_link
+from workbench.text.provenance.captures import Provenance, names_a_page, recover_provenance
+from workbench.text.provenance.published import htmldate_published, machine_date, stated_date
+from workbench.text.provenance.replay_links import link_evidence, own_link
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "dates"
 FOX_STORY = "http://www.foxnews.com/story/0,2933,152780,00.html"

@@ -64,9 +64,9 @@ class PageInfo:
     # Display only: detection never reads them, and they are not saved.
     other_titles: tuple[str, ...] = ()
     opening: str = ""  # the article's first words, when an article was found
-    # Where ``url`` and ``capture_date`` came from (workbench.text.captures: UrlFrom,
+    # Where ``url`` and ``capture_date`` came from (workbench.text.provenance.captures: UrlFrom,
     # CapturedFrom), and the publication date the page states (YYYY-MM-DD) with where
-    # it was read (workbench.text.published.PublishedFrom). None: not known.
+    # it was read (workbench.text.provenance.published.PublishedFrom). None: not known.
     url_from: str | None = None
     captured_from: str | None = None
     published: str | None = None

@@ -513,7 +513,7 @@ CREATE INDEX related_dismissals_b ON related_dismissals(key_b);
 # Version 14: where a page's URL and
 # capture date came from (a replay's rewritten links, its notes, the record ...), the
 # publication date the page states and where it was read
-# (workbench.text.published), and per cluster the first and last date its pages were seen
+# (workbench.text.provenance.published), and per cluster the first and last date its pages were seen
 # (published, else captured), so the cluster list sorts by them without reading members.
 # Pages of older projects have these empty until a run reads them again.
 _V14 = """

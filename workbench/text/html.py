@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from itertools import accumulate, compress, repeat
 from operator import add
 
-from workbench.text.captures import Provenance
 from workbench.text.headline import MIN_HEADING_WORDS, TITLE_MAX_CHARS, headline_candidates
 from workbench.text.lexbor import read_page
+from workbench.text.provenance.captures import Provenance
 from workbench.text.tokenize import words_of
 
 _SPACE = re.compile(r"\s+")
@@ -72,7 +72,7 @@ class Extracted:
     other_titles: tuple[str, ...] = ()
     opening: str = ""
     # The publication date the page states (YYYY-MM-DD) and where it was read
-    # (workbench.text.published), filled by workbench.detect.spotsigs.extract.
+    # (workbench.text.provenance.published), filled by workbench.detect.spotsigs.extract.
     published: tuple[str, str] | None = None
 
 

@@ -2,7 +2,7 @@
 for machines.
 
 Extraction reads the dates a page states in ``<meta>``, JSON-LD and ``<time>`` on every
-page (workbench.text.published.stated_date, tens of microseconds). htmldate also reads
+page (workbench.text.provenance.published.stated_date, tens of microseconds). htmldate also reads
 dates from bylines and other visible clues, but parses the page again with lxml: 1.6 ms a
 page (measured on the 942 dev Gold Set pages that state no date for machines; it dated
 511 of them), twice what the whole of extraction costs a page. So it runs once a run is saved, only on the
@@ -30,7 +30,7 @@ from workbench.core.progress import ProgressFn, no_progress
 from workbench.store.runs import summary
 from workbench.text.decode import decode_bytes
 from workbench.text.limit import bounded
-from workbench.text.published import htmldate_published
+from workbench.text.provenance.published import htmldate_published
 
 # (page id, source, offset, capture date) of a page to read; (date or None, page id) read.
 Undated = tuple[int, str, int | None, str | None]

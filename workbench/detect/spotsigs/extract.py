@@ -23,12 +23,12 @@ from workbench.detect.spotsigs.signatures import (
     block_signatures,
     kept_blocks,
 )
-from workbench.text.captures import recover_provenance, strip_replay_inserts
 from workbench.text.decode import decode_bytes
 from workbench.text.headline import TITLE_MAX_CHARS
 from workbench.text.html import Extracted, extract, extract_plain
 from workbench.text.limit import bounded
-from workbench.text.published import stated_date
+from workbench.text.provenance.captures import recover_provenance, strip_replay_inserts
+from workbench.text.provenance.published import stated_date
 from workbench.text.site_titles import shown_opening
 
 _URL_HOST = re.compile(r"[a-z][a-z0-9+.-]*://([^/:?#\s@]+)", re.I)

@@ -104,8 +104,8 @@ class PageDetail:
     cluster_id: int | None  # in the current run
     tags: tuple[PageTag, ...]
     title_tag: str = ""  # the page's <title>; ``title`` is its headline
-    # Where ``url`` and ``capture_date`` came from (workbench.text.captures), and the
-    # publication date the page states with where it was read (workbench.text.published).
+    # Where ``url`` and ``capture_date`` came from (workbench.text.provenance.captures), and the
+    # publication date the page states with where it was read (workbench.text.provenance.published).
     url_from: str | None = None
     captured_from: str | None = None
     published: str | None = None

@@ -20,7 +20,7 @@ from html import unescape
 from typing import Literal, cast
 from urllib.parse import unquote, urljoin, urlsplit
 
-from workbench.text.replay_links import link_evidence
+from workbench.text.provenance.replay_links import link_evidence
 
 # Where a page's URL came from: the archive record, a replay address (the record's, the
 # replay's own script, a rewritten hint, the path a mirror saved it under), the page's

@@ -25,7 +25,7 @@ import re
 from datetime import date
 from typing import Literal
 
-from workbench.text.captures import _attributes, _scan, _tag_pattern
+from workbench.text.provenance.captures import _attributes, _scan, _tag_pattern
 
 # Where a publication date came from.
 PublishedFrom = Literal["meta", "json-ld", "time", "htmldate"]
