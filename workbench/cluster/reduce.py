@@ -51,12 +51,16 @@ def merge(parts: Iterable[SiteCounts]) -> SiteCounts:
         if len(got) == 1:
             out[site] = got[0]
             continue
-        ids = np.concatenate([g[1] for g in got])
-        counts = np.concatenate([g[2] for g in got])
-        merged, where = np.unique(ids, return_inverse=True)
-        out[site] = (sum(g[0] for g in got), merged,
-                     np.bincount(where, weights=counts, minlength=len(merged)).astype(np.int64))
+        out[site] = (sum(g[0] for g in got), *add_counts([(g[1], g[2]) for g in got]))
     return out
+
+
+def add_counts(parts: Sequence[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    """Counts per id added up: the ids sorted and distinct, the sum of each one's counts."""
+    ids = np.concatenate([p[0] for p in parts])
+    counts = np.concatenate([p[1] for p in parts])
+    merged, where = np.unique(ids, return_inverse=True)
+    return merged, np.bincount(where, weights=counts, minlength=len(merged)).astype(np.int64)
 
 
 def shard_counts(shard: str, rows: Sequence[int]) -> SiteCounts:
