@@ -77,8 +77,8 @@ def too_common_on(client: Any, refs: Sequence[Any], boiler: dict[str, np.ndarray
     """Starts the reduction over the pages ``refs`` name (ShardRefs; an ExtractedPage there
     is a page the client holds and is counted here); the call returned waits for its
     answer. The boilerplate goes into the graph once, not into every task."""
-    import dask
     import dask.bag as db
+    from dask.delayed import delayed
 
     rows: dict[str, list[int]] = {}
     here: list[ExtractedPage] = []
@@ -92,9 +92,9 @@ def too_common_on(client: Any, refs: Sequence[Any], boiler: dict[str, np.ndarray
     if not units:
         decided = too_common(own, min_pages, idf_low)
         return lambda: decided
-    counted = db.from_sequence(units, npartitions=len(units)).map_partitions(
-        _partition, dask.delayed(boiler, traverse=False))
+    bag = db.from_sequence(units, npartitions=len(units))  # type: ignore[no-untyped-call]
+    counted = bag.map_partitions(_partition, delayed(boiler, traverse=False))
     tree = counted.reduction(merge, merge, split_every=SPLIT_EVERY, name="doc-freqs")
     answer = tree.apply(lambda whole: too_common(merge([whole, own]), min_pages, idf_low))
     future = client.compute(answer)
-    return lambda: future.result()  # type: ignore[no-any-return]
+    return lambda: future.result()

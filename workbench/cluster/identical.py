@@ -98,7 +98,7 @@ def repeats_on(client: Any, refs: Sequence[Any]) -> Callable[[], tuple[np.ndarra
     if not units:
         decided = repeats(own)
         return lambda: decided
-    bag = db.from_sequence(units, npartitions=len(units))
+    bag = db.from_sequence(units, npartitions=len(units))  # type: ignore[no-untyped-call]
     tree = bag.reduction(_partition, merge, split_every=SPLIT_EVERY, name="identical-pages")
     future = client.compute(tree.apply(lambda whole: repeats(merge([whole, own]))))
-    return lambda: future.result()  # type: ignore[no-any-return]
+    return lambda: future.result()

@@ -44,8 +44,8 @@ def merge(parts: Iterable[SiteCounts]) -> SiteCounts:
     """Partial counts added up (the reduction's step; associative and commutative)."""
     gathered: dict[str, list[tuple[int, np.ndarray, np.ndarray]]] = {}
     for part in parts:
-        for site, got in part.items():
-            gathered.setdefault(site, []).append(got)
+        for site, counts in part.items():
+            gathered.setdefault(site, []).append(counts)
     out: SiteCounts = {}
     for site, got in gathered.items():
         if len(got) == 1:
@@ -88,7 +88,7 @@ def site_counts_on(client: Any, refs: Sequence[Any]) -> Any:
     units = list(rows.items())
     if not units:
         return None, page_counts(here)
-    bag = db.from_sequence(units, npartitions=len(units))
+    bag = db.from_sequence(units, npartitions=len(units))  # type: ignore[no-untyped-call]
     tree = bag.reduction(_partition, merge, split_every=SPLIT_EVERY, name="site-counts")
     return client.compute(tree), page_counts(here)
 
