@@ -54,13 +54,15 @@ class DaskRun:
     # reduction once the boilerplate is known (workbench.cluster.doc_freqs).
     _refs: list[Any] | None = field(default=None, init=False, repr=False)
     # The identical pages, being found on the cluster meanwhile (workbench.cluster.identical).
-    _repeats: Callable[[], tuple[np.ndarray, np.ndarray]] | None = field(default=None, init=False, repr=False)
+    # With the number of pages it is about.
+    _repeats: tuple[int, Callable[[], tuple[np.ndarray, np.ndarray]]] | None = field(default=None, init=False,
+                                                                                       repr=False)
 
     def extract_all(self, root: Path, params: SpotSigsParams, progress: ProgressFn,
                     workers: int) -> tuple[list[ExtractedPage], list[SkipRecord]]:
         def reduce_meanwhile(refs: list[Any]) -> None:
             self._refs = refs
-            self._repeats = repeats_on(self.client, refs)
+            self._repeats = len(refs), repeats_on(self.client, refs)
             if params.site_boilerplate:
                 self._site_counts = site_counts_on(self.client, refs)
 
@@ -96,7 +98,10 @@ class DaskRun:
         pending, self._repeats = self._repeats, None
         if pending is None:
             return None
-        later, first = pending()
+        counted, answer = pending
+        if counted != pages:  # another run's pages: never a silent difference
+            raise RuntimeError(f"identical pages were looked for among {counted:,} pages, not {pages:,}")
+        later, first = answer()
         return groups(pages, later, first)
 
     def read_files(self, files: list[FileEntry | SkipRecord], params: SpotSigsParams,
