@@ -95,7 +95,8 @@ def client_stages(crawl: Path, where: Path) -> None:
         params = SpotSigsParams()
         pages, skipped = run.extract_all(crawl, params, lambda *_: None, 2)
         say(f"pages read back ({len(pages):,})")
-        corpus = corpus_of(str(crawl), params, pages, skipped, {}, site_boiler=run.site_boilerplate)
+        corpus = corpus_of(str(crawl), params, pages, skipped, {}, site_boiler=run.site_boilerplate,
+                           too_common_ids=run.too_common_ids, checksum_groups=run.checksum_groups)
         del pages
         say("filtered: signature matrix")
         result = detect(corpus, join=run.join)

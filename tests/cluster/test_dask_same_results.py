@@ -41,8 +41,7 @@ def on_dask(cluster, tmp_path: Path):
 
 
 def _on_dask(run: DaskRun, root: Path, params: SpotSigsParams | None = None) -> DedupResult:
-    corpus = load_corpus(root, params, workers=2, extract_all=run.extract_all,
-                         site_boiler=run.site_boilerplate)
+    corpus = load_corpus(root, params, workers=2, **run.corpus_hooks)
     return detect(corpus, join=run.join)
 
 

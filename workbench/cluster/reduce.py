@@ -44,19 +44,23 @@ def merge(parts: Iterable[SiteCounts]) -> SiteCounts:
     """Partial counts added up (the reduction's step; associative and commutative)."""
     gathered: dict[str, list[tuple[int, np.ndarray, np.ndarray]]] = {}
     for part in parts:
-        for site, got in part.items():
-            gathered.setdefault(site, []).append(got)
+        for site, counts in part.items():
+            gathered.setdefault(site, []).append(counts)
     out: SiteCounts = {}
     for site, got in gathered.items():
         if len(got) == 1:
             out[site] = got[0]
             continue
-        ids = np.concatenate([g[1] for g in got])
-        counts = np.concatenate([g[2] for g in got])
-        merged, where = np.unique(ids, return_inverse=True)
-        out[site] = (sum(g[0] for g in got), merged,
-                     np.bincount(where, weights=counts, minlength=len(merged)).astype(np.int64))
+        out[site] = (sum(g[0] for g in got), *add_counts([(g[1], g[2]) for g in got]))
     return out
+
+
+def add_counts(parts: Sequence[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    """Counts per id added up: the ids sorted and distinct, the sum of each one's counts."""
+    ids = np.concatenate([p[0] for p in parts])
+    counts = np.concatenate([p[1] for p in parts])
+    merged, where = np.unique(ids, return_inverse=True)
+    return merged, np.bincount(where, weights=counts, minlength=len(merged)).astype(np.int64)
 
 
 def shard_counts(shard: str, rows: Sequence[int]) -> SiteCounts:
@@ -84,7 +88,7 @@ def site_counts_on(client: Any, refs: Sequence[Any]) -> Any:
     units = list(rows.items())
     if not units:
         return None, page_counts(here)
-    bag = db.from_sequence(units, npartitions=len(units))
+    bag = db.from_sequence(units, npartitions=len(units))  # type: ignore[no-untyped-call]
     tree = bag.reduction(_partition, merge, split_every=SPLIT_EVERY, name="site-counts")
     return client.compute(tree), page_counts(here)
 

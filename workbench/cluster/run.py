@@ -12,7 +12,7 @@ import logging
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +22,9 @@ import numpy as np
 
 from workbench.archive.scan import FileEntry
 from workbench.archive.worker import Process
+from workbench.cluster.doc_freqs import too_common_on
 from workbench.cluster.extract import extract_on
+from workbench.cluster.identical import groups, repeats_on
 from workbench.cluster.join import find_pairs_on
 from workbench.cluster.reduce import SiteCounts, boilerplate_of, merge, site_counts_on
 from workbench.cluster.where import ClusterError
@@ -48,14 +50,23 @@ class DaskRun:
     # The site boilerplate's counts, being reduced on the cluster while the client reads
     # the pages back (workbench.cluster.reduce): a future and the client's own part.
     _site_counts: tuple[Any, SiteCounts] | None = field(default=None, init=False, repr=False)
+    # Where the pages read back were (the shards' rows), for the document frequencies'
+    # reduction once the boilerplate is known (workbench.cluster.doc_freqs).
+    _refs: list[Any] | None = field(default=None, init=False, repr=False)
+    # The identical pages, being found on the cluster meanwhile (workbench.cluster.identical).
+    # With the number of pages it is about.
+    _repeats: tuple[int, Callable[[], tuple[np.ndarray, np.ndarray]]] | None = field(default=None, init=False,
+                                                                                       repr=False)
 
     def extract_all(self, root: Path, params: SpotSigsParams, progress: ProgressFn,
                     workers: int) -> tuple[list[ExtractedPage], list[SkipRecord]]:
         def reduce_meanwhile(refs: list[Any]) -> None:
+            self._refs = refs
+            self._repeats = len(refs), repeats_on(self.client, refs)
             if params.site_boilerplate:
                 self._site_counts = site_counts_on(self.client, refs)
 
-        self._site_counts = None
+        self._site_counts = self._refs = self._repeats = None
         return extract_on(self.client, self.work_dir, root, params, progress, self.workers, self.process,
                           on_refs=reduce_meanwhile)
 
@@ -69,6 +80,29 @@ class DaskRun:
         future, here = pending
         counts = merge([future.result(), here]) if future is not None else here
         return boilerplate_of(counts, infos, min_pages, share)
+
+    def too_common_ids(self, boiler: dict[str, np.ndarray], params: SpotSigsParams
+                       ) -> Callable[[], tuple[int, np.ndarray | None] | None]:
+        """Starts the document frequencies' reduction over the shards the pages were read
+        back from, with the boilerplate decided (``pipeline.TooCommonIds``); counted here,
+        as locally, when the pages did not come from this run's shards."""
+        refs, self._refs = self._refs, None  # not held on: a page the client had goes with the run's
+        if refs is None:
+            return lambda: None
+        return too_common_on(self.client, refs, boiler, params.idf_min_pages, params.idf_low)
+
+    def checksum_groups(self, pages: int) -> np.ndarray | None:
+        """Per page, its checksum's first page, from the reduction started when the pages
+        were read back (``pipeline.ChecksumGroups``); None, to find them as locally, when
+        the pages did not come from this run's shards."""
+        pending, self._repeats = self._repeats, None
+        if pending is None:
+            return None
+        counted, answer = pending
+        if counted != pages:  # another run's pages: never a silent difference
+            raise RuntimeError(f"identical pages were looked for among {counted:,} pages, not {pages:,}")
+        later, first = answer()
+        return groups(pages, later, first)
 
     def read_files(self, files: list[FileEntry | SkipRecord], params: SpotSigsParams,
                    skipped: list[SkipRecord], progress: ProgressFn, workers: int) -> list[ExtractedPage]:
@@ -88,7 +122,13 @@ class DaskRun:
     @property
     def hooks(self) -> dict[str, Any]:
         """What ``run_into_project`` takes to run on the cluster."""
-        return {"extract_all": self.extract_all, "site_boiler": self.site_boilerplate, "join": self.join}
+        return {**self.corpus_hooks, "join": self.join}
+
+    @property
+    def corpus_hooks(self) -> dict[str, Any]:
+        """What ``load_corpus`` takes to read and count on the cluster."""
+        return {"extract_all": self.extract_all, "site_boiler": self.site_boilerplate,
+                "too_common_ids": self.too_common_ids, "checksum_groups": self.checksum_groups}
 
     @property
     def grow_hooks(self) -> dict[str, Any]:

@@ -241,8 +241,7 @@ def _load(path: Path, params: SpotSigsParams, args: argparse.Namespace,
                             cluster.read_files if cluster is not None else None)
         else:
             keep = _keeper(project, path, params)
-            on = {} if cluster is None else {"extract_all": cluster.extract_all,
-                                             "site_boiler": cluster.site_boilerplate}
+            on = {} if cluster is None else cluster.corpus_hooks
             corpus = load_corpus(path, params, progress or no_progress, args.workers, keep=keep, **on)
     finally:
         if progress is not None:

@@ -77,6 +77,16 @@ Join = Callable[[SignatureMatrix, float, np.ndarray | None, ProgressFn], PairRes
 # Finds each site's boilerplate blocks: site_boilerplate's signature (or a cluster's
 # reduction of the same counts: workbench.cluster.reduce).
 SiteBoiler = Callable[[Sequence[PageInfo], Sequence[np.ndarray], int, float], dict[str, np.ndarray]]
+# Starts counting the document frequencies with the boilerplate decided (each site's blocks
+# and anyone's left out); the call returned gives the pages with any signature and the
+# 64-bit ids too common to keep (None: the IDF filter does not run), or None: counted here
+# after all. A cluster's tree reduction over its page shards: workbench.cluster.doc_freqs.
+TooCommonIds = Callable[[dict[str, np.ndarray], SpotSigsParams],
+                        Callable[[], tuple[int, np.ndarray | None] | None]]
+# Given the number of pages, per page a number shared only by the pages with its checksum
+# (identical content), or None: found here after all. A cluster's tree reduction over its
+# page shards: workbench.cluster.identical.
+ChecksumGroups = Callable[[int], np.ndarray | None]
 # What load_corpus hands the extracted pages and skip records to before filtering them.
 KeepPages = Callable[[list[ExtractedPage], list[SkipRecord]], None]
 
@@ -210,16 +220,32 @@ def idf_keep(matrix: SignatureMatrix, params: SpotSigsParams) -> tuple[np.ndarra
     return counted[matrix.sig], indexed[matrix.sig], applied
 
 
-def idf_flags(matrix: SignatureMatrix, params: SpotSigsParams) -> tuple[np.ndarray, np.ndarray, bool]:
+def idf_flags(matrix: SignatureMatrix, params: SpotSigsParams,
+              decided: tuple[int, np.ndarray | None] | None = None) -> tuple[np.ndarray, np.ndarray, bool]:
     """:func:`idf_keep`'s answer per signature id instead of per entry (arrays the size
-    of the vocabulary, not of the matrix)."""
+    of the vocabulary, not of the matrix). ``decided``: the filter's answer counted
+    elsewhere (:data:`TooCommonIds`), taken instead of this matrix's frequencies."""
     df = matrix_kernels.id_counts(matrix.sig, matrix.n_signatures)  # no int64 copy of sig
     shareable = df >= 2
     rows_with_sigs = int((np.diff(matrix.ptr) > 0).sum())
+    if decided is not None:
+        return _decided_flags(matrix, shareable, rows_with_sigs, *decided)
     if rows_with_sigs < max(params.idf_min_pages, 2):
         return np.ones(len(df), dtype=bool), shareable, False
     idf = np.log(rows_with_sigs / np.maximum(df, 1)) / math.log(rows_with_sigs)
     counted = idf >= params.idf_low - 1e-12
+    return counted, counted & shareable, True
+
+
+def _decided_flags(matrix: SignatureMatrix, shareable: np.ndarray, rows_with_sigs: int, counted_pages: int,
+                   dropped: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, bool]:
+    if counted_pages != rows_with_sigs:  # the counts were not of these pages: never a silent difference
+        raise RuntimeError(f"the document frequencies were counted over {counted_pages:,} pages "
+                           f"with signatures, the signature matrix has {rows_with_sigs:,}")
+    if dropped is None:
+        return np.ones(len(shareable), dtype=bool), shareable, False
+    raw = matrix.raw_ids if matrix.raw_ids is not None else np.empty(0, np.int64)
+    counted = ~np.isin(raw, dropped, assume_unique=True)
     return counted, counted & shareable, True
 
 
@@ -253,7 +279,7 @@ class Corpus:
     pages: list[PageInfo]
     skipped: list[SkipRecord]
     matrix: SignatureMatrix
-    checksum_group: np.ndarray
+    checksum_group: np.ndarray  # pages with the same number have identical content
     idf_applied: bool
     timings: dict[str, float]
     filters: RunFilters = field(default_factory=RunFilters)
@@ -271,6 +297,8 @@ def load_corpus(
     *,
     extract_all: ExtractAll | None = None,
     site_boiler: SiteBoiler = site_boilerplate,
+    too_common_ids: TooCommonIds | None = None,
+    checksum_groups: ChecksumGroups | None = None,
 ) -> Corpus:
     """Read ``root`` (or the given pages), extract and filter signatures.
 
@@ -279,7 +307,9 @@ def load_corpus(
     (workbench.usecases.grow). ``extract_all``: who reads and extracts an opened folder
     instead of this machine's workers (a Dask cluster: workbench.cluster.run), with the same
     results in the same order; ``site_boiler``: who finds each site's boilerplate (the
-    cluster, from counts it reduced while the client read the pages back).
+    cluster, from counts it reduced while the client read the pages back); ``too_common_ids``:
+    who counts the document frequencies (:data:`TooCommonIds`; default: this process);
+    ``checksum_groups``: who finds the identical pages (:data:`ChecksumGroups`).
     """
     params = params or SpotSigsParams()
     root = Path(root)
@@ -306,15 +336,19 @@ def load_corpus(
         t_keep = time.perf_counter()
         keep(extracted, skipped)
         timings["keep pages"] = time.perf_counter() - t_keep
-    return corpus_of(str(root), params, extracted, skipped, timings, progress, site_boiler)
+    return corpus_of(str(root), params, extracted, skipped, timings, progress, site_boiler, too_common_ids,
+                     checksum_groups)
 
 
 def corpus_of(root: str, params: SpotSigsParams, extracted: list[ExtractedPage], skipped: list[SkipRecord],
               timings: dict[str, float], progress: ProgressFn = no_progress,
-              site_boiler: SiteBoiler = site_boilerplate) -> Corpus:
+              site_boiler: SiteBoiler = site_boilerplate,
+              too_common_ids: TooCommonIds | None = None,
+              checksum_groups: ChecksumGroups | None = None) -> Corpus:
     """The extracted pages (in reading order) as a filtered corpus, as :func:`load_corpus`
     makes it (``extracted`` is used up)."""
-    corpus = filter_corpus(root, params, extracted, skipped, timings, progress, site_boiler)
+    corpus = filter_corpus(root, params, extracted, skipped, timings, progress, site_boiler, too_common_ids,
+                           checksum_groups)
     # A title many pages of a site share, each another story, is the site's label: they
     # take their next candidates (display only: detection never reads a title).
     m = corpus.matrix
@@ -330,7 +364,9 @@ def _block_weights(page: ExtractedPage) -> np.ndarray:
 
 def filter_corpus(root: str, params: SpotSigsParams, extracted: list[ExtractedPage],
                   skipped: list[SkipRecord], timings: dict[str, float],
-                  progress: ProgressFn = no_progress, site_boiler: SiteBoiler = site_boilerplate) -> Corpus:
+                  progress: ProgressFn = no_progress, site_boiler: SiteBoiler = site_boilerplate,
+                  too_common_ids: TooCommonIds | None = None,
+                  checksum_groups: ChecksumGroups | None = None) -> Corpus:
     """The extracted pages as a corpus: boilerplate left out, the IDF filter applied, the
     signature matrix built. ``extracted`` is emptied as it is read (its arrays are let go
     as soon as they are used, to keep a large run's peak memory down)."""
@@ -350,6 +386,8 @@ def filter_corpus(root: str, params: SpotSigsParams, extracted: list[ExtractedPa
         # Its temporaries, freed into the heap, go back to the system before the next
         # step's peak: on 300,000 small pages they held 264 MB there.
         release_free_memory()
+    # The frequencies are counted elsewhere meanwhile, once the boilerplate is known.
+    decided = too_common_ids(boiler, params) if too_common_ids is not None else None
     masks = boilerplate_masks(infos, hashes, boiler)
     repeated = repeated_blocks(PageArrays(extracted, attrgetter("spot_ids")),
                                PageArrays(extracted, attrgetter("spot_block")), hashes, masks)
@@ -369,7 +407,7 @@ def filter_corpus(root: str, params: SpotSigsParams, extracted: list[ExtractedPa
     del extracted, masks, hashes
     release_free_memory()
     raw_matrix = builder.finish()
-    counted, indexed, idf_applied = idf_flags(raw_matrix, params)
+    counted, indexed, idf_applied = idf_flags(raw_matrix, params, decided() if decided is not None else None)
     dropped = ~counted & (matrix_kernels.id_counts(raw_matrix.sig, len(counted)) > 0)
     too_common_ids = (frozenset(raw_matrix.raw_ids[dropped].tolist())
                       if raw_matrix.raw_ids is not None else frozenset())
@@ -394,7 +432,10 @@ def filter_corpus(root: str, params: SpotSigsParams, extracted: list[ExtractedPa
     matrix, _ = raw_matrix.filtered(counted, indexed, usable)
     del raw_matrix
     repeated = with_matrix_ids(repeated, matrix.raw_ids)
-    if infos:
+    found = checksum_groups(len(infos)) if checksum_groups is not None else None
+    if found is not None:
+        checksums = found
+    elif infos:
         # As bytes: a str array takes 4 bytes a character (160 MB for a million sha1s)
         # and np.unique sorts copies of it.
         checksums = np.unique(np.array([i.checksum.encode() for i in infos], dtype=bytes),
@@ -531,6 +572,8 @@ def run_into_project(
     on_result: Callable[[DedupResult], None] | None = None,
     extract_all: ExtractAll | None = None,
     site_boiler: SiteBoiler = site_boilerplate,
+    too_common_ids: TooCommonIds | None = None,
+    checksum_groups: ChecksumGroups | None = None,
     join: Join = find_pairs,
     extra: dict | None = None,
 ) -> tuple[DedupResult, int]:
@@ -543,15 +586,18 @@ def run_into_project(
     while the previous run stays the current one. Cancelling is the coder's choice, so a
     cancelled run is not left pending; any other failure is. ``on_corpus`` and
     ``on_result`` see the stages' results as they come (for running counts); ``keep``
-    the extracted pages (see :func:`load_corpus`). ``extract_all``, ``site_boiler`` and
-    ``join``: who reads, counts the sites' blocks and matches (a Dask cluster:
+    the extracted pages (see :func:`load_corpus`). ``extract_all``, ``site_boiler``,
+    ``too_common_ids``, ``checksum_groups`` and ``join``: who reads, counts the sites' blocks
+    and the document frequencies, finds identical pages and matches (a Dask cluster:
     workbench.cluster.run); ``extra``: more
     settings to keep pending with the run's (where it runs: workbench.cluster.where).
     """
     params = params or SpotSigsParams()
     return corpus_into_project(project, params,
                                lambda: load_corpus(root, params, progress, workers, keep=keep,
-                                                   extract_all=extract_all, site_boiler=site_boiler),
+                                                   extract_all=extract_all, site_boiler=site_boiler,
+                                                   too_common_ids=too_common_ids,
+                                                   checksum_groups=checksum_groups),
                                progress, on_corpus=on_corpus, on_result=on_result, join=join, extra=extra)
 
 

@@ -1,0 +1,100 @@
+"""The IDF filter's document frequencies as a tree reduction on the cluster.
+
+A signature's document frequency is the number of pages that have it once the boilerplate
+is left out (``pipeline.idf_flags``), so it is counted only when the boilerplate is decided
+(the site boilerplate's own reduction, workbench.cluster.reduce, and the corpus
+boilerplate): a second pass over the page shards, with those blocks given. Each shard's
+task counts, per 64-bit signature id, the pages that have it, and the pages that have any
+signature; partial counts are added pairwise up a tree (``dask.bag``'s ``reduction``,
+``split_every`` at a time) on the workers, and the last task turns the whole crawl's counts
+into the ids the filter drops. Only those (a few thousand ids) reach the client, not the
+vocabulary's counts.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from workbench.cluster.reduce import add_counts
+from workbench.cluster.shards import ShardRef, read_pages
+from workbench.detect.spotsigs.boilerplate import boilerplate_masks
+from workbench.detect.spotsigs.extract import ExtractedPage, page_multisets
+
+# (pages with any signature, signature ids sorted, how many pages have each).
+DocFreqs = tuple[int, np.ndarray, np.ndarray]
+# What the client needs of them: the pages with any signature, and the ids the IDF filter
+# drops (None: too few pages for the filter to run).
+TooCommon = tuple[int, np.ndarray | None]
+SPLIT_EVERY = 8  # partial counts added at once, at each level of the tree
+
+
+def page_doc_freqs(pages: Sequence[ExtractedPage], boiler: dict[str, np.ndarray]) -> DocFreqs:
+    """The counts of the pages given, without their boilerplate ``boiler`` (its sites'
+    blocks and anyone's), as the signature matrix will hold them."""
+    if not pages:
+        return 0, np.empty(0, np.int64), np.empty(0, np.int64)
+    masks = boilerplate_masks([p.info for p in pages], [p.block_hashes for p in pages], boiler)
+    ptr, ids, _ = page_multisets(pages, masks)  # each page's ids are distinct
+    ids, counts = np.unique(ids, return_counts=True)
+    return int((np.diff(ptr) > 0).sum()), ids, counts.astype(np.int64)
+
+
+def merge(parts: Iterable[DocFreqs]) -> DocFreqs:
+    """Partial counts added up (the reduction's step; associative and commutative)."""
+    got = list(parts)
+    if len(got) == 1:
+        return got[0]
+    ids, counts = add_counts([(g[1], g[2]) for g in got])
+    return sum(g[0] for g in got), ids, counts
+
+
+def too_common(freqs: DocFreqs, min_pages: int, idf_low: float) -> TooCommon:
+    """The ids ``pipeline.idf_flags`` leaves out of the pages, from the whole crawl's
+    counts (the same formula, so the same ids to the last bit)."""
+    pages, ids, df = freqs
+    if pages < max(min_pages, 2):
+        return pages, None
+    idf = np.log(pages / np.maximum(df, 1)) / math.log(pages)
+    return pages, ids[~(idf >= idf_low - 1e-12)]
+
+
+def shard_doc_freqs(shard: str, rows: Sequence[int], boiler: dict[str, np.ndarray]) -> DocFreqs:
+    """Task: the counts of rows ``rows`` of a page shard (the rows the run kept)."""
+    pages = read_pages(shard)
+    return page_doc_freqs([pages[r] for r in rows], boiler)
+
+
+def _partition(items: Iterable[tuple[str, list[int]]], boiler: dict[str, np.ndarray]) -> list[DocFreqs]:
+    return [merge(shard_doc_freqs(shard, rows, boiler) for shard, rows in items)]
+
+
+def too_common_on(client: Any, refs: Sequence[Any], boiler: dict[str, np.ndarray], min_pages: int,
+                  idf_low: float) -> Callable[[], TooCommon]:
+    """Starts the reduction over the pages ``refs`` name (ShardRefs; an ExtractedPage there
+    is a page the client holds and is counted here); the call returned waits for its
+    answer. The boilerplate goes into the graph once, not into every task."""
+    import dask.bag as db
+    from dask.delayed import delayed
+
+    rows: dict[str, list[int]] = {}
+    here: list[ExtractedPage] = []
+    for ref in refs:
+        if isinstance(ref, ShardRef):
+            rows.setdefault(ref.shard, []).append(ref.row)
+        elif isinstance(ref, ExtractedPage):
+            here.append(ref)
+    own = page_doc_freqs(here, boiler)
+    units = list(rows.items())
+    if not units:
+        decided = too_common(own, min_pages, idf_low)
+        return lambda: decided
+    bag = db.from_sequence(units, npartitions=len(units))  # type: ignore[no-untyped-call]
+    counted = bag.map_partitions(_partition, delayed(boiler, traverse=False))
+    tree = counted.reduction(merge, merge, split_every=SPLIT_EVERY, name="doc-freqs")
+    answer = tree.apply(lambda whole: too_common(merge([whole, own]), min_pages, idf_low))
+    future = client.compute(answer)
+    return lambda: future.result()
