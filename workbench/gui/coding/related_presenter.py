@@ -51,7 +51,7 @@ class RelatedRow:
 
     def line(self) -> str:
         what = "page" if self.size == 1 else f"cluster {self.cluster_id} ({self.size} pages)"
-        # Right after the similarity: the list is narrow and cuts the end of its lines.
+        # Right after the similarity: a narrow list elides the middle of its lines.
         carries = ""
         if self.alignment is not None and self.alignment.share_of_a is not None:
             carries = f"carries {percent(self.alignment.share_of_a)} of the reference · "
@@ -67,6 +67,11 @@ class RelatedRow:
         return (f"Similarity {best.similarity:.2f} to page {best.here} of this cluster: below τ, "
                 f"so not merged{more}.{shares} Ranked by the closest pair, then by the number "
                 "of pairs. M merges it into this cluster, Shift+M this page alone, D dismisses it.")
+
+    def tip(self) -> str:
+        """The row's tooltip: its whole line first (the list elides it in the middle when
+        the column is narrow), then why it is offered."""
+        return f"{self.line()}\n\n{self.why()}"
 
     def passages(self) -> Alignment | None:
         """The passages its page shares with the cluster's reference (None: not opened yet)."""
