@@ -55,12 +55,16 @@ def test_related_lines_are_elided_within_the_list_with_the_whole_line_in_the_tip
     view = pane.list.viewport()
     assert pane.list.width() >= pane.list.fontMetrics().horizontalAdvance(MIN_LINE)
     for k in range(pane.list.count()):
-        item = pane.list.item(k)
-        text_width = pane.list.fontMetrics().horizontalAdvance(item.text())
-        assert text_width > view.width(), "the test needs a line longer than the list"
+        item, row = pane.list.item(k), pane.rows[k]
+        # Two lines: how close (and, once opened, how much it carries); then the page.
+        assert item.text() == "\n".join(row.lines()) and item.text().endswith(LONG_TITLE + " · "
+                                                                            + row.site + " · " + (
+            "page" if row.size == 1 else f"cluster {row.cluster_id} ({row.size} pages)"))
+        widest = max(pane.list.fontMetrics().horizontalAdvance(line) for line in row.lines())
+        assert widest > view.width(), "the test needs a line longer than the list"
         rect = pane.list.visualItemRect(item)
         # The row is laid out as wide as the list, so the view elides its text (a row as
         # wide as its text was cut at the list's right edge instead).
         assert rect.width() <= view.width(), (rect.width(), view.width())
         assert pane.list.textElideMode() == Qt.TextElideMode.ElideMiddle
-        assert html.unescape(item.toolTip()).removeprefix("<qt>").startswith(item.text())
+        assert html.unescape(item.toolTip()).removeprefix("<qt>").startswith(row.line())

@@ -20,7 +20,7 @@ from workbench.gui.sidebyside.pagetext import plain_tip
 RowRole = Qt.ItemDataRole.UserRole + 1
 # Room for the similarity and the share of the reference: a row cut after them still
 # says how close it is and how much was copied (its whole line is in its tooltip).
-MIN_LINE = "0.34  carries 43 % of the reference · "
+MIN_LINE = "0.34  carries 43 % of the reference"
 
 
 class _ListWide(QStyledItemDelegate):
@@ -43,8 +43,8 @@ class RelatedPane(QWidget):
         self.title = QLabel(f"<b>{title_text([])}</b>")
         self.list = QListWidget()
         self.list.setObjectName("relatedList")
-        # Cut in the middle, not at the end: the similarity and share on the left and the
-        # cluster on the right stay; the whole line is in the row's tooltip.
+        # Two lines a row (similarity and share; page, site and cluster), each cut in the
+        # middle, not at the end, so both of its ends stay; the whole is in the tooltip.
         self.list.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setItemDelegate(_ListWide(self.list))
@@ -65,7 +65,7 @@ class RelatedPane(QWidget):
         with QSignalBlocker(self.list):
             self.list.clear()
             for row in self.rows:
-                item = QListWidgetItem(row.line())
+                item = QListWidgetItem("\n".join(row.lines()))
                 item.setToolTip(plain_tip(row.tip()))
                 self.list.addItem(item)
             self.list.setCurrentRow(-1)
@@ -84,7 +84,7 @@ class RelatedPane(QWidget):
             return
         self.rows[index] = row
         item = self.list.item(index)
-        item.setText(row.line())
+        item.setText("\n".join(row.lines()))
         item.setToolTip(plain_tip(row.tip()))
 
     def current(self) -> RelatedRow | None:
