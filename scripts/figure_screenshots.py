@@ -7,11 +7,9 @@ settings and project folder), opens the dev Gold Set (the demo archive when it i
 absent), and saves ``timeline.png`` (the cluster spread over most sites, one member
 marked "not this story") and ``dashboard.png``.
 
-The Gold Set's saved pages carry neither a URL nor a capture date. Until the workbench
-stores the publication date a page states (issue 35, part 1: ``pages.published``), this
-script stands in for it in its throw-away project: it adds the column and fills it with
-what htmldate (the library part 1 uses) finds in each page, so the figures show real
-dates of these 2006-07 pages, labelled as publication dates.
+The Gold Set's saved pages carry neither a URL nor a capture date; the dates the figures
+show are the publication dates the run itself stores (those a page states for machines,
+and the ones htmldate finds in the clustered pages: workbench.usecases.published_dates).
 """
 
 from __future__ import annotations
@@ -25,30 +23,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import screenshots  # noqa: E402  (the X server, the window, waiting)
 
 REPO = screenshots.REPO
-
-
-def stand_in_published(project, root: Path) -> int:
-    """Fill pages.published (added when missing) from the pages themselves; how many."""
-    from htmldate import find_date
-
-    with project.bookkeeping() as conn:
-        columns = {r[1] for r in conn.execute("PRAGMA table_info(pages)")}
-        if "published" not in columns:
-            conn.execute("ALTER TABLE pages ADD COLUMN published TEXT")
-        rows = conn.execute("SELECT id, source FROM pages WHERE published IS NULL "
-                            "AND skip_reason IS NULL").fetchall()
-    found = []
-    for page_id, source in rows:
-        try:
-            markup = (root / source).read_bytes().decode("utf-8", errors="replace")
-            when = find_date(markup, original_date=True, extensive_search=False)
-        except (OSError, ValueError):
-            when = None
-        if when:
-            found.append((when, page_id))
-    with project.bookkeeping() as conn:
-        conn.executemany("UPDATE pages SET published = ? WHERE id = ?", found)
-    return len(found)
 
 
 def spread_cluster(window, project) -> int:
@@ -81,9 +55,8 @@ def inner(args) -> int:
         print("the run did not finish", file=sys.stderr)
         return 1
     project = window.project
-    print(f"publication dates found in {stand_in_published(project, args.archive):,} pages",
-          flush=True)
-    window.refresh(select_ids=[])
+    dated = project.reader().execute("SELECT count(*) FROM pages WHERE published IS NOT NULL").fetchone()[0]
+    print(f"publication dates stored by the run: {dated:,} pages", flush=True)
     window.select_row(spread_cluster(window, project))
     members = window.compare.members
     if members.count() > 3:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import gzip
 import re
 import signal
-import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -18,7 +17,10 @@ from tests.archive.warcs import Builder, page
 from tests.conftest import SHARED_DATA
 from workbench.archive import scan
 
-BUDGET_S = 5.0
+# A hang guard, not a speed bound: reading a few kB never takes a minute unless it loops
+# for ever (a bound near the usual time failed on a loaded machine). Speed is the
+# benchmarks' to print.
+BUDGET_S = 60.0
 
 
 def _seeds() -> list[bytes]:
@@ -88,7 +90,6 @@ def test_damaged_archives_never_raise_or_hang(tmp_path, data):
     path.write_bytes(data)
     old = signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, BUDGET_S)
-    t0 = time.monotonic()
     try:
         items = list(scan(path))
     except _OverBudget:
@@ -96,7 +97,6 @@ def test_damaged_archives_never_raise_or_hang(tmp_path, data):
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
-    assert time.monotonic() - t0 < BUDGET_S
     keys = [i.key for i in items if hasattr(i, "key")]
     assert len(keys) == len(set(keys))
     assert items, "every input yields at least one page or skip record"

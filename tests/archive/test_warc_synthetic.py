@@ -5,7 +5,6 @@ from __future__ import annotations
 import base64
 import gzip
 import hashlib
-import time
 import zipfile
 
 import pytest
@@ -302,7 +301,6 @@ def test_billion_laughs_page_is_harmless(tmp_path):
     assert p.content_type == "text/html"
     from workbench.detect.spotsigs.extract import extract_text
 
-    t0 = time.monotonic()
     extracted, _ = extract_text(p)
-    assert time.monotonic() - t0 < 2
+    # The entities were never expanded (that is what made it harmless, not a time bound).
     assert len(extracted.text) < 10_000 and "lollollol" not in extracted.text

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from PySide6.QtCore import Qt, QTimer
 
@@ -25,14 +23,22 @@ def big_archive(tmp_path):
     return root
 
 
+def _enabled_actions(w) -> set[str]:
+    return {name for name, action in w.actions_by_name.items() if action.isEnabled()}
+
+
 def cancel_at_first_progress(qtbot, w):
+    """Click Cancel once the run shows progress; return the job that was cancelled, once
+    the window has ended it. No wall-clock bound (the machine may be loaded): the waits
+    are hang guards only, and what is asserted is the state the cancel leaves."""
     with qtbot.waitSignal(w.run_panel.progress_shown, timeout=RUN_TIMEOUT_MS):
         pass
     assert w.run_panel.isVisible()
-    started = time.monotonic()
-    with qtbot.waitSignal(w.run_cancelled, timeout=5000):
+    job = w.job
+    # run_cancelled is the window's own (GUI thread), emitted once the worker stopped.
+    with qtbot.waitSignal(w.run_cancelled, timeout=RUN_TIMEOUT_MS):
         qtbot.mouseClick(w.run_panel.cancel, Qt.MouseButton.LeftButton)
-    return time.monotonic() - started
+    return job
 
 
 def test_cancel_first_run_leaves_an_empty_consistent_project(qtbot, window, big_archive):
@@ -41,14 +47,21 @@ def test_cancel_first_run_leaves_an_empty_consistent_project(qtbot, window, big_
         assert w.open_archive(big_archive)
     # While the run is going, coding actions are off (the worker owns the write lane).
     assert not w.actions_by_name["undo"].isEnabled() and not w.actions_by_name["export"].isEnabled()
-    spent = cancel_at_first_progress(qtbot, w)
-    assert spent < 1.5, f"cancel took {spent:.2f} s"
+    job = cancel_at_first_progress(qtbot, w)
+    # The run stopped: its worker is done and the window let go of it.
+    assert job is not None and job.done.is_set()
     assert w.job is None and not w.run_panel.isVisible()
+    # No run saved; the project is as it was before the run, and consistent.
     assert w.project.current_run() is None
     assert w.project.integrity_problems() == []
     assert w.model.rowCount() == 0
     assert w.counts_label.text() == "No detection run yet"
     assert "cancelled" in w.statusBar().currentMessage()
+    # The window is usable again: the actions the run had turned off are back, and there
+    # is nothing to undo (the cancelled run left no step behind).
+    enabled = _enabled_actions(w)
+    assert {"rerun", "settings", "add_pages", "export", "next_uncoded"} <= enabled, enabled
+    assert "undo" not in enabled and w.project.next_undo() is None
     # Running again after a cancel works.
     with qtbot.waitSignal(w.run_finished, timeout=RUN_TIMEOUT_MS):
         w.actions_by_name["rerun"].trigger()

@@ -38,7 +38,17 @@ from workbench.gui.filterbar import FilterBar
 from workbench.gui.jobs import DetectJob
 from workbench.gui.keys.keyboard import CodingUndoInTextFields
 from workbench.gui.messages import KeyNamingStatusBar, MessageLog
-from workbench.gui.models import COL_MIN, COL_SIZE, COL_TITLE, ClusterTableModel
+from workbench.gui.models import (
+    COL_FIRST,
+    COL_LAST,
+    COL_MIN,
+    COL_SITE_COUNT,
+    COL_SIZE,
+    COL_SPAN,
+    COL_TITLE,
+    COLUMNS,
+    ClusterTableModel,
+)
 from workbench.gui.project.backupwatch import BackupWatcher
 from workbench.gui.project.export_actions import report_export
 from workbench.gui.project.export_job import Exporter
@@ -57,6 +67,9 @@ from workbench.gui.window.selection import ClusterSelection
 from workbench.store import Project, ProjectError
 from workbench.store.team import CopyStamp, list_samples
 
+# How much of a headline the cluster list shows before the pointer (or a wider column) is
+# needed: its first words, enough to tell two stories apart.
+TITLE_ROOM = "Saddam hanged at dawn | World ne"
 # ICONS: where the window's icons are read from (the packaging tests read it here).
 __all__ = ["ICONS", "MainWindow"]
 
@@ -121,11 +134,11 @@ class MainWindow(WindowActions, ProjectSession, DetectionRuns, ClusterSelection,
         self.table.sortByColumn(COL_SIZE, Qt.SortOrder.DescendingOrder)
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(22)
-        self.table.horizontalHeader().setSectionResizeMode(COL_TITLE, QHeaderView.ResizeMode.Stretch)
         self.table.setAlternatingRowColors(True)
         for col, width in enumerate([42, 44, 46, 50, 0, 110, 100, 54]):
             if width:
                 self.table.setColumnWidth(col, width)
+        self._size_title_and_date_columns()
         # "< floor" whole, not cut to "< …" (a mark nobody could read).
         self.table.setColumnWidth(COL_MIN, max(46, self.table.fontMetrics().horizontalAdvance(
             "< floor") + 16))
@@ -213,6 +226,21 @@ class MainWindow(WindowActions, ProjectSession, DetectionRuns, ClusterSelection,
         bar.addPermanentWidget(self.counts_label)
         bar.addPermanentWidget(self.coder_label)
         bar.addPermanentWidget(self.project_label)
+
+    def _size_title_and_date_columns(self) -> None:
+        """Twelve columns do not fit the list's share of the window: a stretched title
+        was squeezed to "Saddam …" once the date columns came. The title keeps room for
+        a headline's first words, the list scrolls sideways, and the last column takes
+        what is left over; the date columns are as wide as their header or a date."""
+        header = self.table.horizontalHeader()
+        fit = self.table.fontMetrics().horizontalAdvance
+        header.setSectionResizeMode(COL_TITLE, QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(True)
+        self.table.setColumnWidth(COL_TITLE, fit(TITLE_ROOM) + 16)
+        for col, sample in ((COL_FIRST, "2007-01-18"), (COL_LAST, "2007-01-18"), (COL_SPAN, "41.5 d"),
+                            (COL_SITE_COUNT, "431")):
+            # The header's own text and its sort arrow, or a value, whichever is wider.
+            self.table.setColumnWidth(col, max(fit(COLUMNS[col]) + 28, fit(sample) + 16))
 
     def _restore_layout(self) -> None:
         geometry = self.settings.value("window/geometry")

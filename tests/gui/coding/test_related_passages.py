@@ -60,6 +60,6 @@ def test_a_related_page_shows_its_passages_against_the_reference(qtbot, related_
     # its page carries, its tip the whole sentence.
     opened = w.related_pane.current()
     assert opened is not None and opened.passages() == expected
-    carried = f"0.30  carries {percent(expected.share_of_a)} of the reference · Story 3"
+    carried = f"0.30  carries {percent(expected.share_of_a)} of the reference\nStory 3"
     assert w.related_pane.list.currentItem().text().startswith(carried)
     assert share_sentence(expected) in html.unescape(w.related_pane.list.currentItem().toolTip())

@@ -3,13 +3,34 @@ what the keys do are workbench.gui.coding.related_presenter's)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSignalBlocker, Qt, Signal
-from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSignalBlocker, QSize, Qt, Signal
+from PySide6.QtWidgets import (
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from workbench.gui.coding.related_presenter import RelatedRow, title_text
 from workbench.gui.sidebyside.pagetext import plain_tip
 
 RowRole = Qt.ItemDataRole.UserRole + 1
+# Room for the similarity and the share of the reference: a row cut after them still
+# says how close it is and how much was copied (its whole line is in its tooltip).
+MIN_LINE = "0.34  carries 43 % of the reference"
+
+
+class _ListWide(QStyledItemDelegate):
+    """Rows as wide as the list, not as their text: a list view lays a row out as wide as
+    its text (so it is cut at the right edge, never elided); asking for no width makes
+    it the list's, and the view's elide mode then applies."""
+
+    def sizeHint(self, option: QStyleOptionViewItem,  # noqa: N802 - Qt API
+                 index: QModelIndex | QPersistentModelIndex) -> QSize:
+        return QSize(0, super().sizeHint(option, index).height())
 
 
 class RelatedPane(QWidget):
@@ -22,6 +43,12 @@ class RelatedPane(QWidget):
         self.title = QLabel(f"<b>{title_text([])}</b>")
         self.list = QListWidget()
         self.list.setObjectName("relatedList")
+        # Two lines a row (similarity and share; page, site and cluster), each cut in the
+        # middle, not at the end, so both of its ends stay; the whole is in the tooltip.
+        self.list.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setItemDelegate(_ListWide(self.list))
+        self.list.setMinimumWidth(self.list.fontMetrics().horizontalAdvance(MIN_LINE) + 24)
         self.list.setToolTip("Pages of other clusters this one resembles below τ: never merged "
                              "without you. M merges one, Shift+M its page alone, D dismisses it.")
         lay = QVBoxLayout(self)
@@ -38,8 +65,8 @@ class RelatedPane(QWidget):
         with QSignalBlocker(self.list):
             self.list.clear()
             for row in self.rows:
-                item = QListWidgetItem(row.line())
-                item.setToolTip(plain_tip(row.why()))
+                item = QListWidgetItem("\n".join(row.lines()))
+                item.setToolTip(plain_tip(row.tip()))
                 self.list.addItem(item)
             self.list.setCurrentRow(-1)
         self.title.setText(f"<b>{title_text(self.rows)}</b>")
@@ -57,8 +84,8 @@ class RelatedPane(QWidget):
             return
         self.rows[index] = row
         item = self.list.item(index)
-        item.setText(row.line())
-        item.setToolTip(plain_tip(row.why()))
+        item.setText("\n".join(row.lines()))
+        item.setToolTip(plain_tip(row.tip()))
 
     def current(self) -> RelatedRow | None:
         row = self.list.currentRow()

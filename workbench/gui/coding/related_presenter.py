@@ -50,13 +50,19 @@ class RelatedRow:
         return self.item.best.there
 
     def line(self) -> str:
+        """The row on one line (its tooltip's first line)."""
+        head, where = self.lines()
+        return f"{head} · {where}"
+
+    def lines(self) -> tuple[str, str]:
+        """The row as the list shows it, on two lines: how close and how much of the
+        reference it carries; then which page, where from and what it would merge. The
+        list is narrow: on one line the headline was cut away after the share."""
         what = "page" if self.size == 1 else f"cluster {self.cluster_id} ({self.size} pages)"
-        # Right after the similarity: the list is narrow and cuts the end of its lines.
-        carries = ""
+        head = f"{self.item.similarity:.2f}"
         if self.alignment is not None and self.alignment.share_of_a is not None:
-            carries = f"carries {percent(self.alignment.share_of_a)} of the reference · "
-        return (f"{self.item.similarity:.2f}  {carries}{self.title or '(no title)'} · "
-                f"{self.site} · {what}")
+            head += f"  carries {percent(self.alignment.share_of_a)} of the reference"
+        return head, f"{self.title or '(no title)'} · {self.site} · {what}"
 
     def why(self) -> str:
         """The tooltip: why it is offered and where it ranks from."""
@@ -67,6 +73,11 @@ class RelatedRow:
         return (f"Similarity {best.similarity:.2f} to page {best.here} of this cluster: below τ, "
                 f"so not merged{more}.{shares} Ranked by the closest pair, then by the number "
                 "of pairs. M merges it into this cluster, Shift+M this page alone, D dismisses it.")
+
+    def tip(self) -> str:
+        """The row's tooltip: its whole line first (the list elides its lines in the
+        middle when the column is narrow), then why it is offered."""
+        return f"{self.line()}\n\n{self.why()}"
 
     def passages(self) -> Alignment | None:
         """The passages its page shares with the cluster's reference (None: not opened yet)."""

@@ -328,7 +328,8 @@ class CompareView(QWidget):
         self.splitter.addWidget(side)
         self.splitter.addWidget(self.panes)
         self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([260, 900])  # room for the doubt threshold row and titles
+        # Room for the doubt threshold row, titles and a related line up to its headline.
+        self.splitter.setSizes([310, 850])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(top)
