@@ -22,7 +22,7 @@ sys.path.insert(0, str(REPO))
 
 def main() -> int:
     from tests.text.test_captures import large_page, page
-    from workbench.text.captures import recover_provenance, strip_replay_inserts
+    from workbench.text.provenance.captures import recover_provenance, strip_replay_inserts
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=20)
