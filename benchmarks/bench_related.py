@@ -5,7 +5,7 @@
 Saves a run of ``--pages`` single pages and ``--pairs`` random pairs between the pair
 floor and τ (the pairs the related list reads), then times reading the run's pairs
 (``run_links``: the window does it on a worker the first time a cluster of the run is
-shown, workbench.gui.coding.related_reader) and listing one cluster's related clusters
+shown, workbench.gui.related.reader) and listing one cluster's related clusters
 once they are kept (what every later cluster costs on the GUI thread). A benchmark, not
 a test: it prints figures and asserts nothing.
 """

@@ -53,8 +53,8 @@ from workbench.usecases.pipeline import DedupResult, detect, load_corpus
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from eval_detection import SHARED, params_from  # noqa: E402  (a sibling script)
 
-# The number of related clusters the cluster view lists (workbench.gui.coding.related_presenter).
-from workbench.gui.coding.related_presenter import SHOWN  # noqa: E402
+# The number of related clusters the cluster view lists (workbench.gui.related.presenter).
+from workbench.gui.related.presenter import SHOWN  # noqa: E402
 
 KS = (1, 3, 5)
 Truth = Callable[[str, str], bool]

@@ -16,7 +16,7 @@ import sys
 import pytest
 
 from tests.conftest import REPO, shared_path
-from workbench.gui.coding.related_presenter import SHOWN
+from workbench.gui.related.presenter import SHOWN
 from workbench.usecases.pipeline import detect, load_corpus
 
 

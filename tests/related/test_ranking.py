@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tests.related.builders import cluster_of_key, key, related_project
 from workbench.core.related import related_clusters
-from workbench.gui.coding.related_presenter import related_rows, title_text
+from workbench.gui.related.presenter import related_rows, title_text
 
 CLUSTERS = {0: 10, 1: 10, 2: 10, 3: 20, 4: 20, 5: 30, 6: 40}
 
@@ -51,7 +51,8 @@ def test_project_rows_rank_and_say_why(tmp_path):
                                                 cluster_of_key(project, key(5))]
         first = rows[0]
         assert first.page_id == project.page_id(key(3)) and first.size == 2
-        assert first.line().startswith("0.30  Story 3")
+        assert first.lines()[0] == "0.30" and first.lines()[1].startswith("Story 3")
+        assert first.line().startswith("0.30 · Story 3")
         assert "2 pairs tie" in first.why() and "Ranked by the closest pair" in first.why()
         assert title_text(rows) == "Related, not merged (2)"
         # From the other side: B's related is A, through its closest pair.

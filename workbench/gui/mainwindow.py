@@ -30,8 +30,6 @@ from workbench.gui.coding.feedback import memo_saved_message
 from workbench.gui.coding.memopane import MemoPane
 from workbench.gui.coding.memoview import memo_view
 from workbench.gui.coding.navigation import cluster_to_show, counts_text, member_to_show
-from workbench.gui.coding.related_actions import RelatedActions
-from workbench.gui.coding.related_pane import RelatedPane
 from workbench.gui.coding.review_dialog import ReviewDialog
 from workbench.gui.detection.calibration import CalibrationDialog
 from workbench.gui.filterbar import FilterBar
@@ -57,6 +55,8 @@ from workbench.gui.project.opening import read_only_banner
 from workbench.gui.project.session import ProjectSession
 from workbench.gui.project.team_text import copy_banner
 from workbench.gui.prompter import Prompter
+from workbench.gui.related.actions import RelatedActions
+from workbench.gui.related.pane import RelatedPane
 from workbench.gui.runpanel import RunPanel
 from workbench.gui.sidebyside.pagetext import params_from_dict
 from workbench.gui.sidebyside.view import CompareView
@@ -182,7 +182,7 @@ class MainWindow(WindowActions, ProjectSession, DetectionRuns, ClusterSelection,
 
         self.compare = CompareView(settings=self.settings)
         self.compare.member_changed.connect(lambda _page: self._show_memos())
-        # Related rewrites below τ, under the members (workbench.gui.coding.related_actions).
+        # Related rewrites below τ, under the members (workbench.gui.related.actions).
         self.related_pane = RelatedPane()
         self.compare.side.addWidget(self.related_pane)
         self.related = RelatedActions(self)

@@ -19,10 +19,10 @@ from workbench.figures.corpus import corpus_numbers
 from workbench.figures.saving import FigureFormatError, export_dashboard, save_figure
 from workbench.figures.spread import cluster_spread
 from workbench.figures.timeline import timeline_figure
-from workbench.gui.coding.related_presenter import related_pages, related_pages_read
 from workbench.gui.figures.dashboard_view import DashboardWindow
 from workbench.gui.figures.timeline_view import RelatedPages, TimelineWindow
 from workbench.gui.host import ProjectWindow
+from workbench.gui.related.presenter import related_pages, related_pages_read
 from workbench.store import ProjectError
 from workbench.store.safety.portable_names import portable_name
 

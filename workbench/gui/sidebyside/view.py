@@ -319,7 +319,7 @@ class CompareView(QWidget):
         side.addWidget(self._members_box())
         side.addWidget(self._titled("Why these match", self.why))
         side.setSizes([200, 300])
-        self.side = side  # the window adds the related pane below (workbench.gui.coding.related_pane)
+        self.side = side  # the window adds the related pane below (workbench.gui.related.pane)
         self.panes = QSplitter(Qt.Orientation.Horizontal)
         self.panes.addWidget(self.left)
         self.panes.addWidget(self.right)

@@ -15,9 +15,9 @@ if TYPE_CHECKING:
 
     from workbench.gui.coding.codebook import CodebookPanel
     from workbench.gui.coding.memopane import MemoPane
-    from workbench.gui.coding.related_pane import RelatedPane
     from workbench.gui.filterbar import FilterBar
     from workbench.gui.models import ClusterTableModel
+    from workbench.gui.related.pane import RelatedPane
     from workbench.gui.sidebyside.view import CompareView
     from workbench.store import Project
 

@@ -1,5 +1,5 @@
 """The related pane: a cluster's related rewrites, below the members (thin: the rows and
-what the keys do are workbench.gui.coding.related_presenter's)."""
+what the keys do are workbench.gui.related.presenter's)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.gui.coding.related_presenter import RelatedRow, title_text
+from workbench.gui.related.presenter import RelatedRow, title_text
 from workbench.gui.sidebyside.pagetext import plain_tip
 
 RowRole = Qt.ItemDataRole.UserRole + 1

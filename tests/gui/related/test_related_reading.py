@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("pytestqt")
 
 from tests.related.builders import cluster_of_key, key, related_project  # noqa: E402
-from workbench.gui.coding.related_presenter import READING  # noqa: E402
+from workbench.gui.related.presenter import READING  # noqa: E402
 from workbench.store.runs import related as store_related  # noqa: E402
 
 

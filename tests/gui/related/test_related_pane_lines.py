@@ -12,10 +12,10 @@ pytest.importorskip("pytestqt")
 
 from PySide6.QtCore import Qt  # noqa: E402
 
-from tests.gui.coding.test_related_pane import _into_related_list  # noqa: E402
+from tests.gui.related.test_related_pane import _into_related_list  # noqa: E402
 from tests.related.builders import cluster_of_key, key, related_project  # noqa: E402
-from workbench.gui.coding.related_pane import MIN_LINE  # noqa: E402
-from workbench.gui.coding.related_presenter import related_rows  # noqa: E402
+from workbench.gui.related.pane import MIN_LINE  # noqa: E402
+from workbench.gui.related.presenter import related_rows  # noqa: E402
 
 LONG_TITLE = "Harbour workers walk out over pay as talks with the port authority collapse"
 

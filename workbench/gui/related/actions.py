@@ -1,12 +1,13 @@
 """The related pane's keys: M merges a related cluster into the cluster shown (Shift+M its
 page alone), D dismisses it, Ctrl+R puts the keyboard in the list; choosing a row shows its
-page against the reference. The logic is workbench.gui.coding.related_presenter's."""
+page against the reference. The logic is workbench.gui.related.presenter's."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from workbench.gui.coding.related_presenter import (
+from workbench.gui.host import CodingWindow
+from workbench.gui.related.presenter import (
     READING,
     RelatedRow,
     dismiss_related,
@@ -16,12 +17,11 @@ from workbench.gui.coding.related_presenter import (
     nothing_message,
     related_rows,
 )
-from workbench.gui.coding.related_reader import RelatedReader
-from workbench.gui.host import CodingWindow
+from workbench.gui.related.reader import RelatedReader
 
 if TYPE_CHECKING:
     from workbench.gui.coding.coding_actions import CodingActions
-    from workbench.gui.coding.related_pane import RelatedPane
+    from workbench.gui.related.pane import RelatedPane
     from workbench.gui.sidebyside.view import CompareView
 
 
