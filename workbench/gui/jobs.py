@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from PySide6.QtCore import QObject, QRunnable, Signal
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
 from workbench.cluster.where import ClusterError, RunWhere, running
 from workbench.core.progress import Cancelled
@@ -53,6 +53,80 @@ def retire(job: EndingJob) -> None:
                    if not (j.done.is_set() and now - t > JOB_GRACE_SECONDS)]
     _retired.append((job, now))
 
+
+
+class ReadJob(EndingJob, Protocol):
+    """A QRunnable whose ``signals`` carry ``read(object)`` or ``failed(str)``."""
+
+    signals: Any
+
+    def run(self) -> None: ...
+
+
+class OneReadAtATime(QObject):
+    """Runs one read job at a time on the thread pool and hands its news to the GUI thread.
+
+    Subclasses make the job and say what its result means (``_was_read``,
+    ``_read_failed``); this keeps the rest the same for every such reader: one job at a
+    time, a job that ended kept alive until its worker has left ``run()`` (retire), and
+    ``settled`` for the tests.
+    """
+
+    # Emitted on the GUI thread once a read ended and was handed on (tests wait on this).
+    settled = Signal()
+
+    def __init__(self, parent: QObject, pool: QThreadPool | None = None) -> None:
+        super().__init__(parent)
+        self.pool = pool or QThreadPool.globalInstance()
+        # True: read on the calling thread (GUI tests that do not test the reader itself).
+        self.run_here = False
+        self.job: Any = None
+        self.last: Any = None  # the job that ended last (tests look at its thread)
+
+    @property
+    def busy(self) -> bool:
+        return self.job is not None
+
+    def _launch(self, job: ReadJob) -> bool:
+        """Start ``job``; False when a read is already going on."""
+        if self.job is not None:
+            return False
+        self.job = job
+        job.signals.read.connect(self._read)
+        job.signals.failed.connect(self._failed)
+        if self.run_here:
+            job.run()
+        else:
+            self.pool.start(job)
+        return True
+
+    def wait(self, seconds: float = 60) -> None:
+        """Wait for a read under way (before what it reads is closed under it)."""
+        if self.job is not None:
+            self.job.done.wait(seconds)
+
+    def _finish(self) -> Any:
+        job, self.job = self.job, None
+        if job is not None:
+            retire(job)  # kept past this reader, until its worker has surely left run()
+            self.last = job
+        return job
+
+    def _read(self, found: object) -> None:
+        if (job := self._finish()) is not None:
+            self._was_read(job, found)
+        self.settled.emit()
+
+    def _failed(self, message: str) -> None:
+        if (job := self._finish()) is not None:
+            self._read_failed(job, message)
+        self.settled.emit()
+
+    def _was_read(self, job: Any, found: object) -> None:
+        raise NotImplementedError
+
+    def _read_failed(self, job: Any, message: str) -> None:
+        raise NotImplementedError
 
 @dataclass(slots=True)
 class RunSummary:

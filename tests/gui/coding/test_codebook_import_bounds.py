@@ -17,7 +17,7 @@ def test_the_file_is_read_off_the_gui_thread(qtbot, demo_window, prompter, tmp_p
     # ``settled`` is emitted on the GUI thread, once the worker's result was handled there.
     with qtbot.waitSignal(reader.settled, timeout=30_000):
         w.actions_by_name["import_codebook"].trigger()
-    (job,) = reader._ended
+    job = reader.last
     assert job.thread_id is not None and job.thread_id != threading.get_ident()
     assert {t.name for t in w.project.codebook()} == {"tag 0", "tag 1", "tag 2"}
     assert "Imported 3 tags" in w.statusBar().currentMessage()

@@ -18,6 +18,7 @@ from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 from workbench.export.codebook_file import read_codebook_file
 from workbench.export.qdc import QdcImport
 from workbench.gui.errors.failures import explain
+from workbench.gui.jobs import OneReadAtATime
 from workbench.store import ProjectError
 
 
@@ -51,50 +52,21 @@ class CodebookReadJob(QRunnable):
             self.done.set()
 
 
-class CodebookReader(QObject):
+class CodebookReader(OneReadAtATime):
     """Starts one read at a time and hands its result to the callbacks on the GUI thread."""
-
-    # Emitted on the GUI thread once a read's result was handed on (tests wait on this one).
-    settled = Signal()
 
     def __init__(self, parent: QObject, on_read: Callable[[Path, QdcImport], None],
                  on_failed: Callable[[Path, str], None], pool: QThreadPool | None = None) -> None:
-        super().__init__(parent)
+        super().__init__(parent, pool)
         self._on_read, self._on_failed = on_read, on_failed
-        self.pool = pool or QThreadPool.globalInstance()
-        # True: read on the calling thread (the GUI tests, which cannot wait on a worker).
-        self.run_here = False
-        self.job: CodebookReadJob | None = None
-        self._ended: list[CodebookReadJob] = []  # kept until their thread has left run()
-
-    @property
-    def busy(self) -> bool:
-        return self.job is not None
 
     def start(self, path: Path) -> bool:
         """Read ``path``; False when a read is already going on."""
-        if self.job is not None:
-            return False
-        self._ended = [j for j in self._ended if not j.done.is_set()]
-        job = self.job = CodebookReadJob(path)
-        job.signals.read.connect(self._read)
-        job.signals.failed.connect(self._failed)
-        if self.run_here:
-            job.run()
-        else:
-            self.pool.start(job)
-        return True
+        return self._launch(CodebookReadJob(path))
 
-    def _finish(self) -> Path:
-        job, self.job = self.job, None
-        assert job is not None
-        self._ended.append(job)
-        return job.path
+    def _was_read(self, job: CodebookReadJob, found: object) -> None:
+        assert isinstance(found, QdcImport)
+        self._on_read(job.path, found)
 
-    def _read(self, found: QdcImport) -> None:
-        self._on_read(self._finish(), found)
-        self.settled.emit()
-
-    def _failed(self, message: str) -> None:
-        self._on_failed(self._finish(), message)
-        self.settled.emit()
+    def _read_failed(self, job: CodebookReadJob, message: str) -> None:
+        self._on_failed(job.path, message)

@@ -16,14 +16,14 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
 from workbench.gui.errors.failures import explain
-from workbench.gui.jobs import retire
+from workbench.gui.jobs import OneReadAtATime
 
 if TYPE_CHECKING:
     from workbench.store import Project
 
 
 class RelatedReadSignals(QObject):
-    read = Signal()
+    read = Signal(object)  # None: the pairs are kept in the project
     failed = Signal(str)
 
 
@@ -43,59 +43,26 @@ class RelatedReadJob(QRunnable):
         except BaseException as exc:  # noqa: BLE001 - every failure must reach the coder
             self.signals.failed.emit(explain(exc).text)
         else:
-            self.signals.read.emit()
+            self.signals.read.emit(None)
         finally:
             self.done.set()
 
 
-class RelatedReader(QObject):
+class RelatedReader(OneReadAtATime):
     """One read at a time; ``on_read`` runs on the GUI thread once the pairs are kept."""
-
-    # Emitted on the GUI thread once a read ended and was handed on (tests wait on this).
-    settled = Signal()
 
     def __init__(self, parent: QObject, on_read: Callable[[], None],
                  on_failed: Callable[[str], None], pool: QThreadPool | None = None) -> None:
-        super().__init__(parent)
+        super().__init__(parent, pool)
         self._on_read, self._on_failed = on_read, on_failed
-        self.pool = pool or QThreadPool.globalInstance()
-        # True: read on the calling thread (GUI tests that do not test this reader).
-        self.run_here = False
-        self.job: RelatedReadJob | None = None
-
-    @property
-    def busy(self) -> bool:
-        return self.job is not None
 
     def start(self, project: Project, cluster_id: int) -> None:
         """Read the pairs of ``cluster_id``'s run (nothing when a read is going on)."""
-        if self.job is not None:
-            return
-        job = self.job = RelatedReadJob(project, cluster_id)
-        job.signals.read.connect(self._read)
-        job.signals.failed.connect(self._failed)
-        if self.run_here:
-            job.run()
-        else:
-            self.pool.start(job)
+        if not self.busy:
+            self._launch(RelatedReadJob(project, cluster_id))
 
-    def wait(self, seconds: float = 60) -> None:
-        """Wait for a read under way (before its project is closed under it)."""
-        if self.job is not None:
-            self.job.done.wait(seconds)
+    def _was_read(self, job: RelatedReadJob, found: object) -> None:
+        self._on_read()
 
-    def _finish(self) -> RelatedReadJob | None:
-        job, self.job = self.job, None
-        if job is not None:
-            retire(job)  # kept past this reader, until its worker has surely left run()
-        return job
-
-    def _read(self) -> None:
-        if self._finish() is not None:
-            self._on_read()
-        self.settled.emit()
-
-    def _failed(self, message: str) -> None:
-        if self._finish() is not None:
-            self._on_failed(message)
-        self.settled.emit()
+    def _read_failed(self, job: RelatedReadJob, message: str) -> None:
+        self._on_failed(message)
