@@ -18,22 +18,15 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "scripts"))
 
-from screenshots import open_window, outer, parse_args, wait  # noqa: E402
+from screenshots import open_window, run, save_small, wait  # noqa: E402
 
 
 def inner(args: argparse.Namespace) -> int:
-    from PySide6.QtCore import Qt
-    from PySide6.QtGui import QImage
 
     from workbench.gui.detection.calibration import open_calibration
     from workbench.gui.sidebyside.view import DoubtRole
 
     app, window = open_window(args)
-
-    def small(pixmap):
-        # 256 colours are plenty for a window and keep the PNG small for the repository.
-        flags = Qt.ImageConversionFlag.ThresholdDither | Qt.ImageConversionFlag.AvoidDither
-        return pixmap.toImage().convertToFormat(QImage.Format.Format_Indexed8, flags)
 
     finished: list[object] = []
     window.run_finished.connect(finished.append)
@@ -56,7 +49,7 @@ def inner(args: argparse.Namespace) -> int:
     dialog.set_tau(target)
     dialog.view.setFocus()
     wait(400)
-    small(dialog.grab()).save(str(args.out / "calibrate.png"))
+    save_small(dialog.grab(), args.out / "calibrate.png")
     print(f"saved calibrate.png (τ {target:.2f}: {dialog.text.text()})", flush=True)
     dialog.reject()
 
@@ -80,15 +73,14 @@ def inner(args: argparse.Namespace) -> int:
     # Only the member list and the headers: enough to show the marks, and a small file.
     shot = view.grab()
     crop = shot.copy(0, 0, min(shot.width(), 980), min(shot.height(), 460))
-    small(crop).save(str(args.out / "doubtful.png"))
+    save_small(crop, args.out / "doubtful.png")
     print(f"saved doubtful.png ({most} doubtful members)", flush=True)
     window.close()
     return 0
 
 
 def main() -> int:
-    args = parse_args(__doc__)
-    return inner(args) if args.inner else outer(args, __file__)
+    return run(__doc__, inner, __file__)
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "scripts"))
 
-from screenshots import DEMO, outer, parse_args, wait  # noqa: E402
+from screenshots import DEMO, run, save_small, wait  # noqa: E402
 
 DIALOG_SIZE = (1240, 900)
 
@@ -54,8 +54,6 @@ def loadable_methods() -> list[str]:
 
 def inner(args: argparse.Namespace) -> int:
     sys.path.insert(0, str(REPO))
-    from PySide6.QtCore import Qt
-    from PySide6.QtGui import QImage
 
     from workbench.gui.app import make_app
     from workbench.gui.detection.compare_dialog import CompareDialog
@@ -87,10 +85,7 @@ def inner(args: argparse.Namespace) -> int:
         return 1
     print(f"compared {', '.join(methods)} in {time.monotonic() - started:.0f} s", flush=True)
     wait(400)
-    image = dialog.grab().toImage()
-    # 256 colours are plenty for a dialog and keep the PNG small for the repository.
-    flags = Qt.ImageConversionFlag.ThresholdDither | Qt.ImageConversionFlag.AvoidDither
-    image.convertToFormat(QImage.Format.Format_Indexed8, flags).save(str(args.out / "compare-methods.png"))
+    save_small(dialog.grab(), args.out / "compare-methods.png")
     print("saved compare-methods.png", flush=True)
     print(dialog.summary.text(), flush=True)
     for row in dialog.presenter.rows:
@@ -102,8 +97,7 @@ def inner(args: argparse.Namespace) -> int:
 
 
 def main() -> int:
-    args = parse_args(__doc__)
-    return inner(args) if args.inner else outer(args, __file__)
+    return run(__doc__, inner, __file__)
 
 
 if __name__ == "__main__":

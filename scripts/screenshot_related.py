@@ -20,7 +20,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "scripts"))
 
-from screenshots import open_window, outer, parse_args, wait  # noqa: E402
+from screenshots import open_window, run, save_small, wait  # noqa: E402
 
 
 def _rows_listed(app, window, deadline: float) -> None:
@@ -31,8 +31,6 @@ def _rows_listed(app, window, deadline: float) -> None:
 
 
 def inner(args: argparse.Namespace) -> int:
-    from PySide6.QtCore import Qt
-    from PySide6.QtGui import QImage
 
     app, window = open_window(args)
     finished: list[object] = []
@@ -75,10 +73,7 @@ def inner(args: argparse.Namespace) -> int:
     print(pane.title.text(), "|", pane.list.currentItem().text(), "|",
           view.right.passage_note.text(), flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
-    image = window.grab().toImage()
-    # 256 colours are plenty for a window and keep the PNG small for the repository.
-    flags = Qt.ImageConversionFlag.ThresholdDither | Qt.ImageConversionFlag.AvoidDither
-    image.convertToFormat(QImage.Format.Format_Indexed8, flags).save(str(args.out / "related.png"))
+    save_small(window.grab(), args.out / "related.png")
     print("saved related.png", flush=True)
     window.close()
     app.processEvents()
@@ -86,8 +81,7 @@ def inner(args: argparse.Namespace) -> int:
 
 
 def main() -> int:
-    args = parse_args(__doc__)
-    return inner(args) if args.inner else outer(args, __file__)
+    return run(__doc__, inner, __file__)
 
 
 if __name__ == "__main__":

@@ -118,6 +118,23 @@ def wait(ms: int) -> None:
     loop.exec()
 
 
+def save_small(grabbed, path: Path) -> None:
+    """Save a grabbed widget (a QPixmap or QImage) with 256 colours: plenty for a window,
+    and a small PNG for the repository."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QImage
+
+    image = grabbed.toImage() if hasattr(grabbed, "toImage") else grabbed
+    flags = Qt.ImageConversionFlag.ThresholdDither | Qt.ImageConversionFlag.AvoidDither
+    image.convertToFormat(QImage.Format.Format_Indexed8, flags).save(str(path))
+
+
+def run(doc: str, inner_fn, script: str) -> int:
+    """A screenshot script's main: under Xvfb (``outer``), then ``inner_fn`` inside it."""
+    args = parse_args(doc)
+    return inner_fn(args) if args.inner else outer(args, script)
+
+
 def parse_args(doc: str) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--archive", type=Path, default=GOLD if GOLD.exists() else DEMO)
