@@ -25,7 +25,7 @@ from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import Future
 
-from workbench.archive.reread import read_raw
+from workbench.archive.reread.page import read_raw
 from workbench.core.progress import ProgressFn, no_progress
 from workbench.store.runs import summary
 from workbench.text.decode import decode_bytes

@@ -11,7 +11,8 @@ from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
 from tests.conftest import shared_path
-from workbench.archive import reread, scan
+from workbench.archive import scan
+from workbench.archive.reread import page as reread
 from workbench.core.records import RawPage
 from workbench.gui.sidebyside.pagetext import read_raw
 
@@ -40,7 +41,7 @@ def test_a_page_is_read_at_its_record_without_reading_the_file_from_its_start(
     def no_scan(*_args, **_kwargs):
         raise AssertionError("the archive was read from its start")
 
-    monkeypatch.setattr(reread, "scan", no_scan)  # read_raw lives in workbench.archive.reread
+    monkeypatch.setattr(reread, "scan", no_scan)  # read_raw lives in workbench.archive.reread.page
     for page in reversed(pages):
         assert read_raw(root, page.source, page.offset) == page
 

@@ -12,7 +12,7 @@ from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from workbench.archive.reread import read_raw
+from workbench.archive.reread.page import read_raw
 from workbench.core.records import RunFilters
 from workbench.detect.spotsigs.extract import extract_text
 from workbench.detect.spotsigs.params import SpotSigsParams

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from workbench.archive import scan
 from workbench.archive.names import archive_file, source_in_file
-from workbench.archive.record_at import read_record_at
+from workbench.archive.reread.record_at import read_record_at
 from workbench.core.records import RawPage
 
 
