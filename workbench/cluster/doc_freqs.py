@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from workbench.cluster.reduce import add_counts
-from workbench.cluster.shards import ShardRef, read_pages
+from workbench.cluster.reduce import SPLIT_EVERY, add_counts, shard_bag, shard_units
+from workbench.cluster.shards import read_pages
 from workbench.detect.spotsigs.boilerplate import boilerplate_masks
 from workbench.detect.spotsigs.extract import ExtractedPage, page_multisets
 
@@ -29,7 +29,6 @@ DocFreqs = tuple[int, np.ndarray, np.ndarray]
 # What the client needs of them: the pages with any signature, and the ids the IDF filter
 # drops (None: too few pages for the filter to run).
 TooCommon = tuple[int, np.ndarray | None]
-SPLIT_EVERY = 8  # partial counts added at once, at each level of the tree
 
 
 def page_doc_freqs(pages: Sequence[ExtractedPage], boiler: dict[str, np.ndarray]) -> DocFreqs:
@@ -77,23 +76,14 @@ def too_common_on(client: Any, refs: Sequence[Any], boiler: dict[str, np.ndarray
     """Starts the reduction over the pages ``refs`` name (ShardRefs; an ExtractedPage there
     is a page the client holds and is counted here); the call returned waits for its
     answer. The boilerplate goes into the graph once, not into every task."""
-    import dask.bag as db
     from dask.delayed import delayed
 
-    rows: dict[str, list[int]] = {}
-    here: list[ExtractedPage] = []
-    for ref in refs:
-        if isinstance(ref, ShardRef):
-            rows.setdefault(ref.shard, []).append(ref.row)
-        elif isinstance(ref, ExtractedPage):
-            here.append(ref)
+    units, here = shard_units(refs)
     own = page_doc_freqs(here, boiler)
-    units = list(rows.items())
     if not units:
         decided = too_common(own, min_pages, idf_low)
         return lambda: decided
-    bag = db.from_sequence(units, npartitions=len(units))  # type: ignore[no-untyped-call]
-    counted = bag.map_partitions(_partition, delayed(boiler, traverse=False))
+    counted = shard_bag(units).map_partitions(_partition, delayed(boiler, traverse=False))
     tree = counted.reduction(merge, merge, split_every=SPLIT_EVERY, name="doc-freqs")
     answer = tree.apply(lambda whole: too_common(merge([whole, own]), min_pages, idf_low))
     future = client.compute(answer)

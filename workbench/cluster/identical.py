@@ -17,13 +17,13 @@ from typing import Any
 import numpy as np
 import pyarrow.parquet as pq
 
+from workbench.cluster.reduce import SPLIT_EVERY, shard_bag
 from workbench.cluster.shards import ShardRef
 from workbench.detect.spotsigs.extract import ExtractedPage
 
 # (checksums sorted and distinct, each one's first page, the later pages found so far
 # with one of them, and their checksums).
 FirstPages = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
-SPLIT_EVERY = 8  # partial answers merged at once, at each level of the tree
 
 
 def first_pages(checksums: np.ndarray, numbers: np.ndarray) -> FirstPages:
@@ -80,8 +80,6 @@ def repeats_on(client: Any, refs: Sequence[Any]) -> Callable[[], tuple[np.ndarra
     """Starts the reduction over the pages ``refs`` name, in the run's order (ShardRefs; an
     ExtractedPage there is a page the client holds and is looked at here); the call returned
     waits for :func:`repeats`' answer."""
-    import dask.bag as db
-
     rows: dict[str, tuple[list[int], list[int]]] = {}
     here_numbers: list[int] = []
     here_checksums: list[str] = []
@@ -98,7 +96,7 @@ def repeats_on(client: Any, refs: Sequence[Any]) -> Callable[[], tuple[np.ndarra
     if not units:
         decided = repeats(own)
         return lambda: decided
-    bag = db.from_sequence(units, npartitions=len(units))  # type: ignore[no-untyped-call]
-    tree = bag.reduction(_partition, merge, split_every=SPLIT_EVERY, name="identical-pages")
+    tree = shard_bag(units).reduction(_partition, merge, split_every=SPLIT_EVERY,
+                                      name="identical-pages")
     future = client.compute(tree.apply(lambda whole: repeats(merge([whole, own]))))
     return lambda: future.result()

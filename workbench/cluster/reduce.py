@@ -69,15 +69,9 @@ def shard_counts(shard: str, rows: Sequence[int]) -> SiteCounts:
     return page_counts(pages[r] for r in rows)
 
 
-def _partition(items: Iterable[tuple[str, list[int]]]) -> SiteCounts:
-    return merge(shard_counts(shard, rows) for shard, rows in items)
-
-
-def site_counts_on(client: Any, refs: Sequence[Any]) -> Any:
-    """A Dask future of the counts of the pages ``refs`` name (ShardRefs; anything else
-    is a page the client holds and is counted here, into the result's last part)."""
-    import dask.bag as db
-
+def shard_units(refs: Sequence[Any]) -> tuple[list[tuple[str, list[int]]], list[ExtractedPage]]:
+    """The pages ``refs`` name, as (shard file, its rows) units for the workers, and the
+    pages the client holds itself (an ExtractedPage among the refs)."""
     rows: dict[str, list[int]] = {}
     here: list[ExtractedPage] = []
     for ref in refs:
@@ -85,11 +79,28 @@ def site_counts_on(client: Any, refs: Sequence[Any]) -> Any:
             rows.setdefault(ref.shard, []).append(ref.row)
         elif isinstance(ref, ExtractedPage):
             here.append(ref)
-    units = list(rows.items())
+    return list(rows.items()), here
+
+
+def shard_bag(units: Sequence[Any]) -> Any:
+    """A Dask bag of one partition a unit (a shard file's task), for a tree reduction."""
+    import dask.bag as db
+
+    return db.from_sequence(units, npartitions=len(units))  # type: ignore[no-untyped-call]
+
+
+def _partition(items: Iterable[tuple[str, list[int]]]) -> SiteCounts:
+    return merge(shard_counts(shard, rows) for shard, rows in items)
+
+
+def site_counts_on(client: Any, refs: Sequence[Any]) -> Any:
+    """A Dask future of the counts of the pages ``refs`` name (ShardRefs; anything else
+    is a page the client holds and is counted here, into the result's last part)."""
+    units, here = shard_units(refs)
     if not units:
         return None, page_counts(here)
-    bag = db.from_sequence(units, npartitions=len(units))  # type: ignore[no-untyped-call]
-    tree = bag.reduction(_partition, merge, split_every=SPLIT_EVERY, name="site-counts")
+    tree = shard_bag(units).reduction(_partition, merge, split_every=SPLIT_EVERY,
+                                      name="site-counts")
     return client.compute(tree), page_counts(here)
 
 
