@@ -15,7 +15,6 @@ and the ones htmldate finds in the clustered pages: workbench.usecases.published
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -44,16 +43,10 @@ def spread_cluster(window, project) -> int:
 def inner(args) -> int:
     from PySide6.QtWidgets import QApplication
 
-    app, window = screenshots.open_window(args)
-    finished: list[object] = []
-    window.run_finished.connect(finished.append)
-    window.open_archive(args.archive)
-    deadline = time.monotonic() + 300
-    while not finished and time.monotonic() < deadline:
-        screenshots.wait(50)
-    if not finished:
-        print("the run did not finish", file=sys.stderr)
+    opened = screenshots.open_and_detect(args)
+    if opened is None:
         return 1
+    app, window = opened
     project = window.project
     dated = project.reader().execute("SELECT count(*) FROM pages WHERE published IS NOT NULL").fetchone()[0]
     print(f"publication dates stored by the run: {dated:,} pages", flush=True)

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "scripts"))
 
-from screenshots import open_window, run, save_small, wait  # noqa: E402
+from screenshots import open_and_detect, run, save_small, wait  # noqa: E402
 
 
 def inner(args: argparse.Namespace) -> int:
@@ -26,17 +25,10 @@ def inner(args: argparse.Namespace) -> int:
     from workbench.gui.detection.calibration import open_calibration
     from workbench.gui.sidebyside.view import DoubtRole
 
-    app, window = open_window(args)
-
-    finished: list[object] = []
-    window.run_finished.connect(finished.append)
-    window.open_archive(args.archive)
-    deadline = time.monotonic() + 300
-    while not finished and time.monotonic() < deadline:
-        wait(50)
-    if not finished:
-        print("the run did not finish", file=sys.stderr)
+    opened = open_and_detect(args)
+    if opened is None:
         return 1
+    app, window = opened
 
     dialog = open_calibration(window)
     if dialog is None:

@@ -20,7 +20,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "scripts"))
 
-from screenshots import open_window, run, save_small, wait  # noqa: E402
+from screenshots import open_and_detect, run, save_small, wait  # noqa: E402
 
 
 def _rows_listed(app, window, deadline: float) -> None:
@@ -32,21 +32,15 @@ def _rows_listed(app, window, deadline: float) -> None:
 
 def inner(args: argparse.Namespace) -> int:
 
-    app, window = open_window(args)
-    finished: list[object] = []
-    window.run_finished.connect(finished.append)
-    window.open_archive(args.archive)
-    deadline = time.monotonic() + 300
-    while not finished and time.monotonic() < deadline:
-        wait(50)
-    if not finished:
-        print("the run did not finish", file=sys.stderr)
+    opened = open_and_detect(args)
+    if opened is None:
         return 1
+    app, window = opened
     view, pane = window.compare, window.related_pane
     best: tuple[float, int, int] | None = None
     for row in range(min(window.model.rowCount(), 60)):
         window.select_row(row)
-        _rows_listed(app, window, deadline + 120)
+        _rows_listed(app, window, time.monotonic() + 120)
         for k in range(min(len(pane.rows), 3)):
             pane.list.setCurrentRow(k)
             app.processEvents()

@@ -118,6 +118,22 @@ def wait(ms: int) -> None:
     loop.exec()
 
 
+def open_and_detect(args: argparse.Namespace):
+    """The window with ``args.archive`` opened and its detection run to the end:
+    (app, window), or None (said on stderr) when the run did not finish in 5 minutes."""
+    app, window = open_window(args)
+    finished: list[object] = []
+    window.run_finished.connect(finished.append)
+    window.open_archive(args.archive)
+    deadline = time.monotonic() + 300
+    while not finished and time.monotonic() < deadline:
+        wait(50)
+    if not finished:
+        print("the run did not finish", file=sys.stderr)
+        return None
+    return app, window
+
+
 def save_small(grabbed, path: Path) -> None:
     """Save a grabbed widget (a QPixmap or QImage) with 256 colours: plenty for a window,
     and a small PNG for the repository."""
