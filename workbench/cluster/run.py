@@ -26,6 +26,7 @@ from workbench.cluster.doc_freqs import too_common_on
 from workbench.cluster.extract import extract_on
 from workbench.cluster.identical import groups, repeats_on
 from workbench.cluster.join import find_pairs_on
+from workbench.cluster.quiet import new_workers_quiet, quiet_while
 from workbench.cluster.reduce import SiteCounts, boilerplate_of, merge, site_counts_on
 from workbench.cluster.where import ClusterError
 from workbench.core.progress import ProgressFn
@@ -144,9 +145,11 @@ def local_cluster(workers: int | None = None) -> Any:
 
     # Only this machine may connect. The dashboard on a free port: None does not turn it off
     # (dask/distributed#8136) and warned on stderr whenever another cluster held 8787.
-    return LocalCluster(n_workers=workers or os.cpu_count() or 1,  # type: ignore[no-untyped-call]
-                        threads_per_worker=1, processes=True, host="127.0.0.1",
-                        dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR)
+    # Workers without Dask's profiler (workbench.cluster.quiet says why).
+    with new_workers_quiet():
+        return LocalCluster(n_workers=workers or os.cpu_count() or 1,  # type: ignore[no-untyped-call]
+                            threads_per_worker=1, processes=True, host="127.0.0.1",
+                            dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR)
 
 
 @contextmanager
@@ -167,6 +170,7 @@ def dask_run(address: str | None, work_dir: Path | str | None = None, workers: i
             client = stack.enter_context(Client(target, timeout=CONNECT_TIMEOUT))  # type: ignore[no-untyped-call]
         except OSError as exc:
             raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+        stack.callback(quiet_while(client))  # a cluster started elsewhere: its profiler paused
         threads = sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values()) or 1
         base = Path(work_dir) if work_dir else None
         if base is not None:
