@@ -39,3 +39,25 @@ def test_a_small_export_computes_no_shares_ahead(demo_project: Project,  # noqa:
     export_pages(demo_project, tmp_path / "all.csv", coded_only=False, workers=2,
                  progress=lambda stage, done, total: reports.append(stage))
     assert "shares" not in reports and "export" in reports
+
+
+def test_the_command_line_export_computes_the_shares_in_worker_processes(
+        demo_project: Project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    from workbench.commands.cli import main
+
+    path = Path(demo_project.path)
+    demo_project.close()
+    monkeypatch.setattr(columns, "POOL_ROWS", 0)  # the demo is small: the pool all the same
+    pools: list[int] = []
+    real = columns.PassageColumns.compute_ahead
+
+    def counted(self, records, workers, progress=None):  # type: ignore[no-untyped-def]
+        pools.append(workers)
+        return real(self, records, workers) if progress is None else real(self, records, workers, progress)
+
+    monkeypatch.setattr(columns.PassageColumns, "compute_ahead", counted)
+    assert main(["export", str(path), "--out", str(tmp_path / "two.csv"), "--all", "--workers", "2"]) == 0
+    assert main(["export", str(path), "--out", str(tmp_path / "one.csv"), "--all", "--workers", "1"]) == 0
+    assert pools == [2, 1]
+    assert (tmp_path / "two.csv").read_bytes() == (tmp_path / "one.csv").read_bytes()
+    assert main(["export", str(path), "--out", str(tmp_path / "no.csv"), "--workers", "0"]) == 2
