@@ -127,3 +127,15 @@ def test_tags_marks_and_memos_undone_in_the_copy_after_bring_in_are_taken_back(
         "SELECT count(*) FROM coder_exceptions WHERE page_id = ?", (excluded,)).fetchone()[0]
     assert exceptions == 0
     assert bring_in(lead, ann_path).action_id is None
+
+
+def test_a_sub_tag_new_in_the_copy_comes_in_under_its_parent_with_its_key(
+        lead: Project, out_dir: Path) -> None:
+    [ann_path] = hand_out(lead, ["ann"], out_dir)
+    with Project.open(ann_path, backups=0) as copy:
+        copy.add_tag("strike", shortcut="8", parent_id=tag(copy, "unions"))
+        copy.tag_clusters([clusters(copy)[0]], [tag(copy, "strike")])
+    bring_in(lead, ann_path)
+    added = lead.tag_by_name("strike")
+    assert added is not None
+    assert added.parent_id == tag(lead, "unions") and added.shortcut == "8"

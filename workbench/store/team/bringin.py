@@ -171,7 +171,8 @@ class _Merge:
                 self.report.new_actions += 1
 
     def _codebook(self) -> None:
-        for tag in self.work.tags.values():
+        # Parents first, so a sub-tag new in the copy finds its parent here.
+        for tag in sorted(self.work.tags.values(), key=lambda t: (t.parent_id is not None, t.id)):
             found = self.conn.execute("SELECT id FROM tags WHERE guid = ?", (tag.guid,)).fetchone()
             if found is not None:
                 self.tag_ids[tag.id] = int(found[0])
@@ -179,9 +180,26 @@ class _Merge:
             name = tag.name
             if self.conn.execute("SELECT 1 FROM tags WHERE name = ?", (name,)).fetchone():
                 name = f"{tag.name} ({self.work.stamp.coder})"
-            self.tag_ids[tag.id] = codebook.add_tag(self.conn, name, tag.description, tag.colour,
-                                                    None, None, guid=tag.guid)
+            self.tag_ids[tag.id] = codebook.add_tag(
+                self.conn, name, tag.description, tag.colour, self._free_key(tag.shortcut),
+                self._top_level(self.tag_ids.get(tag.parent_id)) if tag.parent_id else None,
+                guid=tag.guid)
             self.report.tags_added += 1
+
+    def _free_key(self, shortcut: str | None) -> str | None:
+        """The coder's key for a new tag, unless a tag here has it already."""
+        if shortcut and self.conn.execute("SELECT 1 FROM tags WHERE shortcut = ?",
+                                          (shortcut,)).fetchone() is None:
+            return shortcut
+        return None
+
+    def _top_level(self, tag_id: int | None) -> int | None:
+        """The parent for a new sub-tag: ``tag_id``, or its own parent where the lead made
+        it a sub-tag (codebooks hold one level of sub-tags)."""
+        if tag_id is None:
+            return None
+        row = self.conn.execute("SELECT parent_id FROM tags WHERE id = ?", (tag_id,)).fetchone()
+        return tag_id if row is None or row[0] is None else int(row[0])
 
     def _structure(self) -> None:
         for source, (split_from, ref, pages) in self.work.splits.items():

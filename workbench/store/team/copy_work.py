@@ -40,6 +40,8 @@ class CopyTag:
     name: str
     description: str
     colour: str
+    shortcut: str | None
+    parent_id: int | None  # the copy's tag id of its parent
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +106,7 @@ def _work(conn: sqlite3.Connection, stamp: CopyStamp) -> CopyWork:
     coder = conn.execute("SELECT id FROM coders WHERE name = ?", (stamp.coder,)).fetchone()
     work = CopyWork(stamp)
     work.tags = {r[0]: CopyTag(*r) for r in conn.execute(
-        "SELECT id, guid, name, description, colour FROM tags")}
+        "SELECT id, guid, name, description, colour, shortcut, parent_id FROM tags")}
     pages: set[int] = set()
     members: set[tuple[int, int]] = set()
     memo_ids: set[int] = set()
