@@ -13,7 +13,8 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from tests.gui.conftest import RUN_TIMEOUT_MS  # noqa: E402
 from tests.gui.test_window import focus_table  # noqa: E402
-from workbench.gui.sidebyside.long_words import shorten_long_words  # noqa: E402
+from workbench.gui.long_words import shorten_long_words  # noqa: E402
+from workbench.store import Project  # noqa: E402
 
 BODY = " ".join(f"The council said the harbour strike was over and the workers went back {i}."
                 for i in range(30))
@@ -68,3 +69,17 @@ def test_a_long_run_is_shortened_in_the_middle_and_the_rest_kept():
     assert shown == "Seen at http://www…ry-a.html today"
     assert len(shown.split()[2]) == 20
     assert shorten_long_words("short words stay as they are") == "short words stay as they are"
+
+
+def test_a_project_file_with_a_long_name_does_not_widen_the_window(qtbot, window, tmp_path):
+    w = window
+    w.resize(1600, 1000)
+    qtbot.waitUntil(lambda: w.width() == 1600, timeout=2000)
+    path = tmp_path / ("The harbour strike study, coded by the whole team in spring " * 3
+                       + ".wbproj")
+    Project.create(path, str(tmp_path)).close()
+    assert w.open_project(path)
+    _settle()
+    assert w.width() == 1600
+    assert w.project_label.text().endswith("spring .wbproj") and "…" in w.project_label.text()
+    assert str(path) in w.project_label.toolTip()

@@ -28,7 +28,7 @@ from workbench.core.dates_shown import dates_line
 from workbench.core.records import RunFilters
 from workbench.detect.spotsigs.boilerplate import site_of
 from workbench.detect.spotsigs.params import SpotSigsParams
-from workbench.gui.sidebyside.long_words import shorten_long_words
+from workbench.gui.long_words import shorten_long_words
 from workbench.gui.sidebyside.pagetext import (
     NOT_COUNTED,
     OWN,
