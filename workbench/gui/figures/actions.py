@@ -123,7 +123,8 @@ class FigureActions:
         w.related.reader.then(
             project, cluster_id,
             lambda: self._save_timeline(cluster_id, path) if w.project is project else None,
-            lambda why: w.prompter.error("Cannot save the timeline", why))
+            lambda why: w.prompter.error("Cannot save the timeline", why)
+            if w.project is project else None)
         return None
 
     def _save_timeline(self, cluster_id: int, path: Path) -> Path | None:
