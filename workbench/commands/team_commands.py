@@ -96,6 +96,8 @@ def _bringin(args: argparse.Namespace) -> int:
                 news = "nothing new" if report.action_id is None else (
                     f"{report.new_actions} new actions, {report.codes_added} codes added, "
                     f"{report.codes_removed} taken back, {report.memos} memos, "
+                    f"{report.dismissals} related dismissed, "
+                    f"{report.dismissals_undone} dismissals taken back, "
                     f"{report.splits} splits, {report.merges} merges")
                 print(terminal_safe(f"{copy}: {report.coder}: {news}"))
                 for note in report.kept_aside:

@@ -119,3 +119,74 @@ def test_the_timeline_waits_for_the_related_pairs_read_on_a_worker(qtbot, window
     p6, p7 = w.project.page_id("p6.html"), w.project.page_id("p7.html")
     qtbot.waitUntil(lambda: sorted(_roles(timeline).get("rewrite", [])) == sorted([p6, p7]),
                     timeout=3000)
+
+
+def test_save_timeline_as_waits_for_the_related_pairs_read_on_a_worker(
+        qtbot, window, prompter, tmp_path, monkeypatch):
+    """Save Timeline As (Ctrl+Shift+L) while the related list reads the run's pairs on a
+    worker: it never reads them on the GUI thread (seconds at a million pairs, the window
+    frozen); it saves once that read is done, with the rewrites."""
+    w = window
+    w.related.reader.run_here = False
+    readers: list[int] = []
+    real = store_related.run_links
+    gui, gate = threading.get_ident(), threading.Event()
+
+    def run_links(conn, run_id):
+        readers.append(threading.get_ident())
+        if threading.get_ident() != gui:
+            gate.wait(30)  # the worker reads until the coder has asked to save
+        return real(conn, run_id)
+
+    monkeypatch.setattr(store_related, "run_links", run_links)
+    project = _rewrites_run(tmp_path)
+    path = project.path
+    project.close()
+    out = tmp_path / "spread.svg"
+    try:
+        with qtbot.waitSignal(w.related.reader.settled, timeout=10_000):
+            assert w.open_project(path)
+            w.select_row(row_of_size(w, 5))
+            focus_table(qtbot, w)
+            prompter.folders.append(str(out))
+            qtbot.keyClick(w.table, Qt.Key.Key_L, CTRL | Qt.KeyboardModifier.ShiftModifier)
+            assert gui not in readers, "Save Timeline As read the related pairs on the GUI thread"
+            assert not out.exists()
+            assert "Reading the run's related pairs" in w.statusBar().currentMessage()
+            gate.set()
+    finally:
+        gate.set()
+    assert len(readers) == 1  # the related list's read, not a second one
+    assert 'id="rewrite' in out.read_text(encoding="utf-8")
+    assert str(out) in w.statusBar().currentMessage()
+
+
+def test_save_timeline_as_says_in_a_dialog_when_the_related_pairs_cannot_be_read(
+        qtbot, window, prompter, tmp_path, monkeypatch):
+    w = window
+    w.related.reader.run_here = False
+    gui, gate = threading.get_ident(), threading.Event()
+
+    def run_links(conn, run_id):
+        if threading.get_ident() != gui:
+            gate.wait(30)  # fails once the coder has asked to save
+            raise OSError(5, "Input/output error")
+        raise AssertionError("read on the GUI thread")
+
+    monkeypatch.setattr(store_related, "run_links", run_links)
+    project = _rewrites_run(tmp_path)
+    path = project.path
+    project.close()
+    out = tmp_path / "spread.png"
+    try:
+        with qtbot.waitSignal(w.related.reader.settled, timeout=10_000):
+            assert w.open_project(path)
+            w.select_row(row_of_size(w, 5))
+            focus_table(qtbot, w)
+            prompter.folders.append(str(out))
+            qtbot.keyClick(w.table, Qt.Key.Key_L, CTRL | Qt.KeyboardModifier.ShiftModifier)
+            gate.set()
+    finally:
+        gate.set()
+    assert "Cannot save the timeline" in [title for title, _text in prompter.errors]
+    assert not out.exists()

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from PySide6.QtWidgets import QTableView
 
     from workbench.gui.models import ClusterTableModel
+    from workbench.gui.related.actions import RelatedActions
     from workbench.gui.sidebyside.view import CompareView
 
 FOLDER_SETTING = "figures/lastFolder"
@@ -42,13 +43,15 @@ KEYS = {"timeline": "Ctrl+L", "save_timeline": "Ctrl+Shift+L", "dashboard": "Ctr
 @runtime_checkable
 class FiguresWindow(ProjectWindow, Protocol):
     """What the figures use of the window: the cluster shown, the list (to follow it),
-    its settings (the folder saved to last) and its named actions."""
+    its settings (the folder saved to last), its named actions and its related pairs
+    reader."""
 
     settings: QSettings
     compare: CompareView
     table: QTableView
     model: ClusterTableModel
     actions_by_name: dict[str, QAction]
+    related: RelatedActions  # its reader reads a run's related pairs off the GUI thread
 
 
 class FigureActions:
@@ -105,6 +108,30 @@ class FigureActions:
         path = Path(answer)
         if not path.suffix:
             path = path.with_suffix(".png")
+        project = w.project
+        try:
+            ready = project.related_read(cluster_id)
+        except (ProjectError, sqlite3.Error) as exc:
+            w.prompter.error("Cannot save the timeline", f"Could not read the project: {exc}")
+            return None
+        if ready:
+            return self._save_timeline(cluster_id, path)
+        # The rewrites drawn are the run's related pairs: read on a worker, as the related
+        # list reads them (seconds for a million pairs), then saved; never on this thread.
+        w.statusBar().showMessage(f"Reading the run's related pairs to save the timeline of "
+                                  f"cluster {cluster_id}…", 10000)
+        w.related.reader.then(
+            project, cluster_id,
+            lambda: self._save_timeline(cluster_id, path) if w.project is project else None,
+            lambda why: w.prompter.error("Cannot save the timeline", why)
+            if w.project is project else None)
+        return None
+
+    def _save_timeline(self, cluster_id: int, path: Path) -> Path | None:
+        """Save the timeline, the run's related pairs read (the rewrites it draws)."""
+        w = self.window
+        if w.project is None:
+            return None
         try:
             spread = cluster_spread(w.project.reader(), cluster_id,
                                     self.related(w.project, cluster_id))

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 
 from workbench.cluster.where import RunWhere
+from workbench.gui.long_words import shorten_middle
 from workbench.gui.project.locations import APP_NAME, PROJECT_SUFFIX, project_for_archive, projects_dir
 from workbench.gui.project.opening import Opened, offer_pending_run, open_existing, read_only_banner
 from workbench.gui.sidebyside.pagetext import params_from_dict
@@ -128,7 +129,8 @@ class ProjectSession:
         name = Path(project.archive_root).name or project.path.stem
         whose = f" ({self.copy_stamp.coder}'s copy)" if self.copy_stamp is not None else ""
         self.setWindowTitle(f"{name}{whose}{' (read-only)' if banner else ''} — {APP_NAME}")
-        self.project_label.setText(f"Project: {project.path.name}")
+        # A long file name would widen the window: shortened here, whole in the tooltip.
+        self.project_label.setText(f"Project: {shorten_middle(project.path.name, 48)}")
         self.project_label.setToolTip(f"{project.path}\n{backups_note(project.path)}\n"
                                       "(File ▸ Show Project File)")
         self.backup_watcher.watch(project)

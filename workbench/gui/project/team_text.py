@@ -34,6 +34,10 @@ def report_text(report: BringInReport) -> str:
                               (report.final_codes, "final code", "final codes"),
                               (report.exceptions, "“not this story” mark", "“not this story” marks"),
                               (report.memos, "memo", "memos"),
+                              (report.dismissals, "related suggestion dismissed",
+                               "related suggestions dismissed"),
+                              (report.dismissals_undone, "dismissal taken back",
+                               "dismissals taken back"),
                               (report.splits, "split", "splits"),
                               (report.merges, "merge", "merges"),
                               (report.tags_added, "new tag", "new tags")):

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPlainTextEdit,
+    QSizePolicy,
     QSplitter,
     QStyle,
     QTextEdit,
@@ -27,6 +28,7 @@ from workbench.core.dates_shown import dates_line
 from workbench.core.records import RunFilters
 from workbench.detect.spotsigs.boilerplate import site_of
 from workbench.detect.spotsigs.params import SpotSigsParams
+from workbench.gui.long_words import shorten_long_words
 from workbench.gui.sidebyside.pagetext import (
     NOT_COUNTED,
     OWN,
@@ -98,6 +100,10 @@ class PagePane(QWidget):
         self.header.setWordWrap(True)
         self.header.setOpenExternalLinks(False)
         self.header.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # The header wraps to the pane's width and never asks for more: the window keeps
+        # the width it was given whatever page is opened (long words are shortened in the
+        # header, whole in its tooltip).
+        self.header.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.text = QPlainTextEdit()
         self.text.setReadOnly(True)
         self.text.setObjectName(f"{role}Text")
@@ -107,6 +113,7 @@ class PagePane(QWidget):
         self.passage_note = QLabel()  # how much of the page is the other's text
         self.passage_note.setObjectName(f"{role}PassageNote")
         self.passage_note.setWordWrap(True)
+        self.passage_note.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.passage_note.hide()
         self.bands: list[Band] = []
         self.page: PageText | None = None
@@ -140,9 +147,14 @@ class PagePane(QWidget):
         """``sim``: "reference", or the member's similarity as words."""
         if detail is None:
             self.header.setText("")
+            self.header.setToolTip("")
             return
-        title = html.escape(detail.title or "(no title)")
-        where = html.escape(detail.url or getattr(detail, "source", None) or detail.key)
+        whole_title = detail.title or "(no title)"
+        whole_where = detail.url or getattr(detail, "source", None) or detail.key
+        title = html.escape(shorten_long_words(whole_title))
+        where = html.escape(shorten_long_words(whole_where))
+        self.header.setToolTip(f"<qt>{html.escape(whole_title)}<br>{html.escape(whole_where)}"
+                               "</qt>")
         date = dates_line(detail)
         compared = self.page.signature_note if self.page is not None else ""
         lines = [f"<b>{self.role.title()}:</b> {title}",

@@ -12,14 +12,25 @@ Where things go, never over another coder's decision:
 * "not this story" marks go into ``coder_exceptions``; outside reliability samples a
   mark is also made on the project (a mark already there stays, and is never taken off);
 * memos are the coder's memos, as in the copy;
+* a related suggestion the coder dismissed is dismissed here, by the two pages' keys
+  (``related_dismissals``, the coder's name and time); a pair dismissed here before keeps
+  its first coder and time;
 * splits and merges are made when the pages are still together as the copy found them,
   else kept aside with a note (``BringInReport.kept_aside``);
 * a tag new in the copy is added to the codebook; tags are matched by GUID, so a tag
   renamed on either side is the same code.
+
+A decision the coder took back in the copy after it was brought in (undo, or a memo
+deleted) is taken back here too: the coder's own codes and "not this story" marks from
+this copy on pages the coder's actions no longer touch, the memo, the dismissal (only
+where this copy's dismissal is the one kept here). Final codes and marks made on the
+project stay, as when the coder changes a code.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,6 +63,8 @@ class BringInReport:
     final_codes: int = 0  # page tags that became final codes
     exceptions: int = 0
     memos: int = 0
+    dismissals: int = 0  # related suggestions dismissed here
+    dismissals_undone: int = 0  # dismissals taken back in the copy, taken back here
     splits: int = 0
     merges: int = 0
     tags_added: int = 0
@@ -120,6 +133,7 @@ class _Merge:
         self._exceptions()
         self._codes()
         self._memos()
+        self._dismissals()
         self._units()
 
     # ------------------------------------------------------------ helpers
@@ -157,7 +171,8 @@ class _Merge:
                 self.report.new_actions += 1
 
     def _codebook(self) -> None:
-        for tag in self.work.tags.values():
+        # Parents first, so a sub-tag new in the copy finds its parent here.
+        for tag in sorted(self.work.tags.values(), key=lambda t: (t.parent_id is not None, t.id)):
             found = self.conn.execute("SELECT id FROM tags WHERE guid = ?", (tag.guid,)).fetchone()
             if found is not None:
                 self.tag_ids[tag.id] = int(found[0])
@@ -165,9 +180,26 @@ class _Merge:
             name = tag.name
             if self.conn.execute("SELECT 1 FROM tags WHERE name = ?", (name,)).fetchone():
                 name = f"{tag.name} ({self.work.stamp.coder})"
-            self.tag_ids[tag.id] = codebook.add_tag(self.conn, name, tag.description, tag.colour,
-                                                    None, None, guid=tag.guid)
+            self.tag_ids[tag.id] = codebook.add_tag(
+                self.conn, name, tag.description, tag.colour, self._free_key(tag.shortcut),
+                self._top_level(self.tag_ids.get(tag.parent_id)) if tag.parent_id else None,
+                guid=tag.guid)
             self.report.tags_added += 1
+
+    def _free_key(self, shortcut: str | None) -> str | None:
+        """The coder's key for a new tag, unless a tag here has it already."""
+        if shortcut and self.conn.execute("SELECT 1 FROM tags WHERE shortcut = ?",
+                                          (shortcut,)).fetchone() is None:
+            return shortcut
+        return None
+
+    def _top_level(self, tag_id: int | None) -> int | None:
+        """The parent for a new sub-tag: ``tag_id``, or its own parent where the lead made
+        it a sub-tag (codebooks hold one level of sub-tags)."""
+        if tag_id is None:
+            return None
+        row = self.conn.execute("SELECT parent_id FROM tags WHERE id = ?", (tag_id,)).fetchone()
+        return tag_id if row is None or row[0] is None else int(row[0])
 
     def _structure(self) -> None:
         for source, (split_from, ref, pages) in self.work.splits.items():
@@ -226,6 +258,13 @@ class _Merge:
                     (cluster, page)).fetchone()[0]
                 if not marked:
                     tagging.set_excluded(self.conn, self.coder, cluster, [page], True)
+        for (page,) in self.conn.execute(
+                "SELECT DISTINCT page_id FROM coder_exceptions WHERE coder_id = ? AND "
+                "copy_id = ?", (self.coder, self.copy_id)).fetchall():
+            if page not in self.work.exceptions:  # undone in the copy
+                self.report.exceptions += self.conn.execute(
+                    "DELETE FROM coder_exceptions WHERE coder_id = ? AND page_id = ? AND "
+                    "copy_id = ?", (self.coder, page, self.copy_id)).rowcount
 
     def _codes(self) -> None:
         for page, codes in sorted(self.work.page_codes.items()):
@@ -251,6 +290,15 @@ class _Merge:
                     "via_cluster_id) VALUES (?, ?, ?, ?, ?)",
                     [(page, tag, self.coder, when, cluster) for tag, when in wanted.items()])
                 self.report.final_codes += len(wanted)
+        # Pages this copy's codes were brought in for that no action of the coder touches
+        # now: the coder undid them in the copy.
+        for (page,) in self.conn.execute(
+                "SELECT DISTINCT page_id FROM coder_codes WHERE coder_id = ? AND copy_id = ?",
+                (self.coder, self.copy_id)).fetchall():
+            if page not in self.work.page_codes:
+                self.report.codes_removed += self.conn.execute(
+                    "DELETE FROM coder_codes WHERE coder_id = ? AND page_id = ? AND copy_id = ?",
+                    (self.coder, page, self.copy_id)).rowcount
 
     def _memos(self) -> None:
         for memo in self.work.memos:
@@ -276,20 +324,67 @@ class _Merge:
             self._record("memo", memo.id, new, memo.text[:80], memo.created_at)
             self.report.memos += 1
 
-        for source in sorted(self.work.deleted_memos):
-            # A memo brought in before and deleted in the copy since: the coder's own choice.
-            done = self._imported("memo", source)
-            if done is not None and done[0] is not None and self.conn.execute(
+        # A memo brought in before and gone from the coder's memos in the copy since
+        # (deleted, or its writing undone): the coder's own choice.
+        current = {memo.id for memo in self.work.memos}
+        for source, target in self.conn.execute(
+                "SELECT source_id, target_id FROM team_imports WHERE copy_id = ? AND "
+                "kind = 'memo' AND target_id IS NOT NULL", (self.copy_id,)).fetchall():
+            if source not in current and self.conn.execute(
                     "DELETE FROM memos WHERE id = ? AND coder_id = ?",
-                    (done[0], self.coder)).rowcount:
+                    (target, self.coder)).rowcount:
                 self.report.memos += 1
 
+    def _dismissals(self) -> None:
+        """The coder's dismissed related suggestions (by page keys, so they hold in every
+        run); ``team_imports`` keeps each with its keys and whether it is this copy's
+        dismissal that the project keeps (target 1) or one made here before (None)."""
+        for (key_a, key_b), when in sorted(self.work.dismissals.items()):
+            added = self.conn.execute(
+                "INSERT OR IGNORE INTO related_dismissals (key_a, key_b, coder_id, "
+                "dismissed_at) VALUES (?, ?, ?, ?)", (key_a, key_b, self.coder, when)).rowcount
+            source = _pair_source(key_a, key_b)
+            if self._imported("dismissal", source) is None:
+                self._record("dismissal", source, 1 if added else None,
+                             json.dumps([key_a, key_b]), when)
+            elif added:
+                self.conn.execute("UPDATE team_imports SET target_id = 1 WHERE copy_id = ? "
+                                  "AND kind = 'dismissal' AND source_id = ?",
+                                  (self.copy_id, source))
+            self.report.dismissals += added
+        for target, keys in self.conn.execute(
+                "SELECT target_id, description FROM team_imports WHERE copy_id = ? AND "
+                "kind = 'dismissal'", (self.copy_id,)).fetchall():
+            key_a, key_b = json.loads(keys)
+            if target is not None and (key_a, key_b) not in self.work.dismissals:
+                self.report.dismissals_undone += self.conn.execute(
+                    "DELETE FROM related_dismissals WHERE key_a = ? AND key_b = ? AND "
+                    "coder_id = ?", (key_a, key_b, self.coder)).rowcount
+
     def _units(self) -> None:
-        """Each cluster the coder touched is a unit they coded (:mod:`codes`)."""
+        """Each cluster the coder touched is a unit they coded (:mod:`codes`); one whose
+        every touch the coder undid in the copy is no longer one."""
+        touched: set[int] = set()
         for page in sorted(self.work.unit_pages):
             cluster = self.cluster_of(page)
-            if cluster is not None and self._imported(UNIT, cluster) is None:
+            if cluster is None:
+                continue
+            touched.add(cluster)
+            if self._imported(UNIT, cluster) is None:
                 self._record(UNIT, cluster, cluster, "coded", self.work.stamp.handed_out_at)
+        for source, target in self.conn.execute(
+                "SELECT source_id, target_id FROM team_imports WHERE copy_id = ? AND kind = ? "
+                "AND target_id IS NOT NULL", (self.copy_id, UNIT)).fetchall():
+            if tagging.surviving(self.conn, target) not in touched:
+                self.conn.execute("DELETE FROM team_imports WHERE copy_id = ? AND kind = ? AND "
+                                  "source_id = ?", (self.copy_id, UNIT, source))
+
+
+def _pair_source(key_a: str, key_b: str) -> int:
+    """A dismissal's number among a copy's imports (``team_imports.source_id`` is an
+    integer; a dismissal is named by two page keys): 63 bits of their hash."""
+    digest = hashlib.blake2b(f"{key_a}\n{key_b}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
 
 
 def brought_in_actions(conn: sqlite3.Connection, copy_id: str) -> int:

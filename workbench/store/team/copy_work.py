@@ -2,10 +2,12 @@
 
 The coder's actions are the copy's actions logged after it was handed out and still
 done (an undone one is no decision). Their recorded changes say which pages' tags,
-which "not this story" marks and which memos the coder touched; the copy's state as it
-is now says what the coder decided there. Splits and merges come from the copy's own
-``splits`` and ``merges`` rows (undo removes them). Clusters are named by their
-reference page, which means the same story in the lead's project and in the copy.
+which "not this story" marks, which memos and which dismissed related suggestions the
+coder touched; the copy's state as it is now says what the coder decided there. What a
+coder undid after it was brought in is simply missing here: bring-in takes it back.
+Splits and merges come from the copy's own ``splits`` and ``merges`` rows (undo removes
+them). Clusters are named by their reference page, which means the same story in the
+lead's project and in the copy.
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ class CopyTag:
     name: str
     description: str
     colour: str
+    shortcut: str | None
+    parent_id: int | None  # the copy's tag id of its parent
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +62,9 @@ class CopyWork:
     page_codes: dict[int, dict[int, str]] = field(default_factory=dict)  # page -> tag -> when
     exceptions: dict[int, tuple[int, bool, str]] = field(default_factory=dict)  # page -> ...
     memos: list[CopyMemo] = field(default_factory=list)
-    deleted_memos: set[int] = field(default_factory=set)  # touched, gone from the copy now
+    # Related suggestions dismissed (workbench.store.coding.dismissals): the two pages'
+    # keys, smaller first -> when
+    dismissals: dict[tuple[str, str], str] = field(default_factory=dict)
     # action id -> (the lead's cluster split, None: one made in the copy; the reference
     # page of the cluster split; the pages moved out)
     splits: dict[int, tuple[int | None, int, list[int]]] = field(default_factory=dict)
@@ -100,10 +106,11 @@ def _work(conn: sqlite3.Connection, stamp: CopyStamp) -> CopyWork:
     coder = conn.execute("SELECT id FROM coders WHERE name = ?", (stamp.coder,)).fetchone()
     work = CopyWork(stamp)
     work.tags = {r[0]: CopyTag(*r) for r in conn.execute(
-        "SELECT id, guid, name, description, colour FROM tags")}
+        "SELECT id, guid, name, description, colour, shortcut, parent_id FROM tags")}
     pages: set[int] = set()
     members: set[tuple[int, int]] = set()
     memo_ids: set[int] = set()
+    dismissed: set[tuple[str, str]] = set()
     for action_id, kind, description, created in conn.execute(
             "SELECT id, kind, description, created_at FROM actions WHERE id > ? "
             "AND state = 'done' ORDER BY id", (after,)).fetchall():
@@ -115,6 +122,8 @@ def _work(conn: sqlite3.Connection, stamp: CopyStamp) -> CopyWork:
                 memo_ids.update(img["id"] for img in group.images())
             elif group.table == "cluster_members" and "excluded" in group.columns:
                 members.update((img["cluster_id"], img["page_id"]) for img in group.images())
+            elif group.table == "related_dismissals":
+                dismissed.update((img["key_a"], img["key_b"]) for img in group.images())
     for page in sorted(pages):
         work.page_codes[page] = {t: when for t, when in conn.execute(
             "SELECT tag_id, tagged_at FROM page_tags WHERE page_id = ?", (page,))}
@@ -130,9 +139,11 @@ def _work(conn: sqlite3.Connection, stamp: CopyStamp) -> CopyWork:
                 f"WHERE coder_id = ? AND id IN ({marks}) ORDER BY id", (coder[0], *memo_ids)):
             ref = _reference(conn, cluster) if cluster is not None else None
             work.memos.append(CopyMemo(memo_id, ref, page, created, updated, text))
-    existing = {r[0] for r in conn.execute(
-        f"SELECT id FROM memos WHERE id IN ({','.join('?' * len(memo_ids))})", list(memo_ids))}
-    work.deleted_memos = memo_ids - existing
+    for key_a, key_b in sorted(dismissed):
+        row = conn.execute("SELECT dismissed_at FROM related_dismissals WHERE key_a = ? "
+                           "AND key_b = ?", (key_a, key_b)).fetchone()
+        if row is not None:  # else dismissed and taken back (a later action's undo)
+            work.dismissals[(key_a, key_b)] = row[0]
     upto = clusters_handed_out(conn)
     for action_id, source, page in conn.execute(
             "SELECT action_id, from_cluster, page_id FROM splits WHERE action_id > ? ORDER BY id",
