@@ -295,8 +295,10 @@ def _read_part(fh: BinaryIO, end: int) -> tuple[dict[str, Any], list[KeptFile]]:
     lines = fh.read(lines_length).splitlines()
     fh.read(-fh.tell() % 8)
     count = end - fh.tell()
+    if count < 0:
+        raise ValueError("a part shorter than its header says")
     buffer = np.fromfile(fh, dtype=np.uint8, count=count)
-    if count < 0 or len(buffer) != count:
+    if len(buffer) != count:
         raise ValueError("the kept pages are cut short")
     pages = [ExtractedPage(_info_of(info), buffer, int(start), int(spots), int(blocks), _skip_of(note))
              for line in lines for info, note, start, spots, blocks in json.loads(line)]
