@@ -21,17 +21,18 @@ full run after it):
 - After (an --add appends only its files to the kept pages, which load with the cycle
   collector paused; pairs saved in key order; base project the same, its kept pages
   written in the new format; load 6-14): --add 363.9, 84.2, 105.6 s against full runs of
-  939.9, 382.5, 512.9 s: medians 105.6 vs 512.9 s, 4.9x (pair by pair 2.6x, my tests ran
-  beside the first; 4.5x; 4.9x). The pairs CSVs of every --add
-  and full run the same (before and after too).
+  939.9, 382.5, 512.9 s: medians 105.6 vs 512.9 s, 4.9x (pair by pair 2.6x with a test
+  run beside the first, 4.5x, 4.9x). The pairs CSVs of every --add and full run the same
+  (before and after too).
 Where an --add's time goes (after, run 1, load 6-9): read+extract 18.4 s (the walk of
 110,000 files, loading 100,000 kept pages, extracting the 10,000 new ones), keep pages
 0.25 s (5.5-10 s before), filter 8.1, match 23.0, cluster 5.0, start-up and the rest 29.0
 (opening the project with its backup and check, saving the run, carrying the coding over,
-dating the new clustered pages). The full run after it: read+extract 238.3 s, filter 10.4,
-match 19.9, cluster 5.3, rest 104.8 (saving the run, dating all 44,000 clustered pages). The filters, the join
-and clustering are redone in full over every page (see docs/command-line.md why): about
-36 s that no --add can skip, which caps the ratio near 5x at such loads.
+dating the new clustered pages). The full run after it: read+extract 238.3 s, filter
+10.4, match 19.9, cluster 5.3, the rest 104.8 (saving the run, dating all 44,000
+clustered pages). The filters, the join and clustering are redone in full over every
+page (docs/command-line.md says why): about 36 s that no --add can skip, which holds the
+ratio near 5x at such loads.
 """
 
 from __future__ import annotations
