@@ -11,12 +11,28 @@ to exit. Prints each run, the medians, the machine's load, and whether the pairs
 the two are byte for byte the same.
 
 Measured (gensmall --docs 110000 --seed 1, 100,000 + 10,000 added, this 2-core machine
-shared with other jobs, 1-min load 6-8, --reuse after a first run): --add 80.2, 102.7,
-49.4 s against full runs of 385.1, 378.8, 300.7 s: medians 80.2 vs 378.8 s, 4.7x; the
-pairs CSVs the same in all three. In an --add, read+extract was 18-41 s (full: 250-322 s);
-the stages every run must make again over all pages (filters, join, clustering, saving
-the run, start-up) were 30-60 s. An earlier run (the new files read in this process,
-slower loading of kept pages) gave medians 82.1 vs 322.0 s, 3.9x.
+shared with other jobs, --reuse after a first run; each pair of lines an --add and the
+full run after it):
+- Before (kept pages rewritten whole by every --add, pairs saved in the matcher's order;
+  1-min load 12-15): --add 170.7, 115.1, 326.5 s against full runs of 1127.8, 1034.7 s
+  (the third full run was stopped for time): medians 170.7 vs 1081.3 s, 6.3x. At a load of
+  6-8 an earlier run gave medians 80.2 vs 378.8 s, 4.7x: the heavier the load, the
+  more a full run's reading of every file suffers.
+- After (an --add appends only its files to the kept pages, which load with the cycle
+  collector paused; pairs saved in key order; base project the same, its kept pages
+  written in the new format; load 6-14): --add 363.9, 84.2, 105.6 s against full runs of
+  939.9, 382.5, 512.9 s: medians 105.6 vs 512.9 s, 4.9x (pair by pair 2.6x with a test
+  run beside the first, 4.5x, 4.9x). The pairs CSVs of every --add and full run the same
+  (before and after too).
+Where an --add's time goes (after, run 1, load 6-9): read+extract 18.4 s (the walk of
+110,000 files, loading 100,000 kept pages, extracting the 10,000 new ones), keep pages
+0.25 s (5.5-10 s before), filter 8.1, match 23.0, cluster 5.0, start-up and the rest 29.0
+(opening the project with its backup and check, saving the run, carrying the coding over,
+dating the new clustered pages). The full run after it: read+extract 238.3 s, filter
+10.4, match 19.9, cluster 5.3, the rest 104.8 (saving the run, dating all 44,000
+clustered pages). The filters, the join and clustering are redone in full over every
+page (docs/command-line.md says why): about 36 s that no --add can skip, which holds the
+ratio near 5x at such loads.
 """
 
 from __future__ import annotations

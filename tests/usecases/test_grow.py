@@ -22,7 +22,7 @@ from workbench.core.records import SkipRecord
 from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.store import Project
 from workbench.usecases.grow import grow_into_project, keep_pages
-from workbench.usecases.kept_pages import kept_path, load_kept
+from workbench.usecases.kept_pages import MAGIC, kept_path, load_kept
 from workbench.usecases.pipeline import DedupResult, run_into_project
 
 PARAMS = SpotSigsParams()
@@ -194,7 +194,7 @@ def test_without_kept_pages_or_with_other_settings_every_file_is_read(tmp_path: 
     _, _, growth = grow_into_project(project, crawl, replace(other, tau=0.5, min_sigs=3), workers=1)
     assert growth.read == 0
     # Damaged kept pages are not trusted: every file is read again.
-    kept_path(project.path).write_bytes(b"WBPAGES1" + b"\xff" * 40)
+    kept_path(project.path).write_bytes(MAGIC + b"\xff" * 40)
     _, _, growth = grow_into_project(project, crawl, other, workers=1)
     assert growth.read == 6
     project.close()

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,7 +37,9 @@ from workbench.detect.workers.parallel import read_and_extract
 from workbench.usecases.kept_pages import (
     ByFile,
     FileStamp,
+    KeptFile,
     KeptPages,
+    add_kept,
     by_file,
     kept_path,
     load_kept,
@@ -113,12 +115,19 @@ def keep_pages(project_path: Path | str, root: Path | str, params: SpotSigsParam
     return keep
 
 
-def _save_quietly(project_path: Path | str, kept: KeptPages) -> None:
-    """Keeping pages only spares reading later: a disk that cannot take them costs the next
-    Add Pages a full reading, never the run (the old file, if any, is valid by its stamps)."""
+def _save_quietly(project_path: Path | str, kept: KeptPages, fresh: Iterable[KeptFile] | None = None,
+                  removed: Sequence[str] = ()) -> None:
+    """Keep ``kept`` whole, or (``fresh`` given: ``kept`` was loaded from the file) add
+    the ``fresh`` files and the ``removed`` ones to the file. Keeping pages only spares
+    reading later: a disk that cannot take them costs the next Add Pages a full reading,
+    never the run (the old file, if any, is valid by its stamps, and a part cut short
+    is left out)."""
     path = kept_path(project_path)
     try:
-        save_kept(path, kept)
+        if fresh is None:
+            save_kept(path, kept)
+        else:
+            add_kept(path, kept, fresh, removed)
     except OSError:
         path.with_name(path.name + ".tmp").unlink(missing_ok=True)
 
@@ -195,7 +204,13 @@ def grow_corpus(
     timings["read+extract"] = time.perf_counter() - t0
     t_keep = time.perf_counter()
     if found.in_file_order and not found.unresolved_revisits:
-        _save_quietly(project_path, KeptPages(root_text(root), params.to_dict(), files))
+        now = KeptPages(root_text(root), params.to_dict(), files)
+        if before:  # only what was read, and the names of removed files, are added
+            assert kept is not None
+            now.stored = kept.stored
+            _save_quietly(project_path, now, found.files.values(), growth.removed)
+        else:
+            _save_quietly(project_path, now)
     else:
         _forget(project_path)
     timings["keep pages"] = time.perf_counter() - t_keep
