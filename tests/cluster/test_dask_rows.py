@@ -13,7 +13,7 @@ import pytest
 
 from tests.cluster.test_dask_same_results import cluster, small_pages  # noqa: F401 - fixtures
 from workbench.archive.scan import scan
-from workbench.cluster import rows
+from workbench.cluster import doc_freqs, rows
 from workbench.cluster.run import dask_run
 from workbench.cluster.shards import ShardRef, write_pages
 from workbench.core.records import RawPage
@@ -128,7 +128,9 @@ def test_rows_of_shards_out_of_order_and_pages_the_client_holds(cluster, goldset
     mine = [pages[k] for k in order]
     want_matrix, want_table = _local(mine, boiler)
     with dask_run(None, tmp_path / "work", cluster=cluster) as run:
-        matrix, table = rows.matrix_rows_on(run.client, run.work_dir, refs, boiler, lambda *_: None)
+        vocabulary = doc_freqs.page_doc_freqs(mine, boiler)[1]
+        matrix, table = rows.matrix_rows_on(run.client, run.work_dir, refs, boiler, vocabulary,
+                                            lambda *_: None)
     _same_arrays(matrix, want_matrix, MATRIX)
     _same_arrays(table, want_table, TABLE)
     hashes, weights, sizes = rows.corpus_inputs(refs, sum(p.n_blocks for p in mine))

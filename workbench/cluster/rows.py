@@ -33,7 +33,7 @@ from workbench.cluster.reduce import SPLIT_EVERY, add_counts, shard_bag, shard_u
 from workbench.cluster.shards import ShardPage, ShardRef, new_shard, read_block_inputs, read_pages
 from workbench.cluster.tasks import wait_all
 from workbench.core.progress import ProgressFn
-from workbench.detect.join.matcher import MatrixBuilder, SignatureMatrix
+from workbench.detect.join.matcher import SignatureMatrix
 from workbench.detect.spotsigs.boilerplate import boilerplate_masks
 from workbench.detect.spotsigs.corpus_boilerplate import block_weights
 from workbench.detect.spotsigs.extract import ExtractedPage, page_multisets
@@ -168,24 +168,30 @@ def _count_partition(items: Iterable[tuple[str, list[int]]], boiler: dict[str, n
 
 # -- The rows --------------------------------------------------------------------------------
 
-def rows_of(pages: Sequence[ExtractedPage], boiler: dict[str, np.ndarray], block_ids: np.ndarray
-            ) -> dict[str, np.ndarray]:
+def rows_of(pages: Sequence[ExtractedPage], boiler: dict[str, np.ndarray], block_ids: np.ndarray,
+            vocabulary: np.ndarray) -> dict[str, np.ndarray]:
     """The pages' rows of the signature matrix before the IDF filter (as ``filter_corpus``
-    makes them here) and their part of the repeated blocks' table."""
+    makes them here), their ids numbered by their place in ``vocabulary`` (every id of the
+    crawl's rows, sorted: as ``MatrixBuilder.finish`` numbers them), and their part of the
+    repeated blocks' table."""
     infos, hashes = [p.info for p in pages], [p.block_hashes for p in pages]
     masks = boilerplate_masks(infos, hashes, boiler)
     ptr, ids, counts = page_multisets(pages, masks)
+    dense = np.searchsorted(vocabulary, ids)
+    if len(ids) and not np.array_equal(vocabulary[np.minimum(dense, len(vocabulary) - 1)], ids):
+        raise RuntimeError("a page's signature is not in the crawl's vocabulary")
     part = repeated_part([p.spot_ids for p in pages], [p.spot_block for p in pages], hashes, masks, block_ids)
-    return {"ptr": ptr, "ids": ids, "counts": np.minimum(counts, _INT32_MAX).astype(np.int32),
+    return {"ptr": ptr, "ids": dense.astype(np.int32),
+            "counts": np.minimum(counts, _INT32_MAX).astype(np.int32),
             "blocks_of_page": part[0], "page_block": part[1], "spots_of_page": part[2], "sig_id": part[3],
             "sig_block": part[4]}
 
 
 def rows_task(shard: str, rows: list[int], boiler: dict[str, np.ndarray], repeated: BlockPages,
-              work_dir: str) -> tuple[str, int]:
+              vocabulary: np.ndarray, work_dir: str) -> tuple[str, int]:
     """Task: the rows of rows ``rows`` of a page shard, written into the work directory;
     returns the file and its matrix entries."""
-    got = rows_of(_read(shard, rows), boiler, repeated[0])
+    got = rows_of(_read(shard, rows), boiler, repeated[0], vocabulary)
     path = new_shard(work_dir, "rows").with_suffix(".npz")
     part = path.with_suffix(".part")
     with open(part, "wb") as out:  # whole or not at all, as the page shards
@@ -208,10 +214,14 @@ def _slice(got: dict[str, np.ndarray], lo: int, hi: int) -> tuple[tuple[np.ndarr
 
 
 def matrix_rows_on(client: Any, work_dir: Path, refs: Sequence[Any], boiler: dict[str, np.ndarray],
-                   progress: ProgressFn) -> tuple[SignatureMatrix, RepeatedBlocks]:
+                   vocabulary: Any, progress: ProgressFn) -> tuple[SignatureMatrix, RepeatedBlocks]:
     """The raw signature matrix (before the IDF filter) and the repeated blocks of the
     pages ``refs`` names (ShardRefs; an ExtractedPage there is a page the client holds and
-    is done here), made by the cluster's tasks with the boilerplate ``boiler`` decided."""
+    is done here), made by the cluster's tasks with the boilerplate ``boiler`` decided.
+    ``vocabulary``: the rows' ids, sorted (or a Dask future of them: the document
+    frequencies' reduction, workbench.cluster.doc_freqs), by which the tasks number them:
+    the client never holds 64-bit ids nor renumbers them (``MatrixBuilder.finish`` held
+    about 3 KB a page at its peak)."""
     from dask.delayed import delayed
 
     units, here = shard_units(refs)
@@ -222,8 +232,8 @@ def matrix_rows_on(client: Any, work_dir: Path, refs: Sequence[Any], boiler: dic
         counted = shard_bag(units).map_partitions(_count_partition, delayed(boiler, traverse=False))
         tree = counted.reduction(merge, merge, split_every=SPLIT_EVERY, name="repeated-blocks")
         repeated = client.compute(tree.apply(lambda whole: repeated_of(merge([whole, own]))))
-        futures = [client.submit(rows_task, shard, rows, shared, repeated, str(work_dir), pure=False,
-                                 retries=RETRIES, key=f"{ROWS_TASK}-{uuid.uuid4().hex}")
+        futures = [client.submit(rows_task, shard, rows, shared, repeated, vocabulary, str(work_dir),
+                                 pure=False, retries=RETRIES, key=f"{ROWS_TASK}-{uuid.uuid4().hex}")
                    for shard, rows in units]
 
         def report(done: int) -> None:
@@ -231,12 +241,14 @@ def matrix_rows_on(client: Any, work_dir: Path, refs: Sequence[Any], boiler: dic
 
         done = wait_all(client, futures, report)
         block_ids, block_pages = repeated.result()
+        if not isinstance(vocabulary, np.ndarray):
+            vocabulary = vocabulary.result()
     else:
         done = []
         block_ids, block_pages = repeated_of(own)
-    mine = rows_of(here, boiler, block_ids) if here else None
+    mine = rows_of(here, boiler, block_ids, vocabulary) if here else None
     entries = sum(count for _, count in done) + (len(mine["ids"]) if mine else 0)
-    builder = MatrixBuilder(len(refs), entries)
+    filled = _Rows(len(refs), entries)
     parts: list[RepeatedPart] = []
     loaded: tuple[int, dict[str, np.ndarray]] | None = None
     for unit, lo, hi in segments(refs):
@@ -249,7 +261,34 @@ def matrix_rows_on(client: Any, work_dir: Path, refs: Sequence[Any], boiler: dic
                     loaded = unit, {name: npz[name] for name in npz.files}
             got = loaded[1]
         row_part, repeated_part_ = _slice(got, lo, hi)
-        builder.add_rows(*row_part)
+        filled.add(*row_part)
         parts.append(repeated_part_)
     del loaded, mine
-    return builder.finish(), joined_parts(block_ids, block_pages, parts)
+    return filled.matrix(vocabulary), joined_parts(block_ids, block_pages, parts)
+
+
+class _Rows:
+    """The matrix's arrays filled row by row with ids already numbered: what
+    ``MatrixBuilder`` gives for the same rows, without its 64-bit ids and renumbering."""
+
+    def __init__(self, pages: int, entries: int) -> None:
+        self.ptr = np.zeros(pages + 1, dtype=np.int64)
+        self.sig = np.empty(entries, dtype=np.int32)
+        self.cnt = np.empty(entries, dtype=np.int32)
+        self.rows = 0
+
+    def add(self, ptr: np.ndarray, sig: np.ndarray, cnt: np.ndarray) -> None:
+        at = int(self.ptr[self.rows])
+        self.sig[at : at + len(sig)] = sig
+        self.cnt[at : at + len(sig)] = cnt
+        self.ptr[self.rows + 1 : self.rows + len(ptr)] = at + ptr[1:]
+        self.rows += len(ptr) - 1
+
+    def matrix(self, vocabulary: np.ndarray) -> SignatureMatrix:
+        if self.rows != len(self.ptr) - 1 or int(self.ptr[-1]) != len(self.sig):
+            raise RuntimeError(f"{self.rows:,} rows of {len(self.ptr) - 1:,} made")
+        if not len(self.sig):  # as MatrixBuilder.finish: no ids, no raw ids
+            return SignatureMatrix(self.ptr, self.sig, self.cnt)
+        if int(self.sig.max()) + 1 != len(vocabulary):
+            raise RuntimeError("the vocabulary has ids no row has")
+        return SignatureMatrix(self.ptr, self.sig, self.cnt, np.asarray(vocabulary, np.int64))

@@ -22,7 +22,7 @@ import numpy as np
 
 from workbench.archive.scan import FileEntry
 from workbench.archive.worker import Process
-from workbench.cluster.doc_freqs import too_common_on
+from workbench.cluster.doc_freqs import too_common_and_vocabulary_on, too_common_on
 from workbench.cluster.extract import extract_on
 from workbench.cluster.identical import groups, repeats_on
 from workbench.cluster.join import find_pairs_on
@@ -119,8 +119,10 @@ class DaskRun:
             if len(everywhere):
                 boiler[ANY_SITE] = everywhere
             release_free_memory()  # its temporaries go back to the system before the matrix's
-        decided = self.too_common_ids(boiler, params)
-        matrix, repeated = matrix_rows_on(self.client, self.work_dir, refs, boiler, progress)
+        self._refs = None  # counted from the pages' places here (refs), as too_common_ids would
+        decided, vocabulary = too_common_and_vocabulary_on(self.client, refs, boiler, params.idf_min_pages,
+                                                           params.idf_low)
+        matrix, repeated = matrix_rows_on(self.client, self.work_dir, refs, boiler, vocabulary, progress)
         return boiler, decided, repeated, matrix
 
     def checksum_groups(self, pages: int) -> np.ndarray | None:
