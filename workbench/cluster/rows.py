@@ -3,13 +3,17 @@
 Once the boilerplate is decided (each site's, from workbench.cluster.reduce, and the corpus
 boilerplate), every page's row of the matrix is known from the page alone: its spots
 without the boilerplate's blocks, as a multiset (``page_multisets``). So one task per page
-shard reads its pages, masks their boilerplate and writes their rows (row pointers, 64-bit
+shard reads its pages, masks their boilerplate and writes their rows (row pointers,
 signature ids, counts) into a ``rows-*.npz`` file in the work directory, with the pages'
-part of the repeated blocks' table (``member_overlap.repeated_part``). That part needs the
+part of the repeated blocks' table (``member_overlap.repeated_part``). The ids are written
+as the matrix holds them, numbered by their place in the crawl's vocabulary (every id of
+the rows, sorted), which the document frequencies' reduction has on its last task anyway
+(workbench.cluster.doc_freqs): the client never holds the 64-bit ids nor renumbers them,
+the step whose peak was the client's (``MatrixBuilder.finish``). The table's part needs the
 whole crawl's repeated blocks (compared blocks on two pages or more), counted first by a
 tree reduction over the shards, as the site counts are (``member_overlap.compared_block_pages``
 per shard, added up pairwise on the workers): the rows tasks take its answer straight from
-the cluster. The client reads the files in page order into a ``MatrixBuilder`` and the
+the cluster. The client reads the files in page order into the matrix's arrays and the
 table's parts into :class:`RepeatedBlocks`: the same arrays as the local run's, without
 ever holding the pages' packed arrays.
 
