@@ -66,7 +66,7 @@ def task_figures(crawl: Path) -> None:
 
     with local_cluster(2) as cluster, dask_run(None, cluster=cluster) as run:
         with get_task_stream(run.client) as stream:
-            corpus = load_corpus(crawl, workers=2, extract_all=run.extract_all)
+            corpus = load_corpus(crawl, workers=2, **run.corpus_hooks)
             result = detect(corpus, join=run.join)
         shard_bytes = sum(p.stat().st_size for p in run.work_dir.glob("pages-*.parquet"))
         index_bytes = sum(p.stat().st_size for p in run.work_dir.glob("index-*.npz"))

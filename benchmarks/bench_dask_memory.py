@@ -14,7 +14,8 @@ largest worker's peak, the peak summed over the tree, and the project file's siz
 
 ``--stages``: instead, the run through the Python API in this process (the client) on a
 2-worker LocalCluster, with this process's resident memory after each stage and its peak
-so far: what the client holds, stage by stage.
+so far: what the client holds, stage by stage (the pages' records come back; their
+signature arrays stay in the shards, and the matrix's rows are made by the tasks).
 """
 
 from __future__ import annotations
@@ -94,9 +95,10 @@ def client_stages(crawl: Path, where: Path) -> None:
 
         params = SpotSigsParams()
         pages, skipped = run.extract_all(crawl, params, lambda *_: None, 2)
-        say(f"pages read back ({len(pages):,})")
+        say(f"pages' records read back ({len(pages):,})")
         corpus = corpus_of(str(crawl), params, pages, skipped, {}, site_boiler=run.site_boilerplate,
-                           too_common_ids=run.too_common_ids, checksum_groups=run.checksum_groups)
+                           too_common_ids=run.too_common_ids, checksum_groups=run.checksum_groups,
+                           matrix_rows=run.matrix_rows)
         del pages
         say("filtered: signature matrix")
         result = detect(corpus, join=run.join)

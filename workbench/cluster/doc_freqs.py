@@ -76,15 +76,25 @@ def too_common_on(client: Any, refs: Sequence[Any], boiler: dict[str, np.ndarray
     """Starts the reduction over the pages ``refs`` name (ShardRefs; an ExtractedPage there
     is a page the client holds and is counted here); the call returned waits for its
     answer. The boilerplate goes into the graph once, not into every task."""
+    return too_common_and_vocabulary_on(client, refs, boiler, min_pages, idf_low)[0]
+
+
+def too_common_and_vocabulary_on(client: Any, refs: Sequence[Any], boiler: dict[str, np.ndarray],
+                                 min_pages: int, idf_low: float) -> tuple[Callable[[], TooCommon], Any]:
+    """:func:`too_common_on`, and the vocabulary: every signature id of the pages without
+    their boilerplate, sorted (the signature matrix's ``raw_ids``), as a Dask future (or
+    the array itself when the client counted every page), for the rows tasks to number
+    their ids by (workbench.cluster.rows)."""
     from dask.delayed import delayed
 
     units, here = shard_units(refs)
     own = page_doc_freqs(here, boiler)
     if not units:
         decided = too_common(own, min_pages, idf_low)
-        return lambda: decided
+        return (lambda: decided), own[1]
     counted = shard_bag(units).map_partitions(_partition, delayed(boiler, traverse=False))
     tree = counted.reduction(merge, merge, split_every=SPLIT_EVERY, name="doc-freqs")
-    answer = tree.apply(lambda whole: too_common(merge([whole, own]), min_pages, idf_low))
-    future = client.compute(answer)
-    return lambda: future.result()
+    whole = tree.apply(lambda counts: merge([counts, own]))
+    answer = whole.apply(lambda counts: too_common(counts, min_pages, idf_low))
+    future, vocabulary = client.compute([answer, whole.apply(lambda counts: counts[1])])
+    return (lambda: future.result()), vocabulary

@@ -21,9 +21,17 @@ from typing import Any
 from workbench.archive.scan import FileEntry
 from workbench.archive.tasks import FileBatch, FileRange, RangeLog, SplitFile, plan, plan_items
 from workbench.archive.worker import Process, read_files, resolve_pages
-from workbench.cluster.shards import ShardRef, new_shard, read_pages, write_pages
+from workbench.cluster.shards import (
+    ShardPage,
+    ShardReader,
+    ShardRef,
+    new_shard,
+    read_pages,
+    read_records,
+    write_pages,
+)
 from workbench.core.progress import ProgressFn
-from workbench.core.records import SkipRecord
+from workbench.core.records import PageInfo, SkipRecord
 from workbench.detect.spotsigs.extract import ExtractedPage, extract_batch
 from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.detect.workers.parallel import run_plan
@@ -171,11 +179,12 @@ def coarser(units: list[FileBatch | SplitFile], workers: int) -> list[FileBatch 
 def extract_on(client: Any, work_dir: Path, root: Path, params: SpotSigsParams, progress: ProgressFn,
                workers: int, process: Process = extract_batch,
                items: list[FileEntry | SkipRecord] | None = None,
-               on_refs: Callable[[list[Any]], None] | None = None,
+               on_refs: Callable[[list[Any]], None] | None = None, light: bool = False,
                ) -> tuple[list[ExtractedPage], list[SkipRecord]]:
     """Every page below ``root`` (or in ``items`` only: the files a grown crawl added,
     ``workbench.usecases.grow``), extracted by the cluster, in ``scan`` order, with the
-    skip records; the client reads the pages back from the shards. ``on_refs`` sees where
+    skip records; the client reads the pages back from the shards (``light``: only their
+    records, their arrays left in the shards: :class:`ShardPage`). ``on_refs`` sees where
     the pages are before they are read back (to start reductions over the shards on the
     cluster meanwhile: workbench.cluster.reduce)."""
     found = plan(root, workers) if items is None else plan_items(items, workers)
@@ -194,7 +203,7 @@ def extract_on(client: Any, work_dir: Path, root: Path, params: SpotSigsParams, 
         raise
     if on_refs is not None:
         on_refs(refs)
-    return _read_back(refs), skipped
+    return (_records_of(refs) if light else _read_back(refs)), skipped
 
 
 def _read_back(refs: list[Any]) -> list[ExtractedPage]:
@@ -209,4 +218,22 @@ def _read_back(refs: list[Any]) -> list[ExtractedPage]:
         if pages is None:
             pages = shards[ref.shard] = read_pages(ref.shard)
         out.append(pages[ref.row])
+    return out
+
+
+def _records_of(refs: list[Any]) -> list[ExtractedPage]:
+    """The pages in ``refs``' order, their arrays left in their shards (anything else
+    there came back as it was). Only the shards' record columns are read."""
+    shards: dict[str, list[tuple[PageInfo, SkipRecord | None, int, int]]] = {}
+    reader = ShardReader()
+    out: list[ExtractedPage] = []
+    for ref in refs:
+        if not isinstance(ref, ShardRef):
+            out.append(ref)
+            continue
+        records = shards.get(ref.shard)
+        if records is None:
+            records = shards[ref.shard] = read_records(ref.shard)
+        info, note, spots, blocks = records[ref.row]
+        out.append(ShardPage(info, ref, spots, blocks, note, reader))
     return out

@@ -16,25 +16,31 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from workbench.archive.scan import FileEntry
 from workbench.archive.worker import Process
-from workbench.cluster.doc_freqs import too_common_on
+from workbench.cluster.doc_freqs import too_common_and_vocabulary_on, too_common_on
 from workbench.cluster.extract import extract_on
 from workbench.cluster.identical import groups, repeats_on
 from workbench.cluster.join import find_pairs_on
 from workbench.cluster.quiet import new_workers_quiet, quiet_while
 from workbench.cluster.reduce import SiteCounts, boilerplate_of, merge, site_counts_on
+from workbench.cluster.rows import corpus_inputs, matrix_rows_on, where_pages_are
 from workbench.cluster.where import ClusterError
+from workbench.core.clusters.heap import release_free_memory
 from workbench.core.progress import ProgressFn
 from workbench.core.records import PageInfo, SkipRecord
 from workbench.detect.join.matcher import PairResult, SignatureMatrix
-from workbench.detect.spotsigs.boilerplate import site_boilerplate
+from workbench.detect.spotsigs.boilerplate import ANY_SITE, site_boilerplate
+from workbench.detect.spotsigs.corpus_boilerplate import corpus_boilerplate_flat
 from workbench.detect.spotsigs.extract import ExtractedPage, extract_batch
 from workbench.detect.spotsigs.params import SpotSigsParams
+
+if TYPE_CHECKING:
+    from workbench.usecases.pipeline import MadeRows
 
 CONNECT_TIMEOUT = "15s"  # a scheduler that does not answer by then is said to be unreachable
 
@@ -68,8 +74,9 @@ class DaskRun:
                 self._site_counts = site_counts_on(self.client, refs)
 
         self._site_counts = self._refs = self._repeats = None
+        # The pages' records only: their arrays stay in the shards (matrix_rows).
         return extract_on(self.client, self.work_dir, root, params, progress, self.workers, self.process,
-                          on_refs=reduce_meanwhile)
+                          on_refs=reduce_meanwhile, light=True)
 
     def site_boilerplate(self, infos: Sequence[PageInfo], block_hashes: Sequence[np.ndarray],
                          min_pages: int, share: float) -> dict[str, np.ndarray]:
@@ -91,6 +98,33 @@ class DaskRun:
         if refs is None:
             return lambda: None
         return too_common_on(self.client, refs, boiler, params.idf_min_pages, params.idf_low)
+
+    def matrix_rows(self, pages: Sequence[ExtractedPage], params: SpotSigsParams,
+                    progress: ProgressFn) -> MadeRows | None:
+        """The boilerplate decided, the document frequencies' reduction started and the
+        matrix's rows and repeated blocks made by the cluster's tasks, from the shards the
+        pages are in (``pipeline.MatrixRows``); None, to do it all here as locally, when the
+        pages did not come from this run's shards."""
+        if self._refs is None or (params.site_boilerplate and self._site_counts is None):
+            return None
+        if len(self._refs) != len(pages):  # another run's pages: never a silent difference
+            raise RuntimeError(f"the run's shards hold {len(self._refs):,} pages, not {len(pages):,}")
+        refs = where_pages_are(pages)
+        infos = [p.info for p in pages]
+        boiler = self.site_boilerplate(infos, (), params.site_min_pages, params.site_block_share) \
+            if params.site_boilerplate else {}
+        if params.corpus_boilerplate:
+            everywhere = corpus_boilerplate_flat(*corpus_inputs(refs, sum(p.n_blocks for p in pages)),
+                                                 params.corpus_min_pages, params.corpus_core_share,
+                                                 min_own_share=params.corpus_own_share)
+            if len(everywhere):
+                boiler[ANY_SITE] = everywhere
+            release_free_memory()  # its temporaries go back to the system before the matrix's
+        self._refs = None  # counted from the pages' places here (refs), as too_common_ids would
+        decided, vocabulary = too_common_and_vocabulary_on(self.client, refs, boiler, params.idf_min_pages,
+                                                           params.idf_low)
+        matrix, repeated = matrix_rows_on(self.client, self.work_dir, refs, boiler, vocabulary, progress)
+        return boiler, decided, repeated, matrix
 
     def checksum_groups(self, pages: int) -> np.ndarray | None:
         """Per page, its checksum's first page, from the reduction started when the pages
@@ -129,7 +163,8 @@ class DaskRun:
     def corpus_hooks(self) -> dict[str, Any]:
         """What ``load_corpus`` takes to read and count on the cluster."""
         return {"extract_all": self.extract_all, "site_boiler": self.site_boilerplate,
-                "too_common_ids": self.too_common_ids, "checksum_groups": self.checksum_groups}
+                "too_common_ids": self.too_common_ids, "checksum_groups": self.checksum_groups,
+                "matrix_rows": self.matrix_rows}
 
     @property
     def grow_hooks(self) -> dict[str, Any]:

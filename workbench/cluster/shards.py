@@ -1,16 +1,21 @@
 """Extracted pages and pairs as Parquet shards in a run's work directory.
 
 A map task writes its pages here and returns only the shard's path and row numbers, so
-pages never travel through the scheduler; the client reads them back when it builds the
-signature matrix. Columns: every :class:`PageInfo` field, the page's packed signature
-arrays (``ExtractedPage.packed``, as bytes), its spot and block counts, and the note that
-travels with it (what of the page was left unread).
+pages never travel through the scheduler. Columns: every :class:`PageInfo` field, the
+page's packed signature arrays (``ExtractedPage.packed``, as bytes), its spot and block
+counts, the note that travels with it (what of the page was left unread), and its block
+hashes and block weights (spots per block) once more as lists, for the corpus boilerplate.
+The client reads only what it needs of a shard (``columns=``): the records
+(:func:`read_records`) and the corpus boilerplate's inputs (:func:`read_block_inputs`);
+the packed arrays are read by the tasks (workbench.cluster.rows), and by the client only
+when something asks a page for them (:class:`ShardPage`: the kept pages' file).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import os
+import sys
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +26,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from workbench.core.records import PageInfo, SkipRecord
+from workbench.detect.spotsigs.corpus_boilerplate import block_weights
 from workbench.detect.spotsigs.extract import ExtractedPage, share_buffer
 
 _INFO_FIELDS = dataclasses.fields(PageInfo)
@@ -51,6 +57,20 @@ def _write_whole(table: pa.Table, path: Path) -> None:
     os.replace(part, path)
 
 
+# What the client reads of a shard: the pages' records, notes and sizes, not their arrays.
+RECORD_COLUMNS = [f.name for f in _INFO_FIELDS] + ["_spots", "_blocks", "_note_source", "_note_reason",
+                                                   "_note_offset"]
+_BLOCK_INPUTS = ["_block_hashes", "_block_weights"]
+
+
+def _lists(arrays: list[np.ndarray], kind: pa.DataType) -> pa.ListArray:
+    sizes = np.fromiter(map(len, arrays), dtype=np.int32, count=len(arrays))
+    offsets = np.zeros(len(arrays) + 1, dtype=np.int32)
+    np.cumsum(sizes, out=offsets[1:])
+    values = np.concatenate(arrays) if arrays else np.empty(0)
+    return pa.ListArray.from_arrays(pa.array(offsets), pa.array(values, type=kind))
+
+
 def write_pages(pages: list[ExtractedPage], path: Path) -> None:
     columns: dict[str, list[object]] = {f.name: [getattr(p.info, f.name) for p in pages]
                                         for f in _INFO_FIELDS}
@@ -60,26 +80,111 @@ def write_pages(pages: list[ExtractedPage], path: Path) -> None:
     columns["_note_source"] = [p.note.source if p.note else None for p in pages]
     columns["_note_reason"] = [p.note.reason if p.note else None for p in pages]
     columns["_note_offset"] = [p.note.offset if p.note else None for p in pages]
-    table = pa.table({name: pa.array(values, type=pa.binary() if name == "_packed" else None)
-                      for name, values in columns.items()})
-    _write_whole(table, path)
+    table = {name: pa.array(values, type=pa.binary() if name == "_packed" else None)
+             for name, values in columns.items()}
+    table["_block_hashes"] = _lists([p.block_hashes for p in pages], pa.int64())
+    table["_block_weights"] = _lists([block_weights(p.spot_block, p.n_blocks) for p in pages], pa.int32())
+    _write_whole(pa.table(table), path)
+
+
+# Fields with a handful of values among all pages: one string object per value, not per page
+# (about 200 bytes a page of the records the client holds).
+_FEW_VALUES = frozenset({"content_type", "encoding", "language", "signature_kind", "url_from",
+                         "captured_from", "published_from"})
+
+
+def _record(row: dict[str, Any]) -> tuple[PageInfo, SkipRecord | None]:
+    fields: dict[str, Any] = {f.name: (tuple(row[f.name]) if f.name in _TUPLES else row[f.name])
+                              for f in _INFO_FIELDS}
+    for name in _FEW_VALUES:
+        if fields[name] is not None:
+            fields[name] = sys.intern(fields[name])
+    if fields["source"] == fields["key"]:
+        fields["source"] = fields["key"]  # one string for both, as most pages have
+    note = (SkipRecord(row["_note_source"], row["_note_reason"], row["_note_offset"])
+            if row["_note_reason"] is not None else None)
+    return PageInfo(**fields), note
 
 
 def read_pages(path: str | Path) -> list[ExtractedPage]:
     """A shard's pages as the workers made them (their arrays share one buffer, as a
     batch's do: ``share_buffer``)."""
-    rows = pq.read_table(path).to_pylist()
+    rows = pq.read_table(path, columns=[*RECORD_COLUMNS, "_packed"]).to_pylist()
     pages = []
     for row in rows:
-        fields: dict[str, Any] = {f.name: (tuple(row[f.name]) if f.name in _TUPLES else row[f.name])
-                                  for f in _INFO_FIELDS}
-        info = PageInfo(**fields)
-        note = (SkipRecord(row["_note_source"], row["_note_reason"], row["_note_offset"])
-                if row["_note_reason"] is not None else None)
+        info, note = _record(row)
         packed = np.frombuffer(row["_packed"], dtype=np.uint8)
         pages.append(ExtractedPage(info, packed, 0, row["_spots"], row["_blocks"], note))
     share_buffer(pages)  # aligned, and one buffer for the shard rather than one per page
     return pages
+
+
+def read_records(path: str | Path) -> list[tuple[PageInfo, SkipRecord | None, int, int]]:
+    """A shard's pages without their arrays: each one's record, note, spots and blocks."""
+    return [(*_record(row), row["_spots"], row["_blocks"])
+            for row in pq.read_table(path, columns=RECORD_COLUMNS).to_pylist()]
+
+
+def read_block_inputs(path: str | Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A shard's block hashes and block weights, flat (every row's one after the other),
+    and each row's number of blocks: the corpus boilerplate's inputs, nothing else."""
+    table = pq.read_table(path, columns=_BLOCK_INPUTS)
+    hashes = table.column(0).combine_chunks()
+    weights = table.column(1).combine_chunks()
+    sizes = np.diff(hashes.offsets.to_numpy()).astype(np.int64)
+    return (hashes.flatten().to_numpy().astype(np.int64, copy=False),
+            weights.flatten().to_numpy().astype(np.int64, copy=False), sizes)
+
+
+_NO_BYTES = np.empty(0, dtype=np.uint8)
+
+
+class ShardPage(ExtractedPage):
+    """A page whose arrays stayed in its shard: its record, note and sizes are here, its
+    arrays are read from the shard only when asked for (the kept pages' file writes them
+    page by page; the filters, when they run on this machine after all). Nothing of the
+    arrays is kept on the page, so a run's pages cost the client their records only."""
+
+    __slots__ = ("ref", "_shards")
+
+    def __init__(self, info: PageInfo, ref: ShardRef, n_spots: int, n_blocks: int, note: SkipRecord | None,
+                 shards: ShardReader) -> None:
+        ExtractedPage.__init__(self, info, _NO_BYTES, 0, n_spots, n_blocks, note)
+        self.ref = ref
+        self._shards = shards
+
+    def _whole(self) -> ExtractedPage:
+        return self._shards.page(self.ref)
+
+    @property
+    def packed(self) -> np.ndarray:
+        return self._whole().packed
+
+    @property
+    def spot_ids(self) -> np.ndarray:
+        return self._whole().spot_ids
+
+    @property
+    def block_hashes(self) -> np.ndarray:
+        return self._whole().block_hashes
+
+    @property
+    def spot_block(self) -> np.ndarray:
+        return self._whole().spot_block
+
+
+class ShardReader:
+    """Pages read whole from their shards, the last shard's kept: pages asked for in
+    order read each shard once."""
+
+    def __init__(self) -> None:
+        self._path: str | None = None
+        self._pages: list[ExtractedPage] = []
+
+    def page(self, ref: ShardRef) -> ExtractedPage:
+        if ref.shard != self._path:
+            self._path, self._pages = ref.shard, read_pages(ref.shard)
+        return self._pages[ref.row]
 
 
 def write_pairs(a: np.ndarray, b: np.ndarray, similarity: np.ndarray, path: Path) -> None:

@@ -44,6 +44,7 @@ from workbench.detect.spotsigs.boilerplate import (
     site_boilerplate,
     site_of,
 )
+from workbench.detect.spotsigs.corpus_boilerplate import block_weights
 from workbench.detect.spotsigs.extract import ExtractedPage, PageArrays, extract_batch, page_multisets
 from workbench.detect.spotsigs.member_overlap import (
     RepeatedBlocks,
@@ -87,6 +88,14 @@ TooCommonIds = Callable[[dict[str, np.ndarray], SpotSigsParams],
 # (identical content), or None: found here after all. A cluster's tree reduction over its
 # page shards: workbench.cluster.identical.
 ChecksumGroups = Callable[[int], np.ndarray | None]
+# The boilerplate found, the document frequencies counted (TooCommonIds' answer), the
+# repeated blocks (for doubtful members) and the signature matrix before the IDF filter.
+MadeRows = tuple[dict[str, np.ndarray], Callable[[], tuple[int, np.ndarray | None] | None] | None,
+                 RepeatedBlocks, SignatureMatrix]
+# Given the extracted pages (whose arrays may never have come here), the settings and
+# progress: MadeRows made elsewhere, the same as filter_corpus makes them here, or None:
+# made here after all. A cluster's tasks, from the pages' shards: workbench.cluster.rows.
+MatrixRows = Callable[[Sequence[ExtractedPage], SpotSigsParams, ProgressFn], MadeRows | None]
 # What load_corpus hands the extracted pages and skip records to before filtering them.
 KeepPages = Callable[[list[ExtractedPage], list[SkipRecord]], None]
 
@@ -299,6 +308,7 @@ def load_corpus(
     site_boiler: SiteBoiler = site_boilerplate,
     too_common_ids: TooCommonIds | None = None,
     checksum_groups: ChecksumGroups | None = None,
+    matrix_rows: MatrixRows | None = None,
 ) -> Corpus:
     """Read ``root`` (or the given pages), extract and filter signatures.
 
@@ -309,7 +319,8 @@ def load_corpus(
     results in the same order; ``site_boiler``: who finds each site's boilerplate (the
     cluster, from counts it reduced while the client read the pages back); ``too_common_ids``:
     who counts the document frequencies (:data:`TooCommonIds`; default: this process);
-    ``checksum_groups``: who finds the identical pages (:data:`ChecksumGroups`).
+    ``checksum_groups``: who finds the identical pages (:data:`ChecksumGroups`);
+    ``matrix_rows``: who decides the boilerplate and makes the matrix's rows (:data:`MatrixRows`).
     """
     params = params or SpotSigsParams()
     root = Path(root)
@@ -337,18 +348,18 @@ def load_corpus(
         keep(extracted, skipped)
         timings["keep pages"] = time.perf_counter() - t_keep
     return corpus_of(str(root), params, extracted, skipped, timings, progress, site_boiler, too_common_ids,
-                     checksum_groups)
+                     checksum_groups, matrix_rows)
 
 
 def corpus_of(root: str, params: SpotSigsParams, extracted: list[ExtractedPage], skipped: list[SkipRecord],
               timings: dict[str, float], progress: ProgressFn = no_progress,
               site_boiler: SiteBoiler = site_boilerplate,
               too_common_ids: TooCommonIds | None = None,
-              checksum_groups: ChecksumGroups | None = None) -> Corpus:
+              checksum_groups: ChecksumGroups | None = None, matrix_rows: MatrixRows | None = None) -> Corpus:
     """The extracted pages (in reading order) as a filtered corpus, as :func:`load_corpus`
     makes it (``extracted`` is used up)."""
     corpus = filter_corpus(root, params, extracted, skipped, timings, progress, site_boiler, too_common_ids,
-                           checksum_groups)
+                           checksum_groups, matrix_rows)
     # A title many pages of a site share, each another story, is the site's label: they
     # take their next candidates (display only: detection never reads a title).
     m = corpus.matrix
@@ -359,20 +370,13 @@ def corpus_of(root: str, params: SpotSigsParams, extracted: list[ExtractedPage],
 
 def _block_weights(page: ExtractedPage) -> np.ndarray:
     """The page's spots in each of its blocks."""
-    return np.bincount(page.spot_block, minlength=page.n_blocks)
+    return block_weights(page.spot_block, page.n_blocks)
 
 
-def filter_corpus(root: str, params: SpotSigsParams, extracted: list[ExtractedPage],
-                  skipped: list[SkipRecord], timings: dict[str, float],
-                  progress: ProgressFn = no_progress, site_boiler: SiteBoiler = site_boilerplate,
-                  too_common_ids: TooCommonIds | None = None,
-                  checksum_groups: ChecksumGroups | None = None) -> Corpus:
-    """The extracted pages as a corpus: boilerplate left out, the IDF filter applied, the
-    signature matrix built. ``extracted`` is emptied as it is read (its arrays are let go
-    as soon as they are used, to keep a large run's peak memory down)."""
-    t1 = time.perf_counter()
-    progress("filter", 0, None)
-    infos = [e.info for e in extracted]
+def _rows_here(params: SpotSigsParams, extracted: list[ExtractedPage], infos: list[PageInfo],
+               site_boiler: SiteBoiler, too_common_ids: TooCommonIds | None) -> MadeRows:
+    """:data:`MadeRows` from the pages' arrays in this process (``extracted`` is emptied as
+    it is read: its arrays go as soon as they are used, to keep a large run's peak down)."""
     hashes = [e.block_hashes for e in extracted]
     boiler = (site_boiler(infos, hashes, params.site_min_pages, params.site_block_share)
               if params.site_boilerplate else {})
@@ -406,7 +410,26 @@ def filter_corpus(root: str, params: SpotSigsParams, extracted: list[ExtractedPa
             release_free_memory()
     del extracted, masks, hashes
     release_free_memory()
-    raw_matrix = builder.finish()
+    return boiler, decided, repeated, builder.finish()
+
+
+def filter_corpus(root: str, params: SpotSigsParams, extracted: list[ExtractedPage],
+                  skipped: list[SkipRecord], timings: dict[str, float],
+                  progress: ProgressFn = no_progress, site_boiler: SiteBoiler = site_boilerplate,
+                  too_common_ids: TooCommonIds | None = None, checksum_groups: ChecksumGroups | None = None,
+                  matrix_rows: MatrixRows | None = None) -> Corpus:
+    """The extracted pages as a corpus: boilerplate left out, the IDF filter applied, the
+    signature matrix built. ``extracted`` is emptied as it is read (its arrays are let go
+    as soon as they are used, to keep a large run's peak memory down)."""
+    t1 = time.perf_counter()
+    progress("filter", 0, None)
+    infos = [e.info for e in extracted]
+    made = matrix_rows(extracted, params, progress) if matrix_rows is not None else None
+    if made is None:
+        made = _rows_here(params, extracted, infos, site_boiler, too_common_ids)
+    extracted.clear()
+    boiler, decided, repeated, raw_matrix = made
+    del made
     counted, indexed, idf_applied = idf_flags(raw_matrix, params, decided() if decided is not None else None)
     dropped = ~counted & (matrix_kernels.id_counts(raw_matrix.sig, len(counted)) > 0)
     too_common_ids = (frozenset(raw_matrix.raw_ids[dropped].tolist())
@@ -574,6 +597,7 @@ def run_into_project(
     site_boiler: SiteBoiler = site_boilerplate,
     too_common_ids: TooCommonIds | None = None,
     checksum_groups: ChecksumGroups | None = None,
+    matrix_rows: MatrixRows | None = None,
     join: Join = find_pairs,
     extra: dict | None = None,
 ) -> tuple[DedupResult, int]:
@@ -587,8 +611,9 @@ def run_into_project(
     cancelled run is not left pending; any other failure is. ``on_corpus`` and
     ``on_result`` see the stages' results as they come (for running counts); ``keep``
     the extracted pages (see :func:`load_corpus`). ``extract_all``, ``site_boiler``,
-    ``too_common_ids``, ``checksum_groups`` and ``join``: who reads, counts the sites' blocks
-    and the document frequencies, finds identical pages and matches (a Dask cluster:
+    ``too_common_ids``, ``checksum_groups``, ``matrix_rows`` and ``join``: who reads, counts the
+    sites' blocks and the document frequencies, finds identical pages, makes the matrix's rows
+    and matches (a Dask cluster:
     workbench.cluster.run); ``extra``: more
     settings to keep pending with the run's (where it runs: workbench.cluster.where).
     """
@@ -597,7 +622,7 @@ def run_into_project(
                                lambda: load_corpus(root, params, progress, workers, keep=keep,
                                                    extract_all=extract_all, site_boiler=site_boiler,
                                                    too_common_ids=too_common_ids,
-                                                   checksum_groups=checksum_groups),
+                                                   checksum_groups=checksum_groups, matrix_rows=matrix_rows),
                                progress, on_corpus=on_corpus, on_result=on_result, join=join, extra=extra)
 
 

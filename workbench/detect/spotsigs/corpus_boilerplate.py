@@ -81,7 +81,46 @@ def corpus_boilerplate(
     np.cumsum(sizes, out=block_ptr[1:])
     page, block, summed, start = _page_entries(block_ptr, dense, weights)
     del dense, weights
-    entries = _Entries(page, block, summed, start, np.bincount(page, weights=summed, minlength=n))
+    return _decided(ids, _Entries(page, block, summed, start, np.bincount(page, weights=summed, minlength=n)),
+                    min_pages, max_core_share, sample, min_own_share)
+
+
+def corpus_boilerplate_flat(
+    hashes: np.ndarray,
+    weights: np.ndarray,
+    sizes: np.ndarray,
+    min_pages: int,
+    max_core_share: float = 0.5,
+    sample: int = 200,
+    min_own_share: float = 0.0,
+) -> np.ndarray:
+    """:func:`corpus_boilerplate` of pages given flat (the same answer to the last bit):
+    every page's block hashes one after the other, ``sizes[p]`` of them for page p, and
+    their weights alike. What a cluster's client reads from the page shards, without an
+    array per page (workbench.cluster.rows)."""
+    n = len(sizes)
+    if not n or not sizes.sum():
+        return np.empty(0, np.int64)
+    ids = distinct(hashes)
+    dense = _dense_ids(ids, hashes)
+    block_ptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(sizes, out=block_ptr[1:])
+    page, block, summed, start = _page_entries(block_ptr, dense, np.asarray(weights, np.float64))
+    del dense
+    return _decided(ids, _Entries(page, block, summed, start, np.bincount(page, weights=summed, minlength=n)),
+                    min_pages, max_core_share, sample, min_own_share)
+
+
+def block_weights(spot_block: np.ndarray, n_blocks: int) -> np.ndarray:
+    """A page's weight of each of its blocks: its spots there (``spot_block``: each spot's
+    block)."""
+    return np.bincount(spot_block, minlength=n_blocks)
+
+
+def _decided(ids: np.ndarray, entries: _Entries, min_pages: int, max_core_share: float, sample: int,
+             min_own_share: float) -> np.ndarray:
+    """The boilerplate among the blocks ``ids`` (sorted), from every (page, block) entry."""
+    n = len(entries.total)
     df = np.bincount(entries.block, minlength=len(ids))
     candidates = np.flatnonzero(df >= max(min_pages, 2))
     if not len(candidates):

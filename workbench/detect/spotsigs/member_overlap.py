@@ -81,15 +81,7 @@ def repeated_blocks(
     n = len(block_hashes)
     if not len(spot_ids) == len(spot_block) == len(left_out) == n:
         raise ValueError("spot_ids, spot_block, block_hashes and left_out must be one per page")
-    n_blocks = np.fromiter(map(len, block_hashes), dtype=np.int64, count=n)
-    block_ptr = _ptr(n_blocks)
-    flat = (np.concatenate(block_hashes).astype(np.int64, copy=False) if int(block_ptr[-1])
-            else np.empty(0, np.int64))
-    compared = np.ones(len(flat), dtype=bool)
-    masked = np.flatnonzero(np.fromiter((m is not None for m in left_out), dtype=bool, count=n))
-    if len(masked) and int(n_blocks[masked].sum()):
-        compared[expand_ranges(block_ptr[masked], n_blocks[masked])] = ~np.concatenate(
-            [left_out[p] for p in masked.tolist()]).astype(bool, copy=False)
+    n_blocks, block_ptr, flat, compared = _compared(block_hashes, left_out)
 
     # The page of each flat position (int32: a crawl has far fewer than 2**31 pages).
     page_at = np.repeat(np.arange(n, dtype=np.int32), n_blocks)
@@ -103,6 +95,89 @@ def repeated_blocks(
 
     sig_ptr, sig_id, sig_block = _signatures_in_blocks(spot_ids, spot_block, block_ptr, dense_at)
     return RepeatedBlocks(block_ids, block_pages, page_block_ptr, page_block, sig_ptr, sig_id, sig_block)
+
+
+def _compared(block_hashes: Sequence[np.ndarray], left_out: Sequence[np.ndarray | None]
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every page's block hashes flat (int64), and whether each position is compared (not
+    left out); with each page's blocks and where they start."""
+    n = len(block_hashes)
+    n_blocks = np.fromiter(map(len, block_hashes), dtype=np.int64, count=n)
+    block_ptr = _ptr(n_blocks)
+    flat = (np.concatenate(block_hashes).astype(np.int64, copy=False) if int(block_ptr[-1])
+            else np.empty(0, np.int64))
+    compared = np.ones(len(flat), dtype=bool)
+    masked = np.flatnonzero(np.fromiter((m is not None for m in left_out), dtype=bool, count=n))
+    if len(masked) and int(n_blocks[masked].sum()):
+        compared[expand_ranges(block_ptr[masked], n_blocks[masked])] = ~np.concatenate(
+            [left_out[p] for p in masked.tolist()]).astype(bool, copy=False)
+    return n_blocks, block_ptr, flat, compared
+
+
+# The repeated blocks of some pages, in terms of the whole crawl's repeated blocks (their
+# dense numbers): per page its repeated blocks' count, and its spots' in them; the blocks
+# and the spots' (raw id, block), all in the order of :class:`RepeatedBlocks`' arrays.
+RepeatedPart = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def compared_block_pages(block_hashes: Sequence[np.ndarray], left_out: Sequence[np.ndarray | None]
+                         ) -> tuple[np.ndarray, np.ndarray]:
+    """The compared blocks of these pages (hashes sorted) and how many of the pages carry
+    each: counts that add up over any split of a crawl's pages. The blocks counted on two
+    pages or more in all are the crawl's repeated blocks (:func:`repeated_blocks`)."""
+    n_blocks, _, flat, compared = _compared(block_hashes, left_out)
+    page_at = np.repeat(np.arange(len(block_hashes), dtype=np.int64), n_blocks)[compared]
+    flat = flat[compared]
+    order = np.lexsort((page_at, flat))
+    flat, page_at = flat[order], page_at[order]
+    once = np.ones(len(flat), dtype=bool)  # each (hash, page) once
+    once[1:] = (flat[1:] != flat[:-1]) | (page_at[1:] != page_at[:-1])
+    ids, pages = np.unique(flat[once], return_counts=True)
+    return ids, pages.astype(np.int64)
+
+
+def repeated_part(
+    spot_ids: Sequence[np.ndarray],
+    spot_block: Sequence[np.ndarray],
+    block_hashes: Sequence[np.ndarray],
+    left_out: Sequence[np.ndarray | None],
+    block_ids: np.ndarray,
+) -> RepeatedPart:
+    """These pages' share of the crawl's :class:`RepeatedBlocks`, whose repeated blocks
+    are ``block_ids`` (sorted; from :func:`compared_block_pages` of all pages): what
+    :func:`repeated_blocks` gives these pages, to be joined in page order
+    (:func:`joined_parts`)."""
+    n = len(block_hashes)
+    if not len(spot_ids) == len(spot_block) == len(left_out) == n:
+        raise ValueError("spot_ids, spot_block, block_hashes and left_out must be one per page")
+    n_blocks, block_ptr, flat, compared = _compared(block_hashes, left_out)
+    at = np.minimum(np.searchsorted(block_ids, flat), max(len(block_ids) - 1, 0))
+    hit = compared & (block_ids[at] == flat) if len(block_ids) else np.zeros(len(flat), dtype=bool)
+    dense_at = np.where(hit, at, -1).astype(np.int32)
+    # Each page's repeated blocks once, at their first position, in position order.
+    where = np.flatnonzero(hit)
+    page_at = np.repeat(np.arange(n, dtype=np.int64), n_blocks)[where]
+    key = page_at * max(len(block_ids), 1) + dense_at[where]
+    order = np.argsort(key, kind="stable")
+    first = np.ones(len(order), dtype=bool)
+    first[1:] = key[order][1:] != key[order][:-1]
+    firsts = np.sort(where[order[first]])
+    page_block = dense_at[firsts]
+    blocks_of_page = np.bincount(page_at[order[first]], minlength=n).astype(np.int64)
+    sig_ptr, sig_id, sig_block = _signatures_in_blocks(spot_ids, spot_block, block_ptr, dense_at)
+    return blocks_of_page, page_block, np.diff(sig_ptr), sig_id, sig_block
+
+
+def joined_parts(block_ids: np.ndarray, block_pages: np.ndarray, parts: list[RepeatedPart]) -> RepeatedBlocks:
+    """The crawl's :class:`RepeatedBlocks` from its pages' parts in page order (emptied
+    as they are joined)."""
+    blocks_of_page = np.concatenate([p[0] for p in parts]) if parts else np.empty(0, np.int64)
+    spots_of_page = np.concatenate([p[2] for p in parts]) if parts else np.empty(0, np.int64)
+    page_block, sig_id, sig_block = ([p[k] for p in parts] for k in (1, 3, 4))
+    parts.clear()
+    return RepeatedBlocks(block_ids, block_pages, _ptr(blocks_of_page),
+                          _concatenate_freeing(page_block, np.int32), _ptr(spots_of_page),
+                          _concatenate_freeing(sig_id, np.int64), _concatenate_freeing(sig_block, np.int32))
 
 
 def with_matrix_ids(repeated: RepeatedBlocks, raw_ids: np.ndarray | None) -> RepeatedBlocks:

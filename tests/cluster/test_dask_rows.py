@@ -1,0 +1,181 @@
+"""The signature matrix's rows and the repeated blocks' table made by the cluster's tasks
+(workbench.cluster.rows) are the local run's arrays, whatever the shards and their order;
+and a run's client never reads a page's packed arrays back: it reads the shards' record
+columns and the corpus boilerplate's inputs only, and the rows are made on the workers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+
+from tests.cluster.test_dask_same_results import cluster, small_pages  # noqa: F401 - fixtures
+from workbench.archive.scan import scan
+from workbench.cluster import doc_freqs, rows
+from workbench.cluster.run import dask_run
+from workbench.cluster.shards import ShardRef, write_pages
+from workbench.core.records import RawPage
+from workbench.detect.join.matcher import MatrixBuilder, SignatureMatrix
+from workbench.detect.spotsigs.boilerplate import ANY_SITE, boilerplate_masks, site_boilerplate
+from workbench.detect.spotsigs.corpus_boilerplate import (
+    block_weights,
+    corpus_boilerplate,
+    corpus_boilerplate_flat,
+)
+from workbench.detect.spotsigs.extract import ExtractedPage, PageArrays, extract_batch, page_multisets
+from workbench.detect.spotsigs.member_overlap import (
+    RepeatedBlocks,
+    joined_parts,
+    repeated_blocks,
+    repeated_part,
+)
+from workbench.detect.spotsigs.params import SpotSigsParams
+from workbench.usecases.pipeline import detect, load_corpus, run_dedup
+
+
+def _pages(root: Path) -> list[ExtractedPage]:
+    raw = [p for p in scan(root) if isinstance(p, RawPage)]
+    return [p for p in extract_batch(raw, SpotSigsParams()) if isinstance(p, ExtractedPage)]
+
+
+def _weights(pages: list[ExtractedPage]) -> PageArrays:
+    return PageArrays(pages, lambda p: block_weights(p.spot_block, p.n_blocks))
+
+
+def _boiler(pages: list[ExtractedPage]) -> dict[str, np.ndarray]:
+    """Both kinds of boilerplate, with low bars so that there is much of it to leave out."""
+    infos, hashes = [p.info for p in pages], [p.block_hashes for p in pages]
+    boiler = site_boilerplate(infos, hashes, 2, 0.2)
+    everywhere = corpus_boilerplate(hashes, _weights(pages), 3, 0.5)
+    if len(everywhere):
+        boiler[ANY_SITE] = everywhere
+    return boiler
+
+
+def _local(pages: list[ExtractedPage], boiler: dict[str, np.ndarray]
+           ) -> tuple[SignatureMatrix, RepeatedBlocks]:
+    """The raw matrix and the repeated blocks as ``pipeline.filter_corpus`` makes them here."""
+    hashes = [p.block_hashes for p in pages]
+    masks = boilerplate_masks([p.info for p in pages], hashes, boiler)
+    builder = MatrixBuilder(len(pages), sum(p.n_spots for p in pages))
+    builder.add_rows(*page_multisets(pages, masks))
+    table = repeated_blocks([p.spot_ids for p in pages], [p.spot_block for p in pages], hashes, masks)
+    return builder.finish(), table
+
+
+def _same_arrays(got: object, want: object, names: tuple[str, ...]) -> None:
+    for name in names:
+        a, b = getattr(got, name), getattr(want, name)
+        assert a.dtype == b.dtype and np.array_equal(a, b), name
+
+
+MATRIX = ("ptr", "sig", "cnt", "raw_ids")
+TABLE = ("block_ids", "block_pages", "page_block_ptr", "page_block", "sig_ptr", "sig_id", "sig_block")
+
+
+def test_repeated_blocks_from_parts_in_any_split_are_the_local_table(goldset_dev: Path):
+    pages = _pages(goldset_dev)
+    rng = np.random.default_rng(11)
+    for boiler in ({}, _boiler(pages)):
+        _, want = _local(pages, boiler)
+        assert len(want.block_ids) and len(want.sig_id), "nothing to compare"
+        cuts = sorted(set(rng.integers(1, len(pages), 7).tolist()))
+        splits = [pages[a:b] for a, b in zip([0, *cuts], [*cuts, len(pages)], strict=True)]
+        counts = [rows.page_block_pages(part, boiler) for part in splits]
+        level = [counts[k] for k in rng.permutation(len(counts)).tolist()]  # addition does not care
+        while len(level) > 1:
+            level = [rows.merge(level[k:k + 3]) for k in range(0, len(level), 3)]
+        block_ids, block_pages = rows.repeated_of(level[0])
+        parts = []
+        for part in splits:
+            hashes = [p.block_hashes for p in part]
+            masks = boilerplate_masks([p.info for p in part], hashes, boiler)
+            spots = [p.spot_ids for p in part], [p.spot_block for p in part]
+            parts.append(repeated_part(*spots, hashes, masks, block_ids))
+        _same_arrays(joined_parts(block_ids, block_pages, parts), want, TABLE)
+
+
+def test_corpus_boilerplate_of_flat_arrays_is_the_same(goldset_dev: Path):
+    pages = _pages(goldset_dev)
+    hashes = [p.block_hashes for p in pages]
+    flat = np.concatenate(hashes)
+    weights = np.concatenate(list(_weights(pages)))
+    sizes = np.array([len(h) for h in hashes], dtype=np.int64)
+    for min_pages, share, own in ((3, 0.5, 0.0), (2, 0.8, 0.1), (20, 0.5, 0.0)):
+        want = corpus_boilerplate(hashes, _weights(pages), min_pages, share, min_own_share=own)
+        got = corpus_boilerplate_flat(flat, weights, sizes, min_pages, share, min_own_share=own)
+        assert got.dtype == want.dtype and np.array_equal(got, want), (min_pages, share, own)
+    assert len(corpus_boilerplate(hashes, _weights(pages), 3, 0.5)), "nothing to compare"
+
+
+@pytest.mark.slow
+def test_rows_of_shards_out_of_order_and_pages_the_client_holds(cluster, goldset_dev: Path,  # noqa: F811
+                                                                 tmp_path: Path):
+    """A run's pages may come from shards in any order (a revisit resolved by a later task)
+    and a few may be held by the client: the rows and the corpus boilerplate's inputs come
+    out in the run's order all the same."""
+    pages = _pages(goldset_dev)[:60]
+    boiler = _boiler(pages)
+    first, second = tmp_path / "pages-a.parquet", tmp_path / "pages-b.parquet"
+    write_pages(pages[:30], first)
+    write_pages(pages[30:55], second)
+    # The run's order: rows of both shards interleaved and out of order, and the client's pages.
+    order = [*range(0, 10), *range(30, 40), 55, 56, *range(10, 30), *range(40, 55), 57, 58, 59]
+    refs: list[object] = [ShardRef(str(first), k) if k < 30 else ShardRef(str(second), k - 30) if k < 55
+                          else pages[k] for k in order]
+    mine = [pages[k] for k in order]
+    want_matrix, want_table = _local(mine, boiler)
+    with dask_run(None, tmp_path / "work", cluster=cluster) as run:
+        vocabulary = doc_freqs.page_doc_freqs(mine, boiler)[1]
+        matrix, table = rows.matrix_rows_on(run.client, run.work_dir, refs, boiler, vocabulary,
+                                            lambda *_: None)
+    _same_arrays(matrix, want_matrix, MATRIX)
+    _same_arrays(table, want_table, TABLE)
+    hashes, weights, sizes = rows.corpus_inputs(refs, sum(p.n_blocks for p in mine))
+    assert np.array_equal(hashes, np.concatenate([p.block_hashes for p in mine]))
+    assert np.array_equal(weights, np.concatenate(list(_weights(mine))).astype(np.float64))
+    assert np.array_equal(sizes, [p.n_blocks for p in mine])
+
+
+@pytest.mark.slow
+def test_the_client_reads_no_packed_arrays_and_the_tasks_make_the_rows(cluster, small_pages: Path,  # noqa: F811
+                                                                       tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(rows, "SPLIT_EVERY", 2)  # a tree of several levels even for a few shards
+    asked: list[list[str] | None] = []  # the columns the client read of page shards
+    read_table = pq.read_table
+
+    def reading(source, *args, columns=None, **kwargs):  # the client process only: workers are others
+        if Path(source).name.startswith("pages-"):
+            asked.append(None if columns is None else list(columns))
+        return read_table(source, *args, columns=columns, **kwargs)
+
+    monkeypatch.setattr(pq, "read_table", reading)
+    params = SpotSigsParams()
+    with dask_run(None, tmp_path / "work", cluster=cluster) as run:
+        run.client.run_on_scheduler(lambda dask_scheduler: dask_scheduler.task_prefixes.clear())
+        corpus = load_corpus(small_pages, params, workers=2, **run.corpus_hooks)
+        assert len({p for p in (tmp_path / "work").rglob("pages-*.parquet")}) >= 3
+        dask = detect(corpus, join=run.join)
+        ran = run.client.run_on_scheduler(lambda dask_scheduler: sorted(dask_scheduler.task_prefixes))
+    monkeypatch.setattr(pq, "read_table", read_table)
+
+    assert asked, "the client read nothing of the page shards"
+    assert all(columns is not None and "_packed" not in columns for columns in asked), \
+        [c for c in asked if c is None or "_packed" in c]
+    # The rows were made by one task a shard, after the repeated blocks' tree reduction.
+    assert "matrix-rows" in ran, ran
+    assert any(name.startswith("repeated-blocks-part") for name in ran), ran
+    assert any(name.startswith("repeated-blocks-aggregate") for name in ran), ran
+
+    local = run_dedup(small_pages, params, workers=2)
+    local_corpus = load_corpus(small_pages, params, workers=2)
+    _same_arrays(corpus.matrix, local_corpus.matrix, MATRIX)
+    assert corpus.repeated is not None and local_corpus.repeated is not None
+    _same_arrays(corpus.repeated, local_corpus.repeated, TABLE)
+    assert corpus.filters == local_corpus.filters and corpus.filters.boilerplate
+    assert corpus.pages == local_corpus.pages
+    assert [(c.reference, c.members, c.similarities, c.boilerplate_share) for c in dask.clusters] == \
+           [(c.reference, c.members, c.similarities, c.boilerplate_share) for c in local.clusters]
+    assert dask.pairs.similarity.tobytes() == local.pairs.similarity.tobytes()
