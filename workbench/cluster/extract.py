@@ -206,34 +206,35 @@ def extract_on(client: Any, work_dir: Path, root: Path, params: SpotSigsParams, 
     return (_records_of(refs) if light else _read_back(refs)), skipped
 
 
-def _read_back(refs: list[Any]) -> list[ExtractedPage]:
-    """The pages in ``refs``' order (anything else there came back as it was)."""
-    shards: dict[str, list[ExtractedPage]] = {}
+def _in_order(refs: list[Any], read: Callable[[str], list[Any]],
+              page: Callable[[Any, ShardRef], ExtractedPage]) -> list[ExtractedPage]:
+    """The pages in ``refs``' order: each shard ``read`` once, ``page`` made of its row
+    (anything else in ``refs`` came back as it was)."""
+    shards: dict[str, list[Any]] = {}
     out: list[ExtractedPage] = []
     for ref in refs:
         if not isinstance(ref, ShardRef):
             out.append(ref)
             continue
-        pages = shards.get(ref.shard)
-        if pages is None:
-            pages = shards[ref.shard] = read_pages(ref.shard)
-        out.append(pages[ref.row])
+        rows = shards.get(ref.shard)
+        if rows is None:
+            rows = shards[ref.shard] = read(ref.shard)
+        out.append(page(rows[ref.row], ref))
     return out
+
+
+def _read_back(refs: list[Any]) -> list[ExtractedPage]:
+    """The pages in ``refs``' order, read back whole."""
+    return _in_order(refs, read_pages, lambda whole, _ref: whole)
 
 
 def _records_of(refs: list[Any]) -> list[ExtractedPage]:
-    """The pages in ``refs``' order, their arrays left in their shards (anything else
-    there came back as it was). Only the shards' record columns are read."""
-    shards: dict[str, list[tuple[PageInfo, SkipRecord | None, int, int]]] = {}
+    """The pages in ``refs``' order, their arrays left in their shards: only the shards'
+    record columns are read."""
     reader = ShardReader()
-    out: list[ExtractedPage] = []
-    for ref in refs:
-        if not isinstance(ref, ShardRef):
-            out.append(ref)
-            continue
-        records = shards.get(ref.shard)
-        if records is None:
-            records = shards[ref.shard] = read_records(ref.shard)
-        info, note, spots, blocks = records[ref.row]
-        out.append(ShardPage(info, ref, spots, blocks, note, reader))
-    return out
+
+    def light(record: tuple[PageInfo, SkipRecord | None, int, int], ref: ShardRef) -> ExtractedPage:
+        info, note, spots, blocks = record
+        return ShardPage(info, ref, spots, blocks, note, reader)
+
+    return _in_order(refs, read_records, light)
