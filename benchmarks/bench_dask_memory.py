@@ -4,7 +4,7 @@ command) apart from the cluster's scheduler, nannies and workers, so that one ca
 whether the client's peak grows with the crawl (issue 34: it must not, beyond what
 clustering needs).
 
-    python benchmarks/bench_dask_memory.py CRAWL [CRAWL...] [--project-dir DIR] [--local]
+    python benchmarks/bench_dask_memory.py CRAWL [CRAWL...] [--project-dir DIR] [--local] [--keep DIR]
 
 Each crawl runs once as ``workbench dedup CRAWL -q --workers 2 --dask --project P``
 (``--local``: without ``--dask``) in a session of its own; every 50 ms each process of the
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -115,6 +116,9 @@ def main() -> None:
     ap.add_argument("--project-dir", type=Path, default=None)
     ap.add_argument("--local", action="store_true", help="the local pipeline instead of --dask")
     ap.add_argument("--stages", action="store_true", help="the client's memory stage by stage (in process)")
+    ap.add_argument("--keep", type=Path, default=None,
+                    help="keep the projects in this folder (to score them afterwards: "
+                         "scripts/score_project.py); default: removed")
     args = ap.parse_args()
     if args.stages:
         for crawl in args.crawls:
@@ -125,10 +129,17 @@ def main() -> None:
     with tempfile.TemporaryDirectory(dir=args.project_dir) as where:
         for k, crawl in enumerate(args.crawls):
             pages = sum(1 for _ in crawl.rglob("*.html"))
-            got = measure(crawl, Path(where) / f"p{k}.wbproj", not args.local)
+            project = Path(where) / f"p{k}.wbproj"
+            got = measure(crawl, project, not args.local)
             print(f"{pages:>9,} pages  wall {got['wall_s']:7.1f} s  client peak {got['client_mb']:7.0f} MB  "
                   f"largest other process {got['largest_other_mb']:6.0f} MB  tree {got['tree_mb']:7.0f} MB  "
                   f"project {got['project_mb']:6.0f} MB", flush=True)
+            if args.keep is not None:
+                args.keep.mkdir(parents=True, exist_ok=True)
+                how = "local" if args.local else "dask"
+                kept = args.keep / f"{crawl.parent.name}-{crawl.name}-{how}.wbproj"
+                shutil.move(project, kept)  # the project file only (not its kept pages)
+                print(f"project kept: {kept}", flush=True)
 
 
 if __name__ == "__main__":
