@@ -63,6 +63,42 @@ class ReadJob(EndingJob, Protocol):
     def run(self) -> None: ...
 
 
+class ReadSignals(QObject):
+    read = Signal(object)  # what the read found
+    failed = Signal(str)  # the message for the coder
+
+
+class ReadOnce(QRunnable):
+    """A read on the thread pool that never touches a widget: :meth:`read` gives its result,
+    an exception its message (:meth:`message`), both handed on through ``signals``. Kept
+    alive by its reader until it has left ``run()`` (``done``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setAutoDelete(False)
+        self.signals = ReadSignals()
+        self.done = threading.Event()
+        self.thread_id: int | None = None  # the thread it ran on (tests check it is not the GUI's)
+
+    def read(self) -> object:
+        raise NotImplementedError
+
+    def message(self, exc: BaseException) -> str:
+        """What the coder is told of a failed read."""
+        return explain(exc).text
+
+    def run(self) -> None:  # noqa: D401 - QRunnable API
+        self.thread_id = threading.get_ident()
+        try:
+            found = self.read()
+        except BaseException as exc:  # noqa: BLE001 - every failure must reach the coder
+            self.signals.failed.emit(self.message(exc))
+        else:
+            self.signals.read.emit(found)
+        finally:
+            self.done.set()
+
+
 class OneReadAtATime(QObject):
     """Runs one read job at a time on the thread pool and hands its news to the GUI thread.
 

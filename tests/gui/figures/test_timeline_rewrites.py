@@ -139,23 +139,14 @@ def test_save_timeline_as_waits_for_the_related_pairs_read_on_a_worker(
         return real(conn, run_id)
 
     monkeypatch.setattr(store_related, "run_links", run_links)
-    project = _rewrites_run(tmp_path)
-    path = project.path
-    project.close()
     out = tmp_path / "spread.svg"
-    try:
-        with qtbot.waitSignal(w.related.reader.settled, timeout=10_000):
-            assert w.open_project(path)
-            w.select_row(row_of_size(w, 5))
-            focus_table(qtbot, w)
-            prompter.folders.append(str(out))
-            qtbot.keyClick(w.table, Qt.Key.Key_L, CTRL | Qt.KeyboardModifier.ShiftModifier)
-            assert gui not in readers, "Save Timeline As read the related pairs on the GUI thread"
-            assert not out.exists()
-            assert "Reading the run's related pairs" in w.statusBar().currentMessage()
-            gate.set()
-    finally:
-        gate.set()
+
+    def while_reading() -> None:
+        assert gui not in readers, "Save Timeline As read the related pairs on the GUI thread"
+        assert not out.exists()
+        assert "Reading the run's related pairs" in w.statusBar().currentMessage()
+
+    _save_while_the_pairs_are_read(qtbot, w, prompter, tmp_path, out, gate, while_reading)
     assert len(readers) == 1  # the related list's read, not a second one
     assert 'id="rewrite' in out.read_text(encoding="utf-8")
     assert str(out) in w.statusBar().currentMessage()
@@ -174,10 +165,19 @@ def test_save_timeline_as_says_in_a_dialog_when_the_related_pairs_cannot_be_read
         raise AssertionError("read on the GUI thread")
 
     monkeypatch.setattr(store_related, "run_links", run_links)
+    out = tmp_path / "spread.png"
+    _save_while_the_pairs_are_read(qtbot, w, prompter, tmp_path, out, gate, lambda: None)
+    assert "Cannot save the timeline" in [title for title, _text in prompter.errors]
+    assert not out.exists()
+
+
+def _save_while_the_pairs_are_read(qtbot, w, prompter, tmp_path, out, gate, while_reading) -> None:
+    """Open a run with rewrites, press Ctrl+Shift+L to save the 5-page cluster's timeline
+    as ``out`` while the worker's read waits on ``gate``; ``while_reading`` checks the
+    window then; the gate opens and the read settles (on the GUI thread)."""
     project = _rewrites_run(tmp_path)
     path = project.path
     project.close()
-    out = tmp_path / "spread.png"
     try:
         with qtbot.waitSignal(w.related.reader.settled, timeout=10_000):
             assert w.open_project(path)
@@ -185,8 +185,7 @@ def test_save_timeline_as_says_in_a_dialog_when_the_related_pairs_cannot_be_read
             focus_table(qtbot, w)
             prompter.folders.append(str(out))
             qtbot.keyClick(w.table, Qt.Key.Key_L, CTRL | Qt.KeyboardModifier.ShiftModifier)
+            while_reading()
             gate.set()
     finally:
         gate.set()
-    assert "Cannot save the timeline" in [title for title, _text in prompter.errors]
-    assert not out.exists()

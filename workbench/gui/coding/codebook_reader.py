@@ -9,47 +9,30 @@ the tags are imported.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtCore import QObject, QThreadPool
 
 from workbench.export.codebook_file import read_codebook_file
 from workbench.export.qdc import QdcImport
-from workbench.gui.errors.failures import explain
-from workbench.gui.jobs import OneReadAtATime
+from workbench.gui.jobs import OneReadAtATime, ReadOnce
 from workbench.store import ProjectError
 
 
-class _ReadSignals(QObject):
-    read = Signal(object)  # QdcImport
-    failed = Signal(str)  # the message for the coder
-
-
-class CodebookReadJob(QRunnable):
+class CodebookReadJob(ReadOnce):
     """Read one codebook file (never touches a widget or the project)."""
 
     def __init__(self, path: Path) -> None:
         super().__init__()
-        self.setAutoDelete(False)
         self.path = path
-        self.signals = _ReadSignals()
-        self.done = threading.Event()
-        self.thread_id: int | None = None  # the thread it ran on (tests check it is not the GUI's)
 
-    def run(self) -> None:  # noqa: D401 - QRunnable API
-        self.thread_id = threading.get_ident()
-        try:
-            found = read_codebook_file(self.path)
-        except (ProjectError, OSError) as exc:
-            self.signals.failed.emit(str(exc))
-        except Exception as exc:  # noqa: BLE001 - every failure must reach the window
-            self.signals.failed.emit(explain(exc).text)
-        else:
-            self.signals.read.emit(found)
-        finally:
-            self.done.set()
+    def read(self) -> QdcImport:
+        return read_codebook_file(self.path)
+
+    def message(self, exc: BaseException) -> str:
+        # A file that is not a codebook, or cannot be read, is said as it is.
+        return str(exc) if isinstance(exc, ProjectError | OSError) else super().message(exc)
 
 
 class CodebookReader(OneReadAtATime):

@@ -10,43 +10,26 @@ read rather than reading them again, or on the GUI thread (:meth:`RelatedReader.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtCore import QObject, QThreadPool
 
-from workbench.gui.errors.failures import explain
-from workbench.gui.jobs import OneReadAtATime
+from workbench.gui.jobs import OneReadAtATime, ReadOnce
 
 if TYPE_CHECKING:
     from workbench.store import Project
 
 
-class RelatedReadSignals(QObject):
-    read = Signal(object)  # None: the pairs are kept in the project
-    failed = Signal(str)
-
-
-class RelatedReadJob(QRunnable):
+class RelatedReadJob(ReadOnce):
     """Reads the related pairs of ``cluster_id``'s run into the project's keeping."""
 
     def __init__(self, project: Project, cluster_id: int) -> None:
         super().__init__()
-        self.setAutoDelete(False)
         self.project, self.cluster_id = project, cluster_id
-        self.signals = RelatedReadSignals()
-        self.done = threading.Event()
 
-    def run(self) -> None:  # noqa: D401 - QRunnable API
-        try:
-            self.project.related(self.cluster_id)  # reads the run's pairs, keeps them
-        except BaseException as exc:  # noqa: BLE001 - every failure must reach the coder
-            self.signals.failed.emit(explain(exc).text)
-        else:
-            self.signals.read.emit(None)
-        finally:
-            self.done.set()
+    def read(self) -> None:
+        self.project.related(self.cluster_id)  # reads the run's pairs, keeps them
 
 
 class RelatedReader(OneReadAtATime):
