@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from PySide6.QtCore import QTimer, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QSizePolicy, QWidget
 
 STAGES = {
     "read": "Reading the archive",
@@ -43,6 +43,11 @@ class RunPanel(QWidget):
         self.stage.setObjectName("runStage")
         self.detail = QLabel()
         self.detail.setObjectName("runCounts")
+        # The counts grow as a run goes on (MB, pages, signatures, pairs, clusters, tasks):
+        # as wide as its text, the label widened the window past the width it was given
+        # (1,600 -> 1,753 px on the dev Gold Set). It takes the room left and is cut there,
+        # whole in its tooltip.
+        self.detail.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.bar = QProgressBar()
         self.bar.setRange(0, 1000)
         self.bar.setFixedWidth(220)
@@ -53,7 +58,7 @@ class RunPanel(QWidget):
         layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 0, 4, 0)
         for w in (self.stage, self.bar, self.detail, self.elapsed, self.cancel):
-            layout.addWidget(w)
+            layout.addWidget(w, 1 if w is self.detail else 0)
         self.cancel.clicked.connect(self._cancel)
         self._timer = QTimer(self)
         self._timer.setInterval(250)
