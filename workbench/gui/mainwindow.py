@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QMainWindow,
+    QSizePolicy,
     QSplitter,
     QTableView,
     QVBoxLayout,
@@ -60,6 +61,7 @@ from workbench.gui.related.pane import RelatedPane
 from workbench.gui.runpanel import RunPanel
 from workbench.gui.sidebyside.pagetext import params_from_dict
 from workbench.gui.sidebyside.view import CompareView
+from workbench.gui.window.first_size import first_size
 from workbench.gui.window.focus import KeyboardFocus
 from workbench.gui.window.menus import ICONS, WindowActions, icon
 from workbench.gui.window.runs import DetectionRuns
@@ -70,6 +72,7 @@ from workbench.store.team import CopyStamp, list_samples
 # How much of a headline the cluster list shows before the pointer (or a wider column) is
 # needed: its first words, enough to tell two stories apart.
 TITLE_ROOM = "Saddam hanged at dawn | World ne"
+COUNTS_MIN_WIDTH = 160  # the coding counts' least room in the status bar
 # ICONS: where the window's icons are read from (the packaging tests read it here).
 __all__ = ["ICONS", "MainWindow"]
 
@@ -203,6 +206,10 @@ class MainWindow(WindowActions, ProjectSession, DetectionRuns, ClusterSelection,
         self.exporter = Exporter(self, lambda options, result: report_export(self, options, result))
         self.counts_label = QLabel()
         self.counts_label.setObjectName("countsLabel")
+        # Cut at the window's edge (whole in its tooltip) rather than holding the window at
+        # its full length (about 510 px): the status bar alone then asked for 988 px.
+        self.counts_label.setMinimumWidth(COUNTS_MIN_WIDTH)
+        self.counts_label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         self.coder_label = QLabel()
         self.coder_label.setObjectName("coderLabel")
         self.project_label = QLabel()
@@ -246,8 +253,12 @@ class MainWindow(WindowActions, ProjectSession, DetectionRuns, ClusterSelection,
         geometry = self.settings.value("window/geometry")
         if geometry is not None:
             self.restoreGeometry(geometry)
-        else:
-            self.resize(1480, 900)
+        else:  # the first start: the default size, or the screen's room on a small screen
+            screen = self.screen()
+            room = screen.availableGeometry().size() if screen is not None else None
+            width, height, left = first_size(room.width() if room else None, room.height() if room else None)
+            self.resize(width, height)
+            self.main_splitter.setSizes([left, width - left])
         for splitter in (self.main_splitter, self.left_splitter, self.compare.splitter):
             state = self.settings.value(f"window/{splitter.objectName()}")
             if state is not None:

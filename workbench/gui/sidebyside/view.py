@@ -320,9 +320,11 @@ class CompareView(QWidget):
                           "block the site repeats on many pages), so they do not count towards "
                           "the similarity. Bands beside the text: passages found on both pages, "
                           "verbatim or with small edits (a changed word or punctuation).")
+        # Wrapped, not one long line: on one line it alone asked for about 890 px, and a page
+        # shown then kept the window wider than a 1,366-px laptop screen.
+        legend.setWordWrap(True)
         top = QHBoxLayout()
-        top.addWidget(legend)
-        top.addStretch(1)
+        top.addWidget(legend, 1)
         top.addWidget(self.sync_scroll)
         top.addWidget(self.show_whole)
         top.addWidget(self.show_source)
