@@ -314,7 +314,7 @@ class CompareView(QWidget):
             f"<span style='background:{NOT_COUNTED_COLOUR}'>&nbsp;not counted&nbsp;</span> "
             "<b><u>antecedent</u></b> "
             + "".join(f"<span style='color:{c}'>▌</span>" for c in PASSAGE_COLOURS)
-            + "&nbsp;passage on both pages")
+            + "&nbsp;passage&nbsp;on&nbsp;both&nbsp;pages")
         legend.setToolTip("Spot signatures: an antecedent word and the chain of words after it. "
                           "Grey ones were left out by the run (shared by too many pages, or in a "
                           "block the site repeats on many pages), so they do not count towards "
