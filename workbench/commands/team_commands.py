@@ -98,7 +98,8 @@ def _bringin(args: argparse.Namespace) -> int:
                     f"{report.codes_removed} taken back, {report.memos} memos, "
                     f"{report.dismissals} related dismissed, "
                     f"{report.dismissals_undone} dismissals taken back, "
-                    f"{report.splits} splits, {report.merges} merges")
+                    f"{report.splits} splits, {report.splits_undone} splits undone, "
+                    f"{report.merges} merges")
                 print(terminal_safe(f"{copy}: {report.coder}: {news}"))
                 for note in report.kept_aside:
                     print(terminal_safe(f"  kept aside: {note}"))

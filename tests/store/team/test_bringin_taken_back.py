@@ -139,3 +139,79 @@ def test_a_sub_tag_new_in_the_copy_comes_in_under_its_parent_with_its_key(
     added = lead.tag_by_name("strike")
     assert added is not None
     assert added.parent_id == tag(lead, "unions") and added.shortcut == "8"
+
+
+def _split_in_copy(path: Path, cluster: int) -> list[int]:
+    with Project.open(path, backups=0) as copy:
+        pages = [m.page_id for m in copy.members(cluster)][-1:]
+        copy.split(cluster, pages)
+        return pages
+
+
+def _undo_in_copy(path: Path) -> None:
+    with Project.open(path, backups=0) as copy:
+        assert copy.undo() is not None
+
+
+def test_a_split_undone_in_the_copy_after_bring_in_is_undone_here(
+        lead: Project, out_dir: Path) -> None:
+    [ann_path] = hand_out(lead, ["ann"], out_dir)
+    c3 = clusters(lead)[2]
+    whole = {m.page_id for m in lead.members(c3)}
+    moved = _split_in_copy(ann_path, c3)
+    assert bring_in(lead, ann_path).splits == 1
+    assert lead.cluster_of_page(moved[0]) != c3
+    _undo_in_copy(ann_path)  # ann takes the split back
+
+    report = bring_in(lead, ann_path)
+    assert report.splits_undone == 1 and report.kept_aside == []
+    assert "1 split undone" in report_text(report)
+    assert lead.cluster_of_page(moved[0]) == c3
+    assert {m.page_id for m in lead.members(c3)} == whole
+    assert bring_in(lead, ann_path).action_id is None  # once, not again
+    lead.undo()  # the lead's undo of that bring-in splits them again
+    assert lead.cluster_of_page(moved[0]) != c3
+
+
+def test_a_split_redone_in_the_copy_comes_in_again(lead: Project, out_dir: Path) -> None:
+    [ann_path] = hand_out(lead, ["ann"], out_dir)
+    c3 = clusters(lead)[2]
+    moved = _split_in_copy(ann_path, c3)
+    bring_in(lead, ann_path)
+    _undo_in_copy(ann_path)
+    bring_in(lead, ann_path)
+    with Project.open(ann_path, backups=0) as copy:
+        assert copy.redo() is not None
+    assert bring_in(lead, ann_path).splits == 1
+    assert lead.cluster_of_page(moved[0]) != c3
+
+
+def test_a_split_undone_in_the_copy_whose_pages_moved_here_since_stays_with_a_note(
+        lead: Project, out_dir: Path) -> None:
+    [ann_path] = hand_out(lead, ["ann"], out_dir)
+    c3, c4 = clusters(lead)[2:4]
+    moved = _split_in_copy(ann_path, c3)
+    bring_in(lead, ann_path)
+    lead.merge([lead.cluster_of_page(moved[0]), c4], into=c4)  # the lead moved them on
+    _undo_in_copy(ann_path)
+
+    report = bring_in(lead, ann_path)
+    assert report.splits_undone == 0 and len(report.kept_aside) == 1
+    assert "ann undid splitting pages" in report.kept_aside[0]
+    assert lead.cluster_of_page(moved[0]) == c4
+    assert bring_in(lead, ann_path).action_id is None  # said once
+
+
+def test_a_merge_undone_in_the_copy_after_bring_in_is_said_in_a_note(
+        lead: Project, out_dir: Path) -> None:
+    [ann_path] = hand_out(lead, ["ann"], out_dir)
+    c3, c4 = clusters(lead)[2:4]
+    with Project.open(ann_path, backups=0) as copy:
+        copy.merge([c3, c4], into=c3)
+    assert bring_in(lead, ann_path).merges == 1
+    _undo_in_copy(ann_path)
+
+    report = bring_in(lead, ann_path)
+    assert len(report.kept_aside) == 1 and "ann undid merging clusters" in report.kept_aside[0]
+    assert "Set aside for review: ann undid merging" in report_text(report)
+    assert bring_in(lead, ann_path).action_id is None

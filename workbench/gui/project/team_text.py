@@ -39,6 +39,7 @@ def report_text(report: BringInReport) -> str:
                               (report.dismissals_undone, "dismissal taken back",
                                "dismissals taken back"),
                               (report.splits, "split", "splits"),
+                              (report.splits_undone, "split undone", "splits undone"),
                               (report.merges, "merge", "merges"),
                               (report.tags_added, "new tag", "new tags")):
         if number:

@@ -16,7 +16,11 @@ Where things go, never over another coder's decision:
   (``related_dismissals``, the coder's name and time); a pair dismissed here before keeps
   its first coder and time;
 * splits and merges are made when the pages are still together as the copy found them,
-  else kept aside with a note (``BringInReport.kept_aside``);
+  else kept aside with a note (``BringInReport.kept_aside``); a split the coder undid
+  after it was brought in is undone here when its pages are still as it left them (the
+  two clusters merged again), else said in a note; a merge the coder undid is said in a
+  note (which pages came from which cluster is not kept, so the lead splits them, or
+  undoes the bring-in);
 * a tag new in the copy is added to the codebook; tags are matched by GUID, so a tag
   renamed on either side is the same code.
 
@@ -67,6 +71,7 @@ class BringInReport:
     dismissals_undone: int = 0  # dismissals taken back in the copy, taken back here
     splits: int = 0
     merges: int = 0
+    splits_undone: int = 0  # splits the coder undid in the copy, undone here
     tags_added: int = 0
     kept_aside: list[str] = field(default_factory=list)
 
@@ -235,6 +240,57 @@ class _Merge:
                              f"{self.work.stamp.coder} merged the clusters of pages {refs}; "
                              "they are one cluster here already (or gone), so nothing was "
                              "merged.")
+        self._structure_undone()
+
+    def _structure_undone(self) -> None:
+        """Splits and merges brought in before that the coder has since undone in the copy."""
+        done = self.conn.execute(
+            "SELECT kind, source_id, target_id FROM team_imports WHERE copy_id = ? AND "
+            "kind IN ('split', 'merge') AND target_id IS NOT NULL ORDER BY source_id DESC",
+            (self.copy_id,)).fetchall()
+        for kind, source, target in done:  # the latest first, as undo goes
+            if kind == "split" and source not in self.work.splits:
+                self._split_undone(source, int(target))
+            elif kind == "merge" and source not in self.work.merges:
+                self._forget(source, "merge", f"{self.work.stamp.coder} undid merging clusters into "
+                             f"cluster {target} in the copy. The clusters stay merged here: split "
+                             "them, or undo the bring-in that merged them.")
+
+    def _split_undone(self, source: int, new: int) -> None:
+        moved = self.conn.execute("SELECT from_cluster, page_id FROM splits WHERE to_cluster = ? "
+                                  "ORDER BY id", (new,)).fetchall()
+        pages = {int(p) for _, p in moved}
+        alive = self.conn.execute("SELECT 1 FROM clusters WHERE id = ? AND merged_into IS NULL",
+                                  (new,)).fetchone() is not None
+        members = {r[0] for r in self.conn.execute(
+            "SELECT page_id FROM cluster_members WHERE cluster_id = ?", (new,))}
+        origin = self._alive(int(moved[0][0])) if moved else None
+        if alive and pages and members == pages and origin is not None:
+            tagging.merge(self.conn, self.action_id, [origin, new], origin)
+            self.conn.execute("DELETE FROM team_imports WHERE copy_id = ? AND kind = 'split' AND "
+                              "source_id = ?", (self.copy_id, source))  # a redo comes in again
+            self.report.splits_undone += 1
+            return
+        self._forget(source, "split", f"{self.work.stamp.coder} undid splitting pages {sorted(pages)} "
+                     "out of a cluster in the copy, but they have moved here since, so the split "
+                     "stays.")
+
+    def _alive(self, cluster: int) -> int | None:
+        """The cluster, or the one it was merged into since."""
+        for _ in range(1000):  # a chain of merges ends; the bound only guards a broken file
+            row = self.conn.execute("SELECT merged_into FROM clusters WHERE id = ?", (cluster,)).fetchone()
+            if row is None:
+                return None
+            if row[0] is None:
+                return cluster
+            cluster = int(row[0])
+        return None
+
+    def _forget(self, source: int, kind: str, note: str) -> None:
+        """Said once: the decision stays recorded, with the note, as no longer the copy's."""
+        self.conn.execute("UPDATE team_imports SET target_id = NULL, note = ? WHERE copy_id = ? AND "
+                          "kind = ? AND source_id = ?", (note, self.copy_id, kind, source))
+        self.report.kept_aside.append(note)
 
     def _exceptions(self) -> None:
         for page, (ref, excluded, when) in sorted(self.work.exceptions.items()):
