@@ -13,7 +13,7 @@ unchanged), so pages, skip records and revisits come out in ``scan``'s order, as
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import CancelledError, Executor, Future
 from pathlib import Path
 from typing import Any
@@ -21,7 +21,10 @@ from typing import Any
 from workbench.archive.scan import FileEntry
 from workbench.archive.tasks import FileBatch, FileRange, RangeLog, SplitFile, plan, plan_items
 from workbench.archive.worker import Process, read_files, resolve_pages
+from workbench.cluster.places import ShardPlaces
 from workbench.cluster.shards import (
+    Record,
+    ShardFile,
     ShardPage,
     ShardReader,
     ShardRef,
@@ -30,8 +33,9 @@ from workbench.cluster.shards import (
     read_records,
     write_pages,
 )
+from workbench.cluster.shared_values import SharedValues
 from workbench.core.progress import ProgressFn
-from workbench.core.records import PageInfo, SkipRecord
+from workbench.core.records import SkipRecord
 from workbench.detect.spotsigs.extract import ExtractedPage, extract_batch
 from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.detect.workers.parallel import run_plan
@@ -179,14 +183,14 @@ def coarser(units: list[FileBatch | SplitFile], workers: int) -> list[FileBatch 
 def extract_on(client: Any, work_dir: Path, root: Path, params: SpotSigsParams, progress: ProgressFn,
                workers: int, process: Process = extract_batch,
                items: list[FileEntry | SkipRecord] | None = None,
-               on_refs: Callable[[list[Any]], None] | None = None, light: bool = False,
+               on_refs: Callable[[Sequence[Any]], None] | None = None, light: bool = False,
                ) -> tuple[list[ExtractedPage], list[SkipRecord]]:
     """Every page below ``root`` (or in ``items`` only: the files a grown crawl added,
     ``workbench.usecases.grow``), extracted by the cluster, in ``scan`` order, with the
     skip records; the client reads the pages back from the shards (``light``: only their
     records, their arrays left in the shards: :class:`ShardPage`). ``on_refs`` sees where
-    the pages are before they are read back (to start reductions over the shards on the
-    cluster meanwhile: workbench.cluster.reduce)."""
+    the pages are before they are read back (:class:`ShardPlaces`, to start reductions over
+    the shards on the cluster meanwhile: workbench.cluster.reduce)."""
     found = plan(root, workers) if items is None else plan_items(items, workers)
     found.units = coarser(found.units, workers)
     planned = sum(len(u.ranges) if isinstance(u, SplitFile) else 1 for u in found.units)
@@ -201,40 +205,51 @@ def extract_on(client: Any, work_dir: Path, root: Path, params: SpotSigsParams, 
     except BaseException:
         pool.shutdown(cancel_futures=True)
         raise
+    places = ShardPlaces(refs)
+    del refs  # an object a page (workbench.cluster.places)
     if on_refs is not None:
-        on_refs(refs)
-    return (_records_of(refs) if light else _read_back(refs)), skipped
+        on_refs(places)
+    return (_records_of(places) if light else _read_back(places)), skipped
 
 
-def _in_order(refs: list[Any], read: Callable[[str], list[Any]],
-              page: Callable[[Any, ShardRef], ExtractedPage]) -> list[ExtractedPage]:
-    """The pages in ``refs``' order: each shard ``read`` once, ``page`` made of its row
-    (anything else in ``refs`` came back as it was)."""
-    shards: dict[str, list[Any]] = {}
+def _in_order(places: ShardPlaces, read: Callable[[str], list[Any]],
+              page: Callable[[Any, ShardFile, int], ExtractedPage]) -> list[ExtractedPage]:
+    """The pages in ``places``' order: each shard ``read`` once, ``page`` made of its row
+    (anything else among them came back as it was). A shard's rows are let go once its
+    last page is made."""
+    reader = ShardReader()
+    left = places.pages_in().tolist()
+    shards: dict[int, tuple[ShardFile, list[Any]]] = {}
     out: list[ExtractedPage] = []
-    for ref in refs:
-        if not isinstance(ref, ShardRef):
-            out.append(ref)
+    for k, shard, row in places.where():
+        if shard < 0:
+            out.append(places[k])
             continue
-        rows = shards.get(ref.shard)
-        if rows is None:
-            rows = shards[ref.shard] = read(ref.shard)
-        out.append(page(rows[ref.row], ref))
+        got = shards.get(shard)
+        if got is None:
+            path = places.paths[shard]
+            got = shards[shard] = ShardFile(path, reader), read(path)
+        out.append(page(got[1][row], got[0], row))
+        left[shard] -= 1
+        if not left[shard]:
+            del shards[shard]
     return out
 
 
-def _read_back(refs: list[Any]) -> list[ExtractedPage]:
-    """The pages in ``refs``' order, read back whole."""
-    return _in_order(refs, read_pages, lambda whole, _ref: whole)
+def _read_back(places: ShardPlaces) -> list[ExtractedPage]:
+    """The pages in ``places``' order, read back whole."""
+    return _in_order(places, read_pages, lambda whole, _shard, _row: whole)
 
 
-def _records_of(refs: list[Any]) -> list[ExtractedPage]:
-    """The pages in ``refs``' order, their arrays left in their shards: only the shards'
-    record columns are read."""
-    reader = ShardReader()
+def _records_of(places: ShardPlaces) -> list[ExtractedPage]:
+    """The pages in ``places``' order, their arrays left in their shards: only the shards'
+    record columns are read, and each distinct value of them is one object (SharedValues)."""
+    shared = SharedValues()
+    # One int object for each row number, shared by the pages of every shard.
+    rows = list(range(int(places.rows.max()) + 1)) if len(places) else []
 
-    def light(record: tuple[PageInfo, SkipRecord | None, int, int], ref: ShardRef) -> ExtractedPage:
+    def light(record: Record, shard: ShardFile, row: int) -> ExtractedPage:
         info, note, spots, blocks = record
-        return ShardPage(info, ref, spots, blocks, note, reader)
+        return ShardPage(info, shard, rows[row], spots, blocks, note)
 
-    return _in_order(refs, read_records, light)
+    return _in_order(places, lambda path: read_records(path, shared), light)

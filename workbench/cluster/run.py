@@ -59,7 +59,7 @@ class DaskRun:
     _site_counts: tuple[Any, SiteCounts] | None = field(default=None, init=False, repr=False)
     # Where the pages read back were (the shards' rows), for the document frequencies'
     # reduction once the boilerplate is known (workbench.cluster.doc_freqs).
-    _refs: list[Any] | None = field(default=None, init=False, repr=False)
+    _refs: Sequence[Any] | None = field(default=None, init=False, repr=False)
     # The identical pages, being found on the cluster meanwhile (workbench.cluster.identical).
     # With the number of pages it is about.
     _repeats: tuple[int, Callable[[], tuple[np.ndarray, np.ndarray]]] | None = field(default=None, init=False,
@@ -67,7 +67,7 @@ class DaskRun:
 
     def extract_all(self, root: Path, params: SpotSigsParams, progress: ProgressFn,
                     workers: int) -> tuple[list[ExtractedPage], list[SkipRecord]]:
-        def reduce_meanwhile(refs: list[Any]) -> None:
+        def reduce_meanwhile(refs: Sequence[Any]) -> None:
             self._refs = refs
             self._repeats = len(refs), repeats_on(self.client, refs)
             if params.site_boilerplate:

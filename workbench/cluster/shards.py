@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import sys
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,8 +22,10 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from workbench.cluster.shared_values import SharedValues
 from workbench.core.records import PageInfo, SkipRecord
 from workbench.detect.spotsigs.corpus_boilerplate import block_weights
 from workbench.detect.spotsigs.extract import ExtractedPage, share_buffer
@@ -58,8 +59,8 @@ def _write_whole(table: pa.Table, path: Path) -> None:
 
 
 # What the client reads of a shard: the pages' records, notes and sizes, not their arrays.
-RECORD_COLUMNS = [f.name for f in _INFO_FIELDS] + ["_spots", "_blocks", "_note_source", "_note_reason",
-                                                   "_note_offset"]
+_NOTE_COLUMNS = ("_note_source", "_note_reason", "_note_offset")
+RECORD_COLUMNS = [f.name for f in _INFO_FIELDS] + ["_spots", "_blocks", *_NOTE_COLUMNS]
 _BLOCK_INPUTS = ["_block_hashes", "_block_weights"]
 
 
@@ -87,42 +88,66 @@ def write_pages(pages: list[ExtractedPage], path: Path) -> None:
     _write_whole(pa.table(table), path)
 
 
-# Fields with a handful of values among all pages: one string object per value, not per page
-# (about 200 bytes a page of the records the client holds).
-_FEW_VALUES = frozenset({"content_type", "encoding", "language", "signature_kind", "url_from",
-                         "captured_from", "published_from"})
+_KEY = [f.name for f in _INFO_FIELDS].index("key")
+_SOURCE = [f.name for f in _INFO_FIELDS].index("source")
+
+Record = tuple[PageInfo, SkipRecord | None, int, int]  # a page's info, note, spots and blocks
 
 
-def _record(row: dict[str, Any]) -> tuple[PageInfo, SkipRecord | None]:
-    fields: dict[str, Any] = {f.name: (tuple(row[f.name]) if f.name in _TUPLES else row[f.name])
-                              for f in _INFO_FIELDS}
-    for name in _FEW_VALUES:
-        if fields[name] is not None:
-            fields[name] = sys.intern(fields[name])
-    if fields["source"] == fields["key"]:
-        fields["source"] = fields["key"]  # one string for both, as most pages have
-    note = (SkipRecord(row["_note_source"], row["_note_reason"], row["_note_offset"])
-            if row["_note_reason"] is not None else None)
-    return PageInfo(**fields), note
+def _sources(table: pa.Table, keys: list[str], shared: SharedValues) -> list[str]:
+    """The source column, with the key's own string where they are equal (a folder's
+    pages: one string for both) and the others shared (a WARC file's records)."""
+    source = table.column("source")
+    same = pc.equal(source, table.column("key")).fill_null(False)
+    others = shared.column(pc.if_else(same, pa.scalar(None, source.type), source), "source")
+    return [key if equal else other
+            for key, other, equal in zip(keys, others, same.to_pylist(), strict=True)]
+
+
+def _records(table: pa.Table, shared: SharedValues) -> list[Record]:
+    """A shard's records, read column by column: a repeated value is one object
+    (``SharedValues``), and no row is ever a dict."""
+    shared.next_shard()
+    keys = table.column("key").to_pylist()  # a page's own
+    columns: list[list[Any]] = []
+    for k, f in enumerate(_INFO_FIELDS):
+        if k == _KEY:
+            columns.append(keys)
+        elif k == _SOURCE:
+            columns.append(_sources(table, keys, shared))
+        elif f.name in _TUPLES:
+            columns.append(shared.tuples(table.column(f.name), f.name))
+        else:
+            columns.append(shared.column(table.column(f.name), f.name))
+    spots = shared.column(table.column("_spots"), "_spots")
+    blocks = shared.column(table.column("_blocks"), "_blocks")
+    notes: list[SkipRecord | None] = [None] * table.num_rows
+    if table.column("_note_reason").null_count < table.num_rows:  # a few pages have a note
+        noted = zip(*(table.column(name).to_pylist() for name in _NOTE_COLUMNS), strict=True)
+        for k, (source, reason, offset) in enumerate(noted):
+            if reason is not None:
+                notes[k] = SkipRecord(source, reason, offset)
+    infos = [PageInfo(*values) for values in zip(*columns, strict=True)]
+    return list(zip(infos, notes, spots, blocks, strict=True))
 
 
 def read_pages(path: str | Path) -> list[ExtractedPage]:
     """A shard's pages as the workers made them (their arrays share one buffer, as a
     batch's do: ``share_buffer``)."""
-    rows = pq.read_table(path, columns=[*RECORD_COLUMNS, "_packed"]).to_pylist()
-    pages = []
-    for row in rows:
-        info, note = _record(row)
-        packed = np.frombuffer(row["_packed"], dtype=np.uint8)
-        pages.append(ExtractedPage(info, packed, 0, row["_spots"], row["_blocks"], note))
+    table = pq.read_table(path, columns=[*RECORD_COLUMNS, "_packed"])
+    records = _records(table, SharedValues())
+    packed = table.column("_packed").to_pylist()
+    pages = [ExtractedPage(info, np.frombuffer(data, dtype=np.uint8), 0, spots, blocks, note)
+             for (info, note, spots, blocks), data in zip(records, packed, strict=True)]
     share_buffer(pages)  # aligned, and one buffer for the shard rather than one per page
     return pages
 
 
-def read_records(path: str | Path) -> list[tuple[PageInfo, SkipRecord | None, int, int]]:
-    """A shard's pages without their arrays: each one's record, note, spots and blocks."""
-    return [(*_record(row), row["_spots"], row["_blocks"])
-            for row in pq.read_table(path, columns=RECORD_COLUMNS).to_pylist()]
+def read_records(path: str | Path, shared: SharedValues | None = None) -> list[Record]:
+    """A shard's pages without their arrays: each one's record, note, spots and blocks.
+    ``shared``: the values met in the shards read before (one object for each distinct
+    value across them)."""
+    return _records(pq.read_table(path, columns=RECORD_COLUMNS), shared or SharedValues())
 
 
 def read_block_inputs(path: str | Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -139,22 +164,39 @@ def read_block_inputs(path: str | Path) -> tuple[np.ndarray, np.ndarray, np.ndar
 _NO_BYTES = np.empty(0, dtype=np.uint8)
 
 
+class ShardFile:
+    """One shard the client reads pages of, shared by its pages: its path, and the
+    reader that reads pages whole when they are asked for."""
+
+    __slots__ = ("path", "reader")
+
+    def __init__(self, path: str, reader: ShardReader) -> None:
+        self.path = path
+        self.reader = reader
+
+
 class ShardPage(ExtractedPage):
     """A page whose arrays stayed in its shard: its record, note and sizes are here, its
     arrays are read from the shard only when asked for (the kept pages' file writes them
     page by page; the filters, when they run on this machine after all). Nothing of the
-    arrays is kept on the page, so a run's pages cost the client their records only."""
+    arrays is kept on the page, so a run's pages cost the client their records only; and
+    where it is costs a row number (its shard is its shard's pages' one object)."""
 
-    __slots__ = ("ref", "_shards")
+    __slots__ = ("_shard", "_row")
 
-    def __init__(self, info: PageInfo, ref: ShardRef, n_spots: int, n_blocks: int, note: SkipRecord | None,
-                 shards: ShardReader) -> None:
+    def __init__(self, info: PageInfo, shard: ShardFile, row: int, n_spots: int, n_blocks: int,
+                 note: SkipRecord | None) -> None:
         ExtractedPage.__init__(self, info, _NO_BYTES, 0, n_spots, n_blocks, note)
-        self.ref = ref
-        self._shards = shards
+        self._shard = shard
+        self._row = row
+
+    @property
+    def ref(self) -> ShardRef:
+        """Where the page is (a new object each time)."""
+        return ShardRef(self._shard.path, self._row, self.note)
 
     def _whole(self) -> ExtractedPage:
-        return self._shards.page(self.ref)
+        return self._shard.reader.page(self.ref)
 
     @property
     def packed(self) -> np.ndarray:

@@ -1,0 +1,136 @@
+"""The pages' records a cluster run's client reads back are the records the workers wrote,
+field by field, in a few bytes a page beyond their own values: a value the pages repeat is
+one object (across shards too), and where
+the pages are is two integer arrays (workbench.cluster.places), not an object a page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from workbench.cluster import shared_values
+from workbench.cluster.extract import _read_back, _records_of
+from workbench.cluster.places import ShardPlaces
+from workbench.cluster.shards import ShardPage, ShardRef, read_pages, read_records, write_pages
+from workbench.cluster.shared_values import SharedValues
+from workbench.core.records import PageInfo, SkipRecord
+from workbench.detect.spotsigs.extract import ExtractedPage
+
+
+def _page(k: int, **fields: object) -> ExtractedPage:
+    """Page ``k`` with a few signatures of its own (k changes its arrays' sizes)."""
+    name, tag = f"site{k % 3}.example/{k:05d}.html", f"Story {k % 4} | Site"
+    info = PageInfo(key=name, source=name, content_type="text/html", encoding="utf-8", title=f"Story {k % 4}",
+                    checksum=f"{k:040x}", signature_count=5 + k, language="en", link_host="site.example",
+                    title_tag=tag, other_titles=("More on this story", tag),
+                    opening=f"It began on day {k % 2}…", **fields)  # type: ignore[arg-type]
+    spots, blocks = 3 + k % 5, 1 + k % 3
+    ids = np.arange(spots, dtype=np.int64)
+    return ExtractedPage.of(info, ids * (k + 1), ids % blocks, np.arange(blocks, dtype=np.int64) + 7 * k)
+
+
+def _odd_pages() -> list[ExtractedPage]:
+    """Pages whose records have every kind of value: None, empty, long, not ASCII, ints
+    beyond the small ones Python shares, no other titles, a note, a WARC record's source."""
+    return [
+        _page(0),
+        _page(1, offset=123_456_789, url="https://x.example/a?b=1", capture_date="2024-05-01T10:00:00Z",
+              http_status=200, published="2024-04-30", published_from="meta", url_from="warc",
+              captured_from="warc"),
+        ExtractedPage.of(PageInfo(key="c.warc.gz#0", source="c.warc.gz", offset=0, title="", checksum="",
+                                  signature_count=0, skip_reason="too little text: no spot signatures",
+                                  other_titles=(), signature_kind="punctuation", title_tag="",
+                                  opening="", language=None, encoding=None, content_type=None),
+                         np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0, np.int64),
+                         note=SkipRecord("c.warc.gz", "truncated at 10 MB", 0)),
+        ExtractedPage.of(PageInfo(key="c.warc.gz#9000", source="c.warc.gz", offset=9000, http_status=404,
+                                  title="Ünïcödé — 記事 " * 20, other_titles=("Only one",),
+                                  signature_count=70_000),
+                         np.arange(300, dtype=np.int64), np.zeros(300, np.int64), np.array([5], np.int64)),
+    ]
+
+
+def test_a_records_fields_come_back_as_written(tmp_path: Path):
+    written = _odd_pages()
+    shard = tmp_path / "pages-a.parquet"
+    write_pages(written, shard)
+    whole = [(p.info, p.note, p.n_spots, p.n_blocks) for p in read_pages(shard)]
+    for back in (read_records(shard), whole):
+        assert len(back) == len(written)
+        for (info, note, spots, blocks), page in zip(back, written, strict=True):
+            for name in PageInfo.__dataclass_fields__:
+                got, want = getattr(info, name), getattr(page.info, name)
+                assert got == want and type(got) is type(want), (name, got, want)
+            assert (note, spots, blocks) == (page.note, page.n_spots, page.n_blocks)
+
+
+def _two_shards(tmp_path: Path) -> tuple[list[ExtractedPage], list[ShardRef]]:
+    """12 pages in two shards (7 and 5), and refs to them in reading order."""
+    pages = [_page(k) for k in range(12)]
+    first, second = tmp_path / "pages-1.parquet", tmp_path / "pages-2.parquet"
+    write_pages(pages[:7], first)
+    write_pages(pages[7:], second)
+    refs = [ShardRef(str(first), k) for k in range(7)] + [ShardRef(str(second), k) for k in range(5)]
+    return pages, refs
+
+
+def test_repeated_values_are_one_object_across_shards(tmp_path: Path):
+    pages, refs = _two_shards(tmp_path)
+    back = _records_of(ShardPlaces(refs))
+    assert [p.info for p in back] == [p.info for p in pages]
+    infos = [p.info for p in back]
+    a, b = infos[0], infos[8]  # one in each shard, with the same title (Story 0), opening and site
+    assert a.title == b.title and a.title is b.title
+    assert a.opening is b.opening and a.link_host is b.link_host and a.content_type is b.content_type
+    assert a.title_tag is b.title_tag and a.other_titles is b.other_titles
+    assert a.other_titles[0] is infos[1].other_titles[0]  # "More on this story", of another page too
+    assert a.other_titles[1] is a.title_tag  # a page's <title> among its other titles: one string
+    assert all(info.source is info.key for info in infos)  # a folder's page: one string for both
+
+
+def test_a_shards_pages_are_where_they_were_and_read_whole(tmp_path: Path):
+    pages, refs = _two_shards(tmp_path)
+    client_page = _page(99)  # a page the client read itself, among the refs
+    refs = refs[:3] + [client_page] + refs[3:]
+    places = ShardPlaces(refs)
+    assert len(places) == len(refs) and list(places) == refs and places[-1] == refs[-1]
+    assert places[3] is client_page and places[1:3] == refs[1:3]
+    with pytest.raises(IndexError):
+        places[len(refs)]
+    back = _records_of(places)
+    assert back[3] is client_page
+    light = [p for p in back if isinstance(p, ShardPage)]
+    assert [p.ref for p in light] == [r for r in refs if isinstance(r, ShardRef)]
+    assert len({id(p.ref.shard) for p in light}) == 2  # a shard's path: one string for its pages
+    whole = _read_back(places)
+    for mine, made in zip([p for p in back if p is not client_page], pages, strict=True):
+        assert mine.packed.tobytes() == made.packed.tobytes()
+        assert np.array_equal(mine.spot_block, made.spot_block)
+    assert [p.info for p in whole] == [p.info for p in back]
+
+
+def test_a_refs_note_stays_with_its_place(tmp_path: Path):
+    note = SkipRecord("a.html", "read its first 10 MB only")
+    refs = [ShardRef("pages-x.parquet", 0), ShardRef("pages-x.parquet", 1, note),
+            ShardRef("pages-y.parquet", 0)]
+    places = ShardPlaces(refs)
+    assert list(places) == refs
+    assert places.paths == ["pages-x.parquet", "pages-y.parquet"]
+    assert places.rows.dtype == np.int64 and places.shards.dtype == np.int32
+
+
+def test_values_that_rarely_repeat_stop_being_kept(monkeypatch):
+    monkeypatch.setattr(shared_values, "_TRIAL", 8)
+    shared = SharedValues()
+    for shard in range(10):
+        shared.next_shard()
+        for k in range(10):
+            shared.one(f"key {shard} {k}", "key")  # never again
+            shared.one(f"title {k}", "title")  # in every shard
+    kept = shared._kept
+    assert sum(v.startswith("key") for v in kept) == 8  # its trial only
+    assert sum(v.startswith("title") for v in kept) == 10
+    shared.next_shard()
+    assert shared.one("title 3", "title") is shared.one("".join(["title ", "3"]), "title")
