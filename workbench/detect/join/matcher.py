@@ -304,15 +304,39 @@ def prefix_index(m: SignatureMatrix, active: np.ndarray, lengths: np.ndarray, ta
     :func:`probing_order` (row k is its k-th page), and the order returned is 0, 1, 2...
     A list then names its pages by row, ascending: probing reads their lengths and scores
     front to back instead of looking each page up at a random place (the full join)."""
-    order = probing_order(active, lengths)
-    length = np.where(active, lengths, 0).astype(np.float64)
-    unindexed = m.unindexed_counts().astype(np.int64)
     if in_probing_order:
-        ptr, rank, cnt, n_ranks = _rank_rows(m, active, rows=order)
-        length, unindexed = length[order], unindexed[order]
-        order = np.arange(len(order), dtype=np.int64)
+        _, ranked, n_ranks = ranked_in_probing_order(m, active, lengths)
+        order = np.arange(len(ranked[3]), dtype=np.int64)
     else:
+        order = probing_order(active, lengths)
         ptr, rank, cnt, n_ranks = _rank_rows(m, active)
+        ranked = (ptr, rank, cnt, np.where(active, lengths, 0).astype(np.float64),
+                  m.unindexed_counts().astype(np.int64))
+    index, prefix_last, prefix_rest = index_rows(order, ranked, n_ranks, tau)
+    return order, ranked, index, prefix_last, prefix_rest
+
+
+def ranked_in_probing_order(m: SignatureMatrix, active: np.ndarray, lengths: np.ndarray
+                            ) -> tuple[np.ndarray, RankedRows, int]:
+    """The active pages in :func:`probing_order` (row k is page pages[k]), their rows
+    ranked (:func:`_rank_rows`) with their lengths (float64) and unindexed items, and the
+    number of ranks: (pages, ranked rows, ranks)."""
+    pages = probing_order(active, lengths)
+    ptr, rank, cnt, n_ranks = _rank_rows(m, active, rows=pages)
+    length = lengths[pages].astype(np.float64)
+    unindexed = m.unindexed_counts()[pages].astype(np.int64)
+    return pages, (ptr, rank, cnt, length, unindexed), n_ranks
+
+
+def index_rows(order: np.ndarray, ranked: RankedRows, n_ranks: int, tau: float,
+               delta_type: np.dtype | None = None) -> tuple[InvertedLists, np.ndarray, np.ndarray]:
+    """The inverted lists of the prefixes of the rows in ``order``, the rows of length > 0
+    (each row's ranks below ``n_ranks``; a list names its rows by their place in
+    ``order``), each row's last prefix rank and its items after its prefix.
+
+    ``delta_type``: the type of the items before each entry; default the narrowest that
+    holds the longest row."""
+    ptr, rank, cnt, length, unindexed = ranked
     n = len(length)
     sizes = allpairs.prefix_sizes(ptr, rank, cnt, length, unindexed, tau, n_ranks)
     list_ptr = np.zeros(n_ranks + 1, dtype=np.int64)
@@ -320,14 +344,29 @@ def prefix_index(m: SignatureMatrix, active: np.ndarray, lengths: np.ndarray, ta
     del sizes
     total = int(list_ptr[-1])
     # An entry's items before it are fewer than its page's length, and its count is one of
-    # the ranked rows' counts: both in the narrowest type that holds them (_narrowest).
-    delta_type = _narrowest(int(length.max()) if len(length) else 0)
+    # the ranked rows' counts: both in the narrowest type that holds them (narrowest).
+    if delta_type is None:
+        delta_type = narrowest(int(length.max()) if len(length) else 0)
     index = (list_ptr, np.empty(total, np.int32), np.empty(total, delta_type), np.empty(total, cnt.dtype))
     prefix_last = np.full(n, -1, dtype=np.int64)
     prefix_rest = np.zeros(n, dtype=np.float64)
     allpairs.build_index(order, ptr, rank, cnt, length, unindexed, float(tau), *index, prefix_last,
                          prefix_rest)
-    return order, (ptr, rank, cnt, length, unindexed), index, prefix_last, prefix_rest
+    return index, prefix_last, prefix_rest
+
+
+def exact_type_of(length: np.ndarray) -> type:
+    """The type probing adds lengths and scores in: float32 while every length is below
+    2**24 (whole numbers no larger than a length stay exact there; allpairs.probe)."""
+    return np.float32 if not len(length) or length.max() < 2**24 else np.float64
+
+
+def probe_facts(length: np.ndarray, prefix_last: np.ndarray, prefix_rest: np.ndarray) -> np.ndarray:
+    """What a candidate is checked on, side by side per row: its length, its prefix's last
+    rank and its items after its prefix (allpairs.probe's ``facts``)."""
+    facts = np.empty((len(length), 3), dtype=np.float64)
+    facts[:, 0], facts[:, 1], facts[:, 2] = length, prefix_last, prefix_rest
+    return facts
 
 
 def find_pairs(
@@ -400,6 +439,26 @@ class JoinPlan:
 
 def plan_join(m: SignatureMatrix, tau: float, duplicate_group: np.ndarray | None = None) -> JoinPlan:
     """Rank the pages and build the prefix index :func:`find_pairs` probes."""
+    plan, ranked, n_ranks = rank_join(m, tau, duplicate_group)
+    if ranked is None:
+        return plan
+    order = np.arange(plan.rows, dtype=np.int64)
+    index, prefix_last, prefix_rest = index_rows(order, ranked, n_ranks, tau)
+    ptr, rank, cnt, length, unindexed = ranked
+    del ranked
+    facts = probe_facts(length, prefix_last, prefix_rest)
+    lengths_scanned = length.astype(plan.exact_type)
+    del length, prefix_last, prefix_rest
+    plan.shared = (ptr, rank, cnt, unindexed, float(tau), *index, facts, lengths_scanned)
+    return plan
+
+
+def rank_join(m: SignatureMatrix, tau: float, duplicate_group: np.ndarray | None = None
+              ) -> tuple[JoinPlan, RankedRows | None, int]:
+    """The join's plan without its index (``shared`` None), the pages' ranked rows in
+    probing order (None with no row to probe) and the number of ranks: what
+    :func:`plan_join` indexes, and what a join on a cluster hands to its tasks to index
+    (workbench.cluster.join)."""
     if not 0.0 < tau <= 1.0:
         raise ValueError(f"tau must be in (0, 1], not {tau}")
     n = m.n
@@ -410,21 +469,11 @@ def plan_join(m: SignatureMatrix, tau: float, duplicate_group: np.ndarray | None
         rep = first[inverse].astype(np.int64)
     active = (lengths > 0) & (rep == np.arange(n))
     if not active.any():
-        return JoinPlan(np.empty(0, np.int64), rep, lengths, None, np.float32, 0, 1)
-
-    pages = probing_order(active, lengths)  # row k of the index is page pages[k]
-    order, (ptr, rank, cnt, length, unindexed), index, prefix_last, prefix_rest = prefix_index(
-        m, active, lengths, tau, in_probing_order=True)
-    n = len(order)
-    facts = np.empty((n, 3), dtype=np.float64)  # what a candidate is checked on, side by side
-    facts[:, 0], facts[:, 1], facts[:, 2] = length, prefix_last, prefix_rest
-    # Lengths and scores are whole numbers no larger than a length: exact in float32 below
-    # 2**24 (allpairs.probe).
-    exact_type = np.float32 if not n or length.max() < 2**24 else np.float64
-    lengths_scanned = length.astype(exact_type)
-    del length, prefix_last, prefix_rest
-    shared: ProbeIndex = (ptr, rank, cnt, unindexed, float(tau), *index, facts, lengths_scanned)
-    return JoinPlan(pages, rep, lengths, shared, exact_type, n, max(256, n // 200))
+        return JoinPlan(np.empty(0, np.int64), rep, lengths, None, np.float32, 0, 1), None, 0
+    pages, ranked, n_ranks = ranked_in_probing_order(m, active, lengths)  # row k is page pages[k]
+    rows = len(pages)
+    plan = JoinPlan(pages, rep, lengths, None, exact_type_of(ranked[3]), rows, max(256, rows // 200))
+    return plan, ranked, n_ranks
 
 
 def finish_join(plan: JoinPlan, parts: list[Probed]) -> PairResult:
@@ -439,7 +488,7 @@ def finish_join(plan: JoinPlan, parts: list[Probed]) -> PairResult:
     return _with_duplicates(result, plan.rep, plan.lengths)
 
 
-def _narrowest(largest: int) -> np.dtype:
+def narrowest(largest: int) -> np.dtype:
     """The narrowest of uint8, uint16 and int32 that holds 0..``largest``.
 
     The join copies the matrix's counts (ranked) and lists every prefix entry's count and
@@ -481,7 +530,7 @@ def _rank_rows(m: SignatureMatrix, active: np.ndarray,
     ptr = np.zeros(len(rows) + 1, dtype=np.int64)
     np.cumsum(width[rows], out=ptr[1:])
     rank = np.empty(int(ptr[-1]), dtype=np.int32)
-    cnt = np.empty(int(ptr[-1]), dtype=_narrowest(int(m.cnt.max()) if len(m.cnt) else 0))
+    cnt = np.empty(int(ptr[-1]), dtype=narrowest(int(m.cnt.max()) if len(m.cnt) else 0))
     allpairs.ranked_rows(m.ptr, m.sig, m.cnt, rows, ptr, rank_of, rank, cnt)
     return ptr, rank, cnt, n_sig
 
