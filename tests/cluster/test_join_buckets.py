@@ -58,12 +58,12 @@ def _checksums(docs: list[dict[int, int]]) -> np.ndarray:
 def _bucketed(m: SignatureMatrix, tau: float, groups: np.ndarray | None, step: int, bucket_entries: int,
               work: Path, seen: list[LoadedBucket] | None = None) -> PairResult:
     """What find_pairs_on has its tasks do, done here: buckets indexed, then every task probed."""
-    plan, ranked, n_ranks = rank_join(m, tau, groups)
-    if ranked is None:
+    plan, pages = rank_join(m, tau, groups)
+    if pages is None:
         return finish_join(plan, [])
-    layout = lay_out(ranked[0], ranked[3], tau, step, bucket_entries)
-    delta_type = narrowest(int(ranked[3].max())).name
-    ranked_dir = write_ranked(ranked, work)
+    layout = lay_out(pages.ptr, pages.length, tau, step, bucket_entries)
+    delta_type, n_ranks = narrowest(int(pages.length.max())).name, pages.n_ranks
+    ranked_dir = write_ranked(pages, work, step)
     paths = [build_bucket(ranked_dir, lo, hi, n_ranks, tau, delta_type, str(work))
              for lo, hi in layout.buckets]
     kind = np.dtype(plan.exact_type).name
@@ -117,9 +117,9 @@ def test_pages_exactly_at_the_bound_are_met_across_a_bucket_edge(tmp_path: Path)
 
 
 def _ranked_lengths(m: SignatureMatrix, tau: float) -> tuple[np.ndarray, np.ndarray]:
-    _, ranked, _ = rank_join(m, tau)
-    assert ranked is not None
-    return ranked[0], ranked[3]
+    _, pages = rank_join(m, tau)
+    assert pages is not None
+    return pages.ptr, pages.length
 
 
 def test_a_tasks_index_holds_its_bucket_only_when_the_lengths_spread(tmp_path: Path):

@@ -2,14 +2,15 @@
 
 The client ranks the pages (``matcher.rank_join``: the probing order, by ascending length,
 and every page's signatures by rarity) and writes the ranked rows once into the work
-directory; it builds no index. Then (``join_buckets.lay_out``) one task per bucket of rows
-builds that bucket's prefix index, and one task per (bucket, range of rows) inside the
-length bound (tau |x| <= |y|) probes the range against the bucket with the numba kernel
-``allpairs.probe`` unchanged. A bucket holds a bounded number of entries, so no task holds
-the whole index. Every pair is found by exactly one task (the one of its longer page's
-range and its shorter page's bucket); a task writes its pairs as a Parquet shard and
-returns the shard's path and counts. The client joins the shards (``finish_join``, which
-sorts the pairs), so the result is the local join's, to the last digit.
+directory, a range of rows at a time; it builds no index. Then (``join_buckets.lay_out``)
+one task per bucket of rows builds that bucket's prefix index, and one task per (bucket,
+range of rows) inside the length bound (tau |x| <= |y|) probes the range against the
+bucket with the numba kernel ``allpairs.probe`` unchanged. A bucket holds a bounded number
+of entries, so no task holds the whole index. Every pair is found by exactly one task (the
+one of its longer page's range and its shorter page's bucket); a task writes its pairs as
+a Parquet shard and returns the shard's path and counts. The client joins the shards
+(``finish_join``, which sorts the pairs), so the result is the local join's, to the last
+digit.
 """
 
 from __future__ import annotations
@@ -54,13 +55,14 @@ def find_pairs_on(client: Any, work_dir: Path, m: SignatureMatrix, tau: float,
                   progress: ProgressFn = no_progress, bucket_entries: int = BUCKET_ENTRIES) -> PairResult:
     """``matcher.find_pairs`` with the index built and probed by the cluster's workers, a
     bucket of at most ``bucket_entries`` ranked entries at a time."""
-    plan, ranked, n_ranks = rank_join(m, tau, duplicate_group)
-    if ranked is None:
+    plan, pages = rank_join(m, tau, duplicate_group)
+    if pages is None:
         return finish_join(plan, [])
-    layout = lay_out(ranked[0], ranked[3], tau, plan.step, bucket_entries)
-    delta_type = narrowest(int(ranked[3].max())).name  # as the local index's: one compiled kernel
-    ranked_dir = write_ranked(ranked, work_dir)
-    del ranked  # the tasks read the rows from the files: the client keeps what finish_join needs
+    layout = lay_out(pages.ptr, pages.length, tau, plan.step, bucket_entries)
+    delta_type = narrowest(int(pages.length.max())).name  # as the local index's: one compiled kernel
+    n_ranks = pages.n_ranks
+    ranked_dir = write_ranked(pages, work_dir, plan.step)
+    del pages  # the tasks read the rows from the files: the client keeps what finish_join needs
     kind = np.dtype(plan.exact_type).name
     indexes = [client.submit(index_task, ranked_dir, lo, hi, n_ranks, tau, delta_type, str(work_dir),
                              pure=False, retries=2)
@@ -75,7 +77,8 @@ def find_pairs_on(client: Any, work_dir: Path, m: SignatureMatrix, tau: float,
         progress("tasks", done, len(futures))
 
     done = wait_all(client, futures, report)
-    client.run(release_buckets)  # the workers' buckets go now, not when the next join comes
+    # The workers' buckets go now, not when the next join comes (a worker gone meanwhile holds none).
+    client.run(release_buckets, on_error="ignore")
     parts = []
     for shard, _, verified in done[len(indexes):]:
         a, b, s = read_pairs(shard)

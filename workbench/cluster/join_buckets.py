@@ -38,7 +38,15 @@ import numpy as np
 
 from workbench.cluster.shards import new_shard
 from workbench.detect.join import allpairs
-from workbench.detect.join.matcher import Probed, RankedRows, index_rows, probe_facts
+from workbench.detect.join.matcher import (
+    InvertedLists,
+    Probed,
+    ProbeIndex,
+    RankedPages,
+    RankedRows,
+    index_rows,
+    probe_facts,
+)
 
 # Ranked entries a bucket holds at most: its index (the ranked rows, about 5 bytes an
 # entry, and the lists of its prefixes, about 4 bytes an entry at tau 0.4) stays near
@@ -50,7 +58,7 @@ BUCKET_ENTRIES = 1 << 24
 # that rounding never leaves out a bucket; the kernel's bound then decides exactly.
 _MARGIN = 1e-6
 
-_RANKED = ("ptr", "rank", "cnt", "length", "unindexed")  # the ranked rows' files, in RankedRows order
+_RANKED = ("ptr", "rank", "cnt", "length", "unindexed")  # the ranked rows' files, as RankedRows
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,14 +100,25 @@ def lay_out(ptr: np.ndarray, length: np.ndarray, tau: float, step: int,
     return JoinLayout(buckets, [t for tasks in by_bucket for t in tasks])
 
 
-def write_ranked(ranked: RankedRows, work_dir: Path | str) -> str:
-    """The ranked rows as .npy files in a new folder of the work directory (its path), for
-    the tasks to map into memory and read their rows from."""
+def write_ranked(pages: RankedPages, work_dir: Path | str, rows_at_once: int) -> str:
+    """The pages' ranked rows as .npy files in a new folder of the work directory (its
+    path), for the tasks to map into memory and read their rows from. Ranked and written
+    ``rows_at_once`` rows at a time: the client never holds them all."""
     folder = new_shard(work_dir, "ranked").with_suffix("")
     part = folder.with_suffix(".part")
     part.mkdir()
-    for name, array in zip(_RANKED, ranked, strict=True):
-        np.save(part / f"{name}.npy", array)
+    np.save(part / "ptr.npy", pages.ptr)
+    np.save(part / "length.npy", pages.length)
+    np.save(part / "unindexed.npy", pages.unindexed)
+    entries, rows = int(pages.ptr[-1]), len(pages.pages)
+    with open(part / "rank.npy", "wb") as ranks, open(part / "cnt.npy", "wb") as counts:
+        for fh, kind in ((ranks, np.dtype(np.int32)), (counts, pages.cnt_type)):
+            np.lib.format.write_array_header_1_0(fh, {"descr": np.lib.format.dtype_to_descr(kind),
+                                                      "fortran_order": False, "shape": (entries,)})
+        for lo in range(0, rows, rows_at_once):
+            rank, cnt = pages.ranked(lo, min(lo + rows_at_once, rows))
+            rank.tofile(ranks)
+            cnt.tofile(counts)
     os.replace(part, folder)  # whole or absent, as the shards
     return str(folder)
 
@@ -155,7 +174,7 @@ class LoadedBucket:
         self.path, self.lo, self.n_ranks = path, lo, n_ranks
         self.members = a[0]
         self.ptr, self.rank, self.cnt, length, self.unindexed = a[1:6]
-        self.lists = tuple(a[6:10])
+        self.lists: InvertedLists = (a[6], a[7], a[8], a[9])
         self.facts = probe_facts(length, a[10], a[11])
         self.lengths = length.astype(exact_type)
         self.rows, self.entries = len(length), int(self.ptr[-1])
@@ -165,18 +184,19 @@ class LoadedBucket:
     def probe(self, ranked: RankedRows, tau: float, lo: int, hi: int) -> Probed:
         """Pairs of rows lo:hi with this bucket's rows before them, as rows of the whole join."""
         if lo < self.lo + self.rows:  # the range is the bucket's own
-            n, e = self.rows, self.entries
-            a, b, s, verified = allpairs.probe(lo - self.lo, hi - self.lo, self.ptr[: n + 1], self.rank[:e],
-                                               self.cnt[:e], self.unindexed[:n], tau, *self.lists,
-                                               self.facts[:n], self.lengths[:n], self.score[:n])
+            a, b, s, verified = allpairs.probe(lo - self.lo, hi - self.lo, *self._index(self.rows, tau),
+                                               self.score[: self.rows])
             return a + self.lo, b + self.lo, s, verified
         total = self._append(ranked, lo, hi)
-        a, b, s, verified = allpairs.probe(self.rows, total, self.ptr[: total + 1],
-                                           self.rank[: self.ptr[total]], self.cnt[: self.ptr[total]],
-                                           self.unindexed[:total], tau, *self.lists, self.facts[:total],
-                                           self.lengths[:total], self.score[:total])
+        a, b, s, verified = allpairs.probe(self.rows, total, *self._index(total, tau), self.score[:total])
         # a is the bucket's row (the shorter page), b the range's.
         return a + self.lo, b - self.rows + lo, s, verified
+
+    def _index(self, rows: int, tau: float) -> ProbeIndex:
+        """allpairs.probe's index over the first ``rows`` rows held."""
+        entries = int(self.ptr[rows])
+        return (self.ptr[: rows + 1], self.rank[:entries], self.cnt[:entries], self.unindexed[:rows], tau,
+                *self.lists, self.facts[:rows], self.lengths[:rows])
 
     def _append(self, ranked: RankedRows, lo: int, hi: int) -> int:
         """Rows lo:hi after the bucket's, their ranks renumbered as the bucket's; the rows

@@ -305,7 +305,9 @@ def prefix_index(m: SignatureMatrix, active: np.ndarray, lengths: np.ndarray, ta
     A list then names its pages by row, ascending: probing reads their lengths and scores
     front to back instead of looking each page up at a random place (the full join)."""
     if in_probing_order:
-        _, ranked, n_ranks = ranked_in_probing_order(m, active, lengths)
+        pages = ranked_in_probing_order(m, active, lengths)
+        ranked, n_ranks = pages.rows(), pages.n_ranks
+        del pages
         order = np.arange(len(ranked[3]), dtype=np.int64)
     else:
         order = probing_order(active, lengths)
@@ -316,16 +318,48 @@ def prefix_index(m: SignatureMatrix, active: np.ndarray, lengths: np.ndarray, ta
     return order, ranked, index, prefix_last, prefix_rest
 
 
-def ranked_in_probing_order(m: SignatureMatrix, active: np.ndarray, lengths: np.ndarray
-                            ) -> tuple[np.ndarray, RankedRows, int]:
-    """The active pages in :func:`probing_order` (row k is page pages[k]), their rows
-    ranked (:func:`_rank_rows`) with their lengths (float64) and unindexed items, and the
-    number of ranks: (pages, ranked rows, ranks)."""
+@dataclass(slots=True)
+class RankedPages:
+    """The pages a join probes, in probing order (row k is page ``pages[k]``), and what
+    ranks their rows (:func:`_rank_rows`): all at once (:meth:`rows`), or a range of rows
+    at a time (:meth:`ranked`), so that a join on a cluster writes them out for its tasks
+    without holding them all (workbench.cluster.join_buckets)."""
+
+    m: SignatureMatrix
+    pages: np.ndarray
+    ptr: np.ndarray  # where each row's ranked entries start: int64, rows + 1
+    length: np.ndarray  # float64 per row, unindexed items included
+    unindexed: np.ndarray  # int64 per row
+    rank_of: np.ndarray  # each signature's rank, rarest first
+    cnt_type: np.dtype
+
+    @property
+    def n_ranks(self) -> int:
+        return len(self.rank_of)
+
+    def ranked(self, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+        """Rows lo:hi's entries: their ranks (int32, ascending in each row) and counts."""
+        ptr = self.ptr[lo : hi + 1] - self.ptr[lo]
+        rank = np.empty(int(ptr[-1]), dtype=np.int32)
+        cnt = np.empty(int(ptr[-1]), dtype=self.cnt_type)
+        m = self.m
+        allpairs.ranked_rows(m.ptr, m.sig, m.cnt, self.pages[lo:hi], ptr, self.rank_of, rank, cnt)
+        return rank, cnt
+
+    def rows(self) -> RankedRows:
+        """Every row ranked: (ptr, rank, cnt, length, unindexed)."""
+        rank, cnt = self.ranked(0, len(self.pages))
+        return self.ptr, rank, cnt, self.length, self.unindexed
+
+
+def ranked_in_probing_order(m: SignatureMatrix, active: np.ndarray, lengths: np.ndarray) -> RankedPages:
+    """The active pages in :func:`probing_order`, ready to have their rows ranked."""
     pages = probing_order(active, lengths)
-    ptr, rank, cnt, n_ranks = _rank_rows(m, active, rows=pages)
-    length = lengths[pages].astype(np.float64)
-    unindexed = m.unindexed_counts()[pages].astype(np.int64)
-    return pages, (ptr, rank, cnt, length, unindexed), n_ranks
+    rank_of, width = _rank_order(m, active)
+    ptr = np.zeros(len(pages) + 1, dtype=np.int64)
+    np.cumsum(width[pages], out=ptr[1:])
+    return RankedPages(m, pages, ptr, lengths[pages].astype(np.float64),
+                       m.unindexed_counts()[pages].astype(np.int64), rank_of, _count_type(m))
 
 
 def index_rows(order: np.ndarray, ranked: RankedRows, n_ranks: int, tau: float,
@@ -439,26 +473,27 @@ class JoinPlan:
 
 def plan_join(m: SignatureMatrix, tau: float, duplicate_group: np.ndarray | None = None) -> JoinPlan:
     """Rank the pages and build the prefix index :func:`find_pairs` probes."""
-    plan, ranked, n_ranks = rank_join(m, tau, duplicate_group)
-    if ranked is None:
+    plan, pages = rank_join(m, tau, duplicate_group)
+    if pages is None:
         return plan
+    ranked, n_ranks = pages.rows(), pages.n_ranks
+    del pages
     order = np.arange(plan.rows, dtype=np.int64)
     index, prefix_last, prefix_rest = index_rows(order, ranked, n_ranks, tau)
     ptr, rank, cnt, length, unindexed = ranked
     del ranked
     facts = probe_facts(length, prefix_last, prefix_rest)
-    lengths_scanned = length.astype(plan.exact_type)
+    lengths_scanned: np.ndarray = length.astype(plan.exact_type)
     del length, prefix_last, prefix_rest
     plan.shared = (ptr, rank, cnt, unindexed, float(tau), *index, facts, lengths_scanned)
     return plan
 
 
 def rank_join(m: SignatureMatrix, tau: float, duplicate_group: np.ndarray | None = None
-              ) -> tuple[JoinPlan, RankedRows | None, int]:
-    """The join's plan without its index (``shared`` None), the pages' ranked rows in
-    probing order (None with no row to probe) and the number of ranks: what
-    :func:`plan_join` indexes, and what a join on a cluster hands to its tasks to index
-    (workbench.cluster.join)."""
+              ) -> tuple[JoinPlan, RankedPages | None]:
+    """The join's plan without its index (``shared`` None) and its pages, ready to have
+    their rows ranked (None with no row to probe): what :func:`plan_join` indexes, and
+    what a join on a cluster writes out for its tasks to index (workbench.cluster.join)."""
     if not 0.0 < tau <= 1.0:
         raise ValueError(f"tau must be in (0, 1], not {tau}")
     n = m.n
@@ -469,11 +504,11 @@ def rank_join(m: SignatureMatrix, tau: float, duplicate_group: np.ndarray | None
         rep = first[inverse].astype(np.int64)
     active = (lengths > 0) & (rep == np.arange(n))
     if not active.any():
-        return JoinPlan(np.empty(0, np.int64), rep, lengths, None, np.float32, 0, 1), None, 0
-    pages, ranked, n_ranks = ranked_in_probing_order(m, active, lengths)  # row k is page pages[k]
-    rows = len(pages)
-    plan = JoinPlan(pages, rep, lengths, None, exact_type_of(ranked[3]), rows, max(256, rows // 200))
-    return plan, ranked, n_ranks
+        return JoinPlan(np.empty(0, np.int64), rep, lengths, None, np.float32, 0, 1), None
+    pages = ranked_in_probing_order(m, active, lengths)  # row k is page pages.pages[k]
+    rows = len(pages.pages)
+    plan = JoinPlan(pages.pages, rep, lengths, None, exact_type_of(pages.length), rows, max(256, rows // 200))
+    return plan, pages
 
 
 def finish_join(plan: JoinPlan, parts: list[Probed]) -> PairResult:
@@ -512,6 +547,24 @@ def _rank_rows(m: SignatureMatrix, active: np.ndarray,
     a hundred million entries): inactive rows become empty and every row is sorted in
     place.
     """
+    rank_of, width = _rank_order(m, active)
+    if rows is None:
+        rows = np.arange(m.n, dtype=np.int64)
+    ptr = np.zeros(len(rows) + 1, dtype=np.int64)
+    np.cumsum(width[rows], out=ptr[1:])
+    rank = np.empty(int(ptr[-1]), dtype=np.int32)
+    cnt = np.empty(int(ptr[-1]), dtype=_count_type(m))
+    allpairs.ranked_rows(m.ptr, m.sig, m.cnt, rows, ptr, rank_of, rank, cnt)
+    return ptr, rank, cnt, len(rank_of)
+
+
+def _count_type(m: SignatureMatrix) -> np.dtype:
+    return narrowest(int(m.cnt.max()) if len(m.cnt) else 0)
+
+
+def _rank_order(m: SignatureMatrix, active: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each signature's rank by ascending document frequency among the active pages (ties
+    by id), and each page's entries (none for an inactive page)."""
     width = np.diff(m.ptr)
     n_sig = m.n_signatures
     df = matrix_kernels.id_counts(m.sig, n_sig)  # np.bincount would copy sig as int64 first
@@ -524,15 +577,7 @@ def _rank_rows(m: SignatureMatrix, active: np.ndarray,
     del df
     rank_of = np.empty(n_sig, dtype=np.int32)
     rank_of[by_rarity] = np.arange(n_sig, dtype=np.int32)
-    del by_rarity
-    if rows is None:
-        rows = np.arange(m.n, dtype=np.int64)
-    ptr = np.zeros(len(rows) + 1, dtype=np.int64)
-    np.cumsum(width[rows], out=ptr[1:])
-    rank = np.empty(int(ptr[-1]), dtype=np.int32)
-    cnt = np.empty(int(ptr[-1]), dtype=narrowest(int(m.cnt.max()) if len(m.cnt) else 0))
-    allpairs.ranked_rows(m.ptr, m.sig, m.cnt, rows, ptr, rank_of, rank, cnt)
-    return ptr, rank, cnt, n_sig
+    return rank_of, width
 
 
 def _with_duplicates(result: PairResult, rep: np.ndarray, lengths: np.ndarray) -> PairResult:
