@@ -79,25 +79,36 @@ class JoinLayout:
 def lay_out(ptr: np.ndarray, length: np.ndarray, tau: float, step: int,
             bucket_entries: int = BUCKET_ENTRIES) -> JoinLayout:
     """The buckets and tasks of a join over ranked rows (``ptr``: where each row's entries
-    start; ``length``: each row's length, ascending). A bucket holds at least one range."""
-    rows = len(length)
-    starts = list(range(0, rows, step))
+    start; ``length``: each row's length, ascending). A range is ``step`` rows, or fewer
+    when they would hold more than a quarter of a bucket's entries (a bucket then holds
+    several ranges however large the crawl); a bucket holds at least one range."""
+    ranges = _ranges(ptr, step, max(1, bucket_entries // 4))
     buckets: list[tuple[int, int]] = []
-    for lo in starts:
-        hi = min(lo + step, rows)
+    for lo, hi in ranges:
         if buckets and ptr[hi] - ptr[buckets[-1][0]] <= bucket_entries:
             buckets[-1] = (buckets[-1][0], hi)
         else:
             buckets.append((lo, hi))
     bucket_ends = np.array([hi for _, hi in buckets], dtype=np.int64)
     by_bucket: list[list[JoinTask]] = [[] for _ in buckets]
-    for lo in starts:
-        hi = min(lo + step, rows)
+    for lo, hi in ranges:
         first = int(np.searchsorted(length, (tau - _MARGIN) * length[lo]))
         own = int(np.searchsorted(bucket_ends, lo, side="right"))
         for b in range(int(np.searchsorted(bucket_ends, first, side="right")), own + 1):
             by_bucket[b].append(JoinTask(b, lo, hi))
     return JoinLayout(buckets, [t for tasks in by_bucket for t in tasks])
+
+
+def _ranges(ptr: np.ndarray, step: int, most_entries: int) -> list[tuple[int, int]]:
+    """Rows cut into ranges of ``step`` rows, each cut shorter where its rows hold more
+    than ``most_entries`` entries (a range holds at least one row)."""
+    rows, ranges, lo = len(ptr) - 1, [], 0
+    while lo < rows:
+        fits = int(np.searchsorted(ptr, ptr[lo] + most_entries, side="right")) - 1  # rows lo:fits fit
+        hi = max(lo + 1, min(lo + step, rows, fits))
+        ranges.append((lo, hi))
+        lo = hi
+    return ranges
 
 
 def write_ranked(pages: RankedPages, work_dir: Path | str, rows_at_once: int) -> str:
