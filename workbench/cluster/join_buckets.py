@@ -58,6 +58,9 @@ BUCKET_ENTRIES = 1 << 24
 # that rounding never leaves out a bucket; the kernel's bound then decides exactly.
 _MARGIN = 1e-6
 
+# Entries renumbered at once when a bucket is built: the temporaries stay small.
+_CHUNK = 1 << 20
+
 _RANKED = ("ptr", "rank", "cnt", "length", "unindexed")  # the ranked rows' files, as RankedRows
 
 
@@ -154,16 +157,20 @@ def rank_table(members: np.ndarray, n_ranks: int) -> np.ndarray:
 def build_bucket(ranked_dir: str, lo: int, hi: int, n_ranks: int, tau: float, delta_type: str,
                  work_dir: str) -> str:
     """Task: the prefix index of rows lo:hi, written into the work directory (its path)."""
-    ptr, rank, cnt, length, unindexed = read_ranked(ranked_dir)
-    start, end = int(ptr[lo]), int(ptr[hi])
-    own_rank = np.asarray(rank[start:end])
+    files = read_ranked(ranked_dir)
+    start, end = int(files[0][lo]), int(files[0][hi])
+    rows: RankedRows = (np.asarray(files[0][lo : hi + 1]) - start, np.array(files[1][start:end]),
+                        np.array(files[2][start:end]), np.array(files[3][lo:hi]), np.array(files[4][lo:hi]))
+    del files  # unmapped: the pages of the files read leave this process before the lists come
+    local = rows[1]
     held = np.zeros(n_ranks, dtype=bool)
-    held[own_rank] = True
+    held[local] = True
     members = np.flatnonzero(held).astype(np.int32)
     del held
-    local = rank_table(members, n_ranks)[own_rank]
-    rows: RankedRows = (np.asarray(ptr[lo : hi + 1]) - start, local, np.array(cnt[start:end]),
-                        np.array(length[lo:hi]), np.array(unindexed[lo:hi]))
+    table = rank_table(members, n_ranks)
+    for k in range(0, len(local), _CHUNK):  # renumbered in place, a chunk at a time
+        local[k : k + _CHUNK] = table[local[k : k + _CHUNK]]
+    del table
     every_row = np.arange(hi - lo, dtype=np.int64)
     ranks = 2 * len(members) + 1  # the bucket's numbers for them (rank_table)
     index, prefix_last, prefix_rest = index_rows(every_row, rows, ranks, tau, np.dtype(delta_type))
