@@ -1,52 +1,50 @@
-"""The exact join as Dask tasks: the matcher's own plan, probed in ranges of rows.
+"""The exact join as Dask tasks: one index per length bucket, built and probed by tasks.
 
-The client ranks the pages and builds the prefix index (``matcher.plan_join``), writes it
-once into the work directory and submits one task per range of rows. Rows are in
-ascending length, so a range is a length bucket of the longer pages, and the kernel's
-length filter (tau |x| <= |y|) lets each of its pages meet only the buckets inside that
-ratio; a bucket is at most ``plan.step`` rows (a large bucket is cut into blocks). Every
-pair is found by exactly one task, the one holding its longer page, with the numba kernel
-``allpairs.probe`` unchanged; a task writes its pairs as a Parquet shard and returns the
-shard's path and counts. The client joins the shards in range order (``finish_join``), so
-the result is the local join's, to the last digit.
+The client ranks the pages (``matcher.rank_join``: the probing order, by ascending length,
+and every page's signatures by rarity) and writes the ranked rows once into the work
+directory, a range of rows at a time; it builds no index. Then (``join_buckets.lay_out``)
+one task per bucket of rows builds that bucket's prefix index, and one task per (bucket,
+range of rows) inside the length bound (tau |x| <= |y|) probes the range against the
+bucket with the numba kernel ``allpairs.probe`` unchanged. A bucket holds a bounded number
+of entries, so no task holds the whole index. Every pair is found by exactly one task (the
+one of its longer page's range and its shorter page's bucket); a task writes its pairs as
+a Parquet shard and returns the shard's path and counts. The client joins the shards
+(``finish_join``, which sorts the pairs), so the result is the local join's, to the last
+digit.
 """
 
 from __future__ import annotations
 
-import threading
+import shutil
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from workbench.cluster.join_buckets import (
+    BUCKET_ENTRIES,
+    build_bucket,
+    lay_out,
+    probe_bucket,
+    release_buckets,
+    write_ranked,
+)
 from workbench.cluster.shards import new_shard, read_pairs, write_pairs
 from workbench.cluster.tasks import wait_all
 from workbench.core.progress import ProgressFn, no_progress
-from workbench.detect.join import allpairs
-from workbench.detect.join.matcher import PairResult, ProbeIndex, SignatureMatrix, finish_join, plan_join
-
-# The index a worker process has loaded (path, arrays, its scratch scores): the tasks of a
-# run share it, and a run's index is loaded once per worker.
-_loaded: tuple[str, ProbeIndex, np.ndarray] | None = None
-_lock = threading.Lock()
+from workbench.detect.join.matcher import PairResult, SignatureMatrix, finish_join, narrowest, rank_join
 
 
-def _index(path: str, exact_type: str) -> tuple[ProbeIndex, np.ndarray]:
-    global _loaded
-    with _lock:
-        if _loaded is None or _loaded[0] != path:
-            _loaded = None  # the last run's arrays go before this run's come
-            with np.load(path) as npz:
-                a = [npz[f"arr_{k}"] for k in range(len(npz.files))]
-            shared: ProbeIndex = (a[0], a[1], a[2], a[3], float(a[4]), a[5], a[6], a[7], a[8], a[9], a[10])
-            _loaded = (path, shared, np.zeros(len(a[10]), dtype=exact_type))
-        return _loaded[1], _loaded[2]
+def index_task(ranked_dir: str, lo: int, hi: int, n_ranks: int, tau: float, delta_type: str,
+               work_dir: str) -> str:
+    """Task: the prefix index of rows lo:hi (a bucket); returns its file's path."""
+    return build_bucket(ranked_dir, lo, hi, n_ranks, tau, delta_type, work_dir)
 
 
-def probe_task(index_path: str, exact_type: str, lo: int, hi: int, work_dir: str) -> tuple[str, int, int]:
-    """Task: probe rows lo:hi; returns (pairs shard, pairs, candidates verified)."""
-    shared, score = _index(index_path, exact_type)
-    a, b, s, verified = allpairs.probe(lo, hi, *shared, score)
+def probe_task(bucket_path: str, bucket_lo: int, ranked_dir: str, n_ranks: int, tau: float, exact_type: str,
+               lo: int, hi: int, work_dir: str) -> tuple[str, int, int]:
+    """Task: probe rows lo:hi against a bucket; returns (pairs shard, pairs, candidates verified)."""
+    a, b, s, verified = probe_bucket(bucket_path, bucket_lo, ranked_dir, n_ranks, tau, exact_type, lo, hi)
     path = new_shard(work_dir, "pairs")
     write_pairs(a, b, s, path)
     return str(path), len(a), int(verified)
@@ -54,31 +52,38 @@ def probe_task(index_path: str, exact_type: str, lo: int, hi: int, work_dir: str
 
 def find_pairs_on(client: Any, work_dir: Path, m: SignatureMatrix, tau: float,
                   duplicate_group: np.ndarray | None = None,
-                  progress: ProgressFn = no_progress) -> PairResult:
-    """``matcher.find_pairs`` with the probing done by the cluster's workers."""
-    plan = plan_join(m, tau, duplicate_group)
-    if plan.rows == 0 or plan.shared is None:
+                  progress: ProgressFn = no_progress, bucket_entries: int = BUCKET_ENTRIES) -> PairResult:
+    """``matcher.find_pairs`` with the index built and probed by the cluster's workers, a
+    bucket of at most ``bucket_entries`` ranked entries at a time."""
+    plan, pages = rank_join(m, tau, duplicate_group)
+    if pages is None:
         return finish_join(plan, [])
-    index_path = _save_index(plan.shared, work_dir)
+    layout = lay_out(pages.ptr, pages.length, tau, plan.step, bucket_entries)
+    delta_type = narrowest(int(pages.length.max())).name  # as the local index's: one compiled kernel
+    n_ranks = pages.n_ranks
+    ranked_dir = write_ranked(pages, work_dir, plan.step)
+    del pages  # the tasks read the rows from the files: the client keeps what finish_join needs
     kind = np.dtype(plan.exact_type).name
-    futures = [client.submit(probe_task, str(index_path), kind, lo, min(lo + plan.step, plan.rows),
-                             str(work_dir), pure=False, retries=2)
-               for lo in plan.starts()]
-    plan.shared = None  # the index is the workers' now: the client keeps what finish_join needs
+    indexes = [client.submit(index_task, ranked_dir, lo, hi, n_ranks, tau, delta_type, str(work_dir),
+                             pure=False, retries=2)
+               for lo, hi in layout.buckets]
+    probes = [client.submit(probe_task, indexes[t.bucket], layout.buckets[t.bucket][0], ranked_dir, n_ranks,
+                            tau, kind, t.lo, t.hi, str(work_dir), pure=False, retries=2)
+              for t in layout.tasks]
+    futures = indexes + probes
 
     def report(done: int) -> None:
-        progress("match", min(done * plan.step, plan.rows), plan.rows)
+        progress("match", plan.rows * done // len(futures), plan.rows)
         progress("tasks", done, len(futures))
 
     done = wait_all(client, futures, report)
+    # The workers' buckets go now, not when the next join comes (a worker gone meanwhile holds none).
+    client.run(release_buckets, on_error="ignore")
     parts = []
-    for shard, _, verified in done:
+    for shard, _, verified in done[len(indexes):]:
         a, b, s = read_pairs(shard)
         parts.append((a.astype(np.int64), b.astype(np.int64), s, verified))
+    shutil.rmtree(ranked_dir, ignore_errors=True)  # what only this join reads
+    for bucket in done[: len(indexes)]:
+        Path(bucket).unlink(missing_ok=True)
     return finish_join(plan, parts)
-
-
-def _save_index(index: ProbeIndex, work_dir: Path) -> Path:
-    path = new_shard(work_dir, "index").with_suffix(".npz")
-    np.savez(path, *[np.asarray(x) for x in index])  # arr_0, arr_1...: _index reads them back
-    return path

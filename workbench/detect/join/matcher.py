@@ -304,15 +304,73 @@ def prefix_index(m: SignatureMatrix, active: np.ndarray, lengths: np.ndarray, ta
     :func:`probing_order` (row k is its k-th page), and the order returned is 0, 1, 2...
     A list then names its pages by row, ascending: probing reads their lengths and scores
     front to back instead of looking each page up at a random place (the full join)."""
-    order = probing_order(active, lengths)
-    length = np.where(active, lengths, 0).astype(np.float64)
-    unindexed = m.unindexed_counts().astype(np.int64)
     if in_probing_order:
-        ptr, rank, cnt, n_ranks = _rank_rows(m, active, rows=order)
-        length, unindexed = length[order], unindexed[order]
-        order = np.arange(len(order), dtype=np.int64)
+        pages = ranked_in_probing_order(m, active, lengths)
+        ranked, n_ranks = pages.rows(), pages.n_ranks
+        del pages
+        order = np.arange(len(ranked[3]), dtype=np.int64)
     else:
+        order = probing_order(active, lengths)
         ptr, rank, cnt, n_ranks = _rank_rows(m, active)
+        ranked = (ptr, rank, cnt, np.where(active, lengths, 0).astype(np.float64),
+                  m.unindexed_counts().astype(np.int64))
+    index, prefix_last, prefix_rest = index_rows(order, ranked, n_ranks, tau)
+    return order, ranked, index, prefix_last, prefix_rest
+
+
+@dataclass(slots=True)
+class RankedPages:
+    """The pages a join probes, in probing order (row k is page ``pages[k]``), and what
+    ranks their rows (:func:`_rank_rows`): all at once (:meth:`rows`), or a range of rows
+    at a time (:meth:`ranked`), so that a join on a cluster writes them out for its tasks
+    without holding them all (workbench.cluster.join_buckets)."""
+
+    m: SignatureMatrix
+    pages: np.ndarray
+    ptr: np.ndarray  # where each row's ranked entries start: int64, rows + 1
+    length: np.ndarray  # float64 per row, unindexed items included
+    unindexed: np.ndarray  # int64 per row
+    rank_of: np.ndarray  # each signature's rank, rarest first
+    cnt_type: np.dtype
+
+    @property
+    def n_ranks(self) -> int:
+        return len(self.rank_of)
+
+    def ranked(self, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+        """Rows lo:hi's entries: their ranks (int32, ascending in each row) and counts."""
+        ptr = self.ptr[lo : hi + 1] - self.ptr[lo]
+        rank = np.empty(int(ptr[-1]), dtype=np.int32)
+        cnt = np.empty(int(ptr[-1]), dtype=self.cnt_type)
+        m = self.m
+        allpairs.ranked_rows(m.ptr, m.sig, m.cnt, self.pages[lo:hi], ptr, self.rank_of, rank, cnt)
+        return rank, cnt
+
+    def rows(self) -> RankedRows:
+        """Every row ranked: (ptr, rank, cnt, length, unindexed)."""
+        rank, cnt = self.ranked(0, len(self.pages))
+        return self.ptr, rank, cnt, self.length, self.unindexed
+
+
+def ranked_in_probing_order(m: SignatureMatrix, active: np.ndarray, lengths: np.ndarray) -> RankedPages:
+    """The active pages in :func:`probing_order`, ready to have their rows ranked."""
+    pages = probing_order(active, lengths)
+    rank_of, width = _rank_order(m, active)
+    ptr = np.zeros(len(pages) + 1, dtype=np.int64)
+    np.cumsum(width[pages], out=ptr[1:])
+    return RankedPages(m, pages, ptr, lengths[pages].astype(np.float64),
+                       m.unindexed_counts()[pages].astype(np.int64), rank_of, _count_type(m))
+
+
+def index_rows(order: np.ndarray, ranked: RankedRows, n_ranks: int, tau: float,
+               delta_type: np.dtype | None = None) -> tuple[InvertedLists, np.ndarray, np.ndarray]:
+    """The inverted lists of the prefixes of the rows in ``order``, the rows of length > 0
+    (each row's ranks below ``n_ranks``; a list names its rows by their place in
+    ``order``), each row's last prefix rank and its items after its prefix.
+
+    ``delta_type``: the type of the items before each entry; default the narrowest that
+    holds the longest row."""
+    ptr, rank, cnt, length, unindexed = ranked
     n = len(length)
     sizes = allpairs.prefix_sizes(ptr, rank, cnt, length, unindexed, tau, n_ranks)
     list_ptr = np.zeros(n_ranks + 1, dtype=np.int64)
@@ -320,14 +378,29 @@ def prefix_index(m: SignatureMatrix, active: np.ndarray, lengths: np.ndarray, ta
     del sizes
     total = int(list_ptr[-1])
     # An entry's items before it are fewer than its page's length, and its count is one of
-    # the ranked rows' counts: both in the narrowest type that holds them (_narrowest).
-    delta_type = _narrowest(int(length.max()) if len(length) else 0)
+    # the ranked rows' counts: both in the narrowest type that holds them (narrowest).
+    if delta_type is None:
+        delta_type = narrowest(int(length.max()) if len(length) else 0)
     index = (list_ptr, np.empty(total, np.int32), np.empty(total, delta_type), np.empty(total, cnt.dtype))
     prefix_last = np.full(n, -1, dtype=np.int64)
     prefix_rest = np.zeros(n, dtype=np.float64)
     allpairs.build_index(order, ptr, rank, cnt, length, unindexed, float(tau), *index, prefix_last,
                          prefix_rest)
-    return order, (ptr, rank, cnt, length, unindexed), index, prefix_last, prefix_rest
+    return index, prefix_last, prefix_rest
+
+
+def exact_type_of(length: np.ndarray) -> type:
+    """The type probing adds lengths and scores in: float32 while every length is below
+    2**24 (whole numbers no larger than a length stay exact there; allpairs.probe)."""
+    return np.float32 if not len(length) or length.max() < 2**24 else np.float64
+
+
+def probe_facts(length: np.ndarray, prefix_last: np.ndarray, prefix_rest: np.ndarray) -> np.ndarray:
+    """What a candidate is checked on, side by side per row: its length, its prefix's last
+    rank and its items after its prefix (allpairs.probe's ``facts``)."""
+    facts = np.empty((len(length), 3), dtype=np.float64)
+    facts[:, 0], facts[:, 1], facts[:, 2] = length, prefix_last, prefix_rest
+    return facts
 
 
 def find_pairs(
@@ -400,6 +473,27 @@ class JoinPlan:
 
 def plan_join(m: SignatureMatrix, tau: float, duplicate_group: np.ndarray | None = None) -> JoinPlan:
     """Rank the pages and build the prefix index :func:`find_pairs` probes."""
+    plan, pages = rank_join(m, tau, duplicate_group)
+    if pages is None:
+        return plan
+    ranked, n_ranks = pages.rows(), pages.n_ranks
+    del pages
+    order = np.arange(plan.rows, dtype=np.int64)
+    index, prefix_last, prefix_rest = index_rows(order, ranked, n_ranks, tau)
+    ptr, rank, cnt, length, unindexed = ranked
+    del ranked
+    facts = probe_facts(length, prefix_last, prefix_rest)
+    lengths_scanned: np.ndarray = length.astype(plan.exact_type)
+    del length, prefix_last, prefix_rest
+    plan.shared = (ptr, rank, cnt, unindexed, float(tau), *index, facts, lengths_scanned)
+    return plan
+
+
+def rank_join(m: SignatureMatrix, tau: float, duplicate_group: np.ndarray | None = None
+              ) -> tuple[JoinPlan, RankedPages | None]:
+    """The join's plan without its index (``shared`` None) and its pages, ready to have
+    their rows ranked (None with no row to probe): what :func:`plan_join` indexes, and
+    what a join on a cluster writes out for its tasks to index (workbench.cluster.join)."""
     if not 0.0 < tau <= 1.0:
         raise ValueError(f"tau must be in (0, 1], not {tau}")
     n = m.n
@@ -410,21 +504,11 @@ def plan_join(m: SignatureMatrix, tau: float, duplicate_group: np.ndarray | None
         rep = first[inverse].astype(np.int64)
     active = (lengths > 0) & (rep == np.arange(n))
     if not active.any():
-        return JoinPlan(np.empty(0, np.int64), rep, lengths, None, np.float32, 0, 1)
-
-    pages = probing_order(active, lengths)  # row k of the index is page pages[k]
-    order, (ptr, rank, cnt, length, unindexed), index, prefix_last, prefix_rest = prefix_index(
-        m, active, lengths, tau, in_probing_order=True)
-    n = len(order)
-    facts = np.empty((n, 3), dtype=np.float64)  # what a candidate is checked on, side by side
-    facts[:, 0], facts[:, 1], facts[:, 2] = length, prefix_last, prefix_rest
-    # Lengths and scores are whole numbers no larger than a length: exact in float32 below
-    # 2**24 (allpairs.probe).
-    exact_type = np.float32 if not n or length.max() < 2**24 else np.float64
-    lengths_scanned = length.astype(exact_type)
-    del length, prefix_last, prefix_rest
-    shared: ProbeIndex = (ptr, rank, cnt, unindexed, float(tau), *index, facts, lengths_scanned)
-    return JoinPlan(pages, rep, lengths, shared, exact_type, n, max(256, n // 200))
+        return JoinPlan(np.empty(0, np.int64), rep, lengths, None, np.float32, 0, 1), None
+    pages = ranked_in_probing_order(m, active, lengths)  # row k is page pages.pages[k]
+    rows = len(pages.pages)
+    plan = JoinPlan(pages.pages, rep, lengths, None, exact_type_of(pages.length), rows, max(256, rows // 200))
+    return plan, pages
 
 
 def finish_join(plan: JoinPlan, parts: list[Probed]) -> PairResult:
@@ -439,7 +523,7 @@ def finish_join(plan: JoinPlan, parts: list[Probed]) -> PairResult:
     return _with_duplicates(result, plan.rep, plan.lengths)
 
 
-def _narrowest(largest: int) -> np.dtype:
+def narrowest(largest: int) -> np.dtype:
     """The narrowest of uint8, uint16 and int32 that holds 0..``largest``.
 
     The join copies the matrix's counts (ranked) and lists every prefix entry's count and
@@ -463,6 +547,24 @@ def _rank_rows(m: SignatureMatrix, active: np.ndarray,
     a hundred million entries): inactive rows become empty and every row is sorted in
     place.
     """
+    rank_of, width = _rank_order(m, active)
+    if rows is None:
+        rows = np.arange(m.n, dtype=np.int64)
+    ptr = np.zeros(len(rows) + 1, dtype=np.int64)
+    np.cumsum(width[rows], out=ptr[1:])
+    rank = np.empty(int(ptr[-1]), dtype=np.int32)
+    cnt = np.empty(int(ptr[-1]), dtype=_count_type(m))
+    allpairs.ranked_rows(m.ptr, m.sig, m.cnt, rows, ptr, rank_of, rank, cnt)
+    return ptr, rank, cnt, len(rank_of)
+
+
+def _count_type(m: SignatureMatrix) -> np.dtype:
+    return narrowest(int(m.cnt.max()) if len(m.cnt) else 0)
+
+
+def _rank_order(m: SignatureMatrix, active: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each signature's rank by ascending document frequency among the active pages (ties
+    by id), and each page's entries (none for an inactive page)."""
     width = np.diff(m.ptr)
     n_sig = m.n_signatures
     df = matrix_kernels.id_counts(m.sig, n_sig)  # np.bincount would copy sig as int64 first
@@ -475,15 +577,7 @@ def _rank_rows(m: SignatureMatrix, active: np.ndarray,
     del df
     rank_of = np.empty(n_sig, dtype=np.int32)
     rank_of[by_rarity] = np.arange(n_sig, dtype=np.int32)
-    del by_rarity
-    if rows is None:
-        rows = np.arange(m.n, dtype=np.int64)
-    ptr = np.zeros(len(rows) + 1, dtype=np.int64)
-    np.cumsum(width[rows], out=ptr[1:])
-    rank = np.empty(int(ptr[-1]), dtype=np.int32)
-    cnt = np.empty(int(ptr[-1]), dtype=_narrowest(int(m.cnt.max()) if len(m.cnt) else 0))
-    allpairs.ranked_rows(m.ptr, m.sig, m.cnt, rows, ptr, rank_of, rank, cnt)
-    return ptr, rank, cnt, n_sig
+    return rank_of, width
 
 
 def _with_duplicates(result: PairResult, rep: np.ndarray, lengths: np.ndarray) -> PairResult:
@@ -492,10 +586,16 @@ def _with_duplicates(result: PairResult, rep: np.ndarray, lengths: np.ndarray) -
     is_copy = rep != np.arange(n)
     if not is_copy.any():
         return _sorted(result)
+    # Only the groups of two pages or more, and only their pairs, are walked in Python: a
+    # list of every pair (three Python objects a pair) was the largest thing the client
+    # held at the end of a join (about 120 MB for a million pairs).
+    pages = np.flatnonzero(lengths > 0)
+    size = np.bincount(rep[pages], minlength=n)
     members: dict[int, list[int]] = {}
-    for i in np.flatnonzero(lengths > 0):
-        members.setdefault(int(rep[i]), []).append(int(i))
-    a, b, s = list(result.a), list(result.b), list(result.similarity)
+    for i in pages[size[rep[pages]] > 1].tolist():
+        members.setdefault(int(rep[i]), []).append(i)
+    shared = (size[result.a] > 1) | (size[result.b] > 1)
+    a, b, s = result.a[shared].tolist(), result.b[shared].tolist(), result.similarity[shared].tolist()
     extra_a: list[int] = []
     extra_b: list[int] = []
     extra_s: list[float] = []
@@ -506,9 +606,7 @@ def _with_duplicates(result: PairResult, rep: np.ndarray, lengths: np.ndarray) -
                 extra_b.append(group[y])
                 extra_s.append(1.0)
     for x, y, sim in zip(a, b, s, strict=True):
-        gx, gy = members.get(int(x), [int(x)]), members.get(int(y), [int(y)])
-        if len(gx) == 1 and len(gy) == 1:
-            continue
+        gx, gy = members.get(x, [x]), members.get(y, [y])
         for u in gx:
             for v in gy:
                 if (u, v) != (x, y):
