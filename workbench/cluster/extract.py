@@ -190,10 +190,14 @@ def extract_on(client: Any, work_dir: Path, root: Path, params: SpotSigsParams, 
     skip records; the client reads the pages back from the shards (``light``: only their
     records, their arrays left in the shards: :class:`ShardPage`). ``on_refs`` sees where
     the pages are before they are read back (:class:`ShardPlaces`, to start reductions over
-    the shards on the cluster meanwhile: workbench.cluster.reduce)."""
+    the shards on the cluster meanwhile: workbench.cluster.reduce). ``client`` may be a
+    future of the client (a local cluster still starting): it is waited for once the crawl
+    is planned."""
     found = plan(root, workers) if items is None else plan_items(items, workers)
     found.units = coarser(found.units, workers)
     planned = sum(len(u.ranges) if isinstance(u, SplitFile) else 1 for u in found.units)
+    if isinstance(client, Future):
+        client = client.result()
     pool = DaskExecutor(client, work_dir, planned)
 
     def with_tasks(stage: str, done: int, total: int | None) -> None:

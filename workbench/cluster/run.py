@@ -4,6 +4,11 @@ the pipeline takes (``load_corpus(extract_all=...)``, ``detect(join=...)``).
 No address: a ``LocalCluster`` on this machine's cores (worker processes, one thread
 each). An address: the scheduler already running there (Slurm through dask-jobqueue, SSH
 hosts, Kubernetes...: docs/cluster.md); its workers must see the work directory.
+
+The cluster's fixed costs are kept off the run's path where they can be: a local cluster
+starts in the background while the client walks the crawl and plans the tasks (about 3 s
+of worker processes starting and importing), and ``dedup --dask`` leaves the cluster's
+stop to the background too (``end_later``), while it writes its CSVs and saves the project.
 """
 
 from __future__ import annotations
@@ -12,8 +17,10 @@ import logging
 import os
 import shutil
 import tempfile
+import threading
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import ExitStack, contextmanager
+from concurrent.futures import Future
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -47,7 +54,9 @@ CONNECT_TIMEOUT = "15s"  # a scheduler that does not answer by then is said to b
 
 @dataclass(slots=True)
 class DaskRun:
-    client: Any
+    # The client, or (a local cluster still starting in the background) what gives it:
+    # :attr:`client` waits for it only when the run first needs the cluster.
+    connecting: Future[Any]
     work_dir: Path  # this run's own folder, removed when the run ends
     workers: int  # the cluster's worker threads when the run began
     # What a task does with a batch of pages (extract_batch; a test may put a worker's
@@ -75,7 +84,9 @@ class DaskRun:
 
         self._site_counts = self._refs = self._repeats = None
         # The pages' records only: their arrays stay in the shards (matrix_rows).
-        return extract_on(self.client, self.work_dir, root, params, progress, self.workers, self.process,
+        # The client's future: a local cluster that is still starting is waited for only
+        # once the crawl is planned.
+        return extract_on(self.connecting, self.work_dir, root, params, progress, self.workers, self.process,
                           on_refs=reduce_meanwhile, light=True)
 
     def site_boilerplate(self, infos: Sequence[PageInfo], block_hashes: Sequence[np.ndarray],
@@ -145,7 +156,7 @@ class DaskRun:
         changed files: ``grow_corpus(read=...)``, ``dedup --add --dask``)."""
         if not files:
             return []
-        pages, skips = extract_on(self.client, self.work_dir, Path("."), params, progress, self.workers,
+        pages, skips = extract_on(self.connecting, self.work_dir, Path("."), params, progress, self.workers,
                                   self.process, items=files)
         skipped.extend(skips)
         return pages
@@ -153,6 +164,11 @@ class DaskRun:
     def join(self, m: SignatureMatrix, tau: float, groups: np.ndarray | None,
              progress: ProgressFn) -> PairResult:
         return find_pairs_on(self.client, self.work_dir, m, tau, groups, progress)
+
+    @property
+    def client(self) -> Any:
+        """The Dask client (waited for while a local cluster starts)."""
+        return self.connecting.result()
 
     @property
     def hooks(self) -> dict[str, Any]:
@@ -187,29 +203,107 @@ def local_cluster(workers: int | None = None) -> Any:
                             dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR)
 
 
+def _started(value: Any) -> Future[Any]:
+    done: Future[Any] = Future()
+    done.set_result(value)
+    return done
+
+
+def _in_background(make: Callable[[], Any], name: str) -> Future[Any]:
+    """``make()`` in a thread of its own; its result (or error) in the future."""
+    out: Future[Any] = Future()
+    out.set_running_or_notify_cancel()
+
+    def run() -> None:
+        try:
+            out.set_result(make())
+        except BaseException as exc:  # noqa: BLE001 - told to whoever waits on the future
+            out.set_exception(exc)
+
+    threading.Thread(target=run, name=name, daemon=True).start()
+    return out
+
+
+def _start_local(workers: int, stack: ExitStack) -> Future[Any]:
+    """A local cluster and its client, started in the background: their start (worker
+    processes spawned, Dask imported in each) overlaps the client's walk of the crawl and
+    its plan. Both are closed with ``stack``, which waits for the start first, so a run
+    that ends (or fails) meanwhile leaves no workers behind."""
+    from distributed import Client
+
+    made: list[Any] = []  # the cluster, then the client, as they come
+
+    def start() -> Any:
+        made.append(local_cluster(workers))
+        made.append(Client(made[0], timeout=CONNECT_TIMEOUT))  # type: ignore[no-untyped-call]
+        return made[1]
+
+    connecting = _in_background(start, "workbench-dask-start")
+
+    def close() -> None:
+        with suppress(BaseException):
+            connecting.exception()  # waits for the start to end, one way or the other
+        for thing in reversed(made):
+            with suppress(Exception):  # a half-started cluster: whatever of it there is goes
+                thing.close()
+
+    stack.callback(close)
+    return connecting
+
+
+# Runs whose end was left to the background (``dask_run(end_later=True)``).
+_ending: list[threading.Thread] = []
+
+
+def wait_ended() -> None:
+    """Wait for the runs :func:`dask_run` left to end in the background (their clusters
+    stopped, their work folders removed)."""
+    while _ending:
+        _ending.pop().join()
+
+
 @contextmanager
 def dask_run(address: str | None, work_dir: Path | str | None = None, workers: int | None = None,
-             cluster: Any = None) -> Iterator[DaskRun]:
+             cluster: Any = None, end_later: bool = False) -> Iterator[DaskRun]:
     """A client for the run (on ``cluster``, the scheduler at ``address``, or a new local
-    cluster) and a work folder for its shards inside ``work_dir`` (default: the system's
-    temporary folder; on a real cluster a folder every worker can read and write)."""
+    cluster, started in the background) and a work folder for its shards inside
+    ``work_dir`` (default: the system's temporary folder; on a real cluster a folder every
+    worker can read and write).
+
+    ``end_later``: a run that ends without an error stops its local cluster and removes its
+    work folder in a thread (not a daemon: the process waits for it when it exits, and
+    :func:`wait_ended` waits for it before), so the caller goes on meanwhile. A run that
+    fails ends at once."""
     try:
         from distributed import Client
     except ImportError as exc:  # pragma: no cover - a runtime dependency; said plainly if missing
         raise ClusterError(f"--dask needs Dask distributed and pyarrow ({exc})") from None
-    with ExitStack() as stack:
-        try:
-            if cluster is None and not address:
-                cluster = stack.enter_context(local_cluster(workers))
-            target = cluster if cluster is not None else address
-            client = stack.enter_context(Client(target, timeout=CONNECT_TIMEOUT))  # type: ignore[no-untyped-call]
-        except OSError as exc:
-            raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
-        stack.callback(quiet_while(client))  # a cluster started elsewhere: its profiler paused
-        threads = sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values()) or 1
+    stack = ExitStack()
+    try:
+        if cluster is None and not address:
+            threads = workers or os.cpu_count() or 1  # one thread a worker (local_cluster)
+            connecting = _start_local(threads, stack)
+        else:
+            try:
+                client = stack.enter_context(Client(cluster if cluster is not None else address,  # type: ignore[no-untyped-call]
+                                                    timeout=CONNECT_TIMEOUT))
+            except OSError as exc:
+                raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+            stack.callback(quiet_while(client))  # a cluster started elsewhere: its profiler paused
+            threads = sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values()) or 1
+            connecting = _started(client)
         base = Path(work_dir) if work_dir else None
         if base is not None:
             base.mkdir(parents=True, exist_ok=True)
         run_dir = Path(tempfile.mkdtemp(prefix="workbench-dask-", dir=base))
         stack.callback(shutil.rmtree, run_dir, True)
-        yield DaskRun(client, run_dir, threads)
+        yield DaskRun(connecting, run_dir, threads)
+    except BaseException:
+        stack.close()
+        raise
+    if not end_later:
+        stack.close()
+        return
+    ending = threading.Thread(target=stack.close, name="workbench-dask-end")
+    _ending.append(ending)
+    ending.start()

@@ -405,6 +405,8 @@ def cmd_dedup(args: argparse.Namespace) -> int:
             with suppress(ProjectError):  # the first error is the one to tell
                 project.close()
         raise
+    finally:
+        _cluster_ended(args)
     if project is not None:
         _close(project)
     print_summary(result, skipped_report=Path(args.skipped) if args.skipped else None,
@@ -445,7 +447,9 @@ def _dedup_run(args: argparse.Namespace, params: SpotSigsParams, project) -> Ded
 @contextmanager
 def _cluster(args: argparse.Namespace, project):
     """The Dask run ``--dask`` asks for (None without it), ended with the run: its
-    local cluster's workers stop and its work folder goes."""
+    local cluster's workers stop and its work folder goes, in the background while the
+    command writes its CSVs and saves the project (``cmd_dedup`` waits for it before it
+    returns; a run that fails ends at once)."""
     if getattr(args, "dask", None) is None:
         yield None
         return
@@ -457,12 +461,20 @@ def _cluster(args: argparse.Namespace, project):
     beside = next((Path(out).resolve().parent for out in outputs if out), None)
     work_dir = args.work_dir or beside
     try:
-        with dask_run(args.dask or None, work_dir, args.workers) as run:
+        with dask_run(args.dask or None, work_dir, args.workers, end_later=True) as run:
             yield run
     except ClusterError as exc:
         if project is not None:
             project.forget_pending_run()
         raise InputError(str(exc)) from None
+
+
+def _cluster_ended(args: argparse.Namespace) -> None:
+    """Wait for the ``--dask`` run's cluster, stopping in the background, to be gone."""
+    if getattr(args, "dask", None) is not None and "workbench.cluster.run" in sys.modules:
+        from workbench.cluster.run import wait_ended
+
+        wait_ended()
 
 
 def _method_run(args: argparse.Namespace, params: SpotSigsParams, project) -> int:
