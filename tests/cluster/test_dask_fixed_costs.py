@@ -15,7 +15,7 @@ import pytest
 
 from tests.conftest import REPO
 from workbench.cluster import run as cluster_run
-from workbench.cluster.shards import ShardPage, ShardReader, ShardRef, read_packed, read_pages, write_pages
+from workbench.cluster.shards import ShardFile, ShardPage, ShardReader, read_packed, read_pages, write_pages
 from workbench.detect.spotsigs.extract import ExtractedPage, extract_batch
 from workbench.detect.spotsigs.params import SpotSigsParams
 
@@ -112,12 +112,11 @@ def test_packed_arrays_read_alone_are_the_pages(tmp_path: Path, goldset_dev: Pat
     write_pages(made, tmp_path / "s.parquet")
     values, ends = read_packed(tmp_path / "s.parquet")
     assert len(ends) == len(made) + 1
-    reader = ShardReader()
+    shard = ShardFile(str(tmp_path / "s.parquet"), ShardReader())
     whole = read_pages(tmp_path / "s.parquet")
     for row, page in enumerate(made):
         assert values[ends[row] : ends[row + 1]].tobytes() == page.packed.tobytes()
-        light = ShardPage(page.info, ShardRef(str(tmp_path / "s.parquet"), row), page.n_spots, page.n_blocks,
-                          page.note, reader)
+        light = ShardPage(page.info, shard, row, page.n_spots, page.n_blocks, page.note)
         assert light.packed.tobytes() == page.packed.tobytes() == whole[row].packed.tobytes()
 
 
