@@ -86,48 +86,67 @@ def stored_run(project, params: SpotSigsParams) -> StoredRun | str:
 
 
 def filters_moved(kept: Sequence[ExtractedPage | None], before: RunFilters, now: RunFilters) -> np.ndarray:
-    """Per page: True when it is kept (not None) and holds a signature whose IDF verdict
-    changed, or a block whose boilerplate verdict (its site's or every site's) changed,
-    between the ``before`` and ``now`` filters: its signatures after the filters may
-    differ. (A block that moved from its site's boilerplate to every site's counts too:
-    the test errs only towards probing.)"""
+    """Per page: True when it is kept (not None) and the filters ``before`` and ``now``
+    may leave it other signatures: it has a signature whose IDF verdict changed, or a
+    spot in a block whose boilerplate verdict changed (left out before and not now, or
+    the other way round; a block is left out as its site's boilerplate or every site's).
+    A page whose changed blocks hold no spot keeps its signatures."""
     moved = np.zeros(len(kept), dtype=bool)
     held = np.array([i for i, page in enumerate(kept) if page is not None], dtype=np.int64)
-    pages = [kept[i] for i in held.tolist()]
+    pages: list[ExtractedPage] = [kept[i] for i in held.tolist()]  # type: ignore[misc]
     if not pages:
         return moved
     common = before.common ^ now.common
     if common:
-        ids = np.array(sorted(common), dtype=np.int64)
-        moved[held[_rows_holding(pages, "spot_ids", "n_spots", ids)]] = True
-    changed = {site: before.boilerplate.get(site, frozenset()) ^ now.boilerplate.get(site, frozenset())
-               for site in set(before.boilerplate) | set(now.boilerplate)}
-    everywhere = changed.pop(ANY_SITE, frozenset())
-    if everywhere:
-        moved[held[_rows_holding(pages, "block_hashes", "n_blocks",
-                                 np.array(sorted(everywhere), dtype=np.int64))]] = True
-    by_site: dict[str, list[int]] = {}
-    if any(changed.values()):
-        for k, page in enumerate(pages):
-            site = site_of(page.info)  # type: ignore[union-attr]
-            if site is not None and changed.get(site):
-                by_site.setdefault(site, []).append(k)
-    for site, rows in by_site.items():
-        at = np.array(rows, dtype=np.int64)
-        hit = _rows_holding([pages[k] for k in rows], "block_hashes", "n_blocks",
-                            np.array(sorted(changed[site]), dtype=np.int64))
-        moved[held[at[hit]]] = True
+        spots = _flat(pages, "spot_ids", "n_spots")
+        moved[held[_rows_with_spots(pages, np.isin(spots, _ids(common)))]] = True
+    if before.boilerplate == now.boilerplate:
+        return moved
+    blocks = _flat(pages, "block_hashes", "n_blocks")
+    left_out = [f.boilerplate.get(ANY_SITE, frozenset()) for f in (before, now)]
+    flipped = np.isin(blocks, _ids(left_out[0])) != np.isin(blocks, _ids(left_out[1]))
+    sites = {site for site in set(before.boilerplate) | set(now.boilerplate)
+             if site != ANY_SITE and before.boilerplate.get(site) != now.boilerplate.get(site)}
+    on_site: dict[str, list[int]] = {}
+    for k, page in enumerate(pages if sites else ()):
+        site = site_of(page.info)
+        if site in sites:
+            on_site.setdefault(site, []).append(k)
+    block_start = np.cumsum([0] + [p.n_blocks for p in pages])
+    for site, rows in on_site.items():
+        # The site's blocks and every site's, left out before and now.
+        was, is_ = (_ids(f.boilerplate.get(site, frozenset()) | everywhere)
+                    for f, everywhere in zip((before, now), left_out, strict=True))
+        at = np.concatenate([np.arange(block_start[k], block_start[k + 1]) for k in rows])
+        flipped[at] = np.isin(blocks[at], was) != np.isin(blocks[at], is_)
+    moved[held[_rows_with_spots(pages, _by_spot(pages, flipped))]] = True
     return moved
 
 
-def _rows_holding(pages: Sequence[ExtractedPage | None], values: str, sizes: str,
-                  wanted: np.ndarray) -> np.ndarray:
-    """The rows of ``pages`` whose array ``values`` (``spot_ids`` or ``block_hashes``, with
-    ``sizes`` of them) holds any of ``wanted`` (sorted), ascending."""
-    count = np.fromiter((getattr(p, sizes) for p in pages), dtype=np.int64, count=len(pages))
-    flat = np.concatenate([getattr(p, values) for p in pages])
-    hit = np.isin(flat, wanted, assume_unique=False)
-    return np.unique(np.repeat(np.arange(len(pages)), count)[hit])
+def _ids(values: frozenset[int]) -> np.ndarray:
+    return np.fromiter(values, dtype=np.int64, count=len(values))
+
+
+def _flat(pages: Sequence[ExtractedPage], values: str, sizes: str) -> np.ndarray:
+    """The pages' ``values`` arrays (``spot_ids`` or ``block_hashes``) end to end."""
+    if not pages:
+        return np.empty(0, np.int64)
+    return np.concatenate([getattr(p, values) for p in pages])
+
+
+def _by_spot(pages: Sequence[ExtractedPage], per_block: np.ndarray) -> np.ndarray:
+    """A flag per block of every page (end to end) as a flag per spot: its block's."""
+    n_blocks = np.fromiter((p.n_blocks for p in pages), dtype=np.int64, count=len(pages))
+    n_spots = np.fromiter((p.n_spots for p in pages), dtype=np.int64, count=len(pages))
+    block_start = np.cumsum(n_blocks) - n_blocks
+    spot_block = np.concatenate([p.spot_block for p in pages]) if pages else np.empty(0, np.int64)
+    return per_block[np.repeat(block_start, n_spots) + spot_block]
+
+
+def _rows_with_spots(pages: Sequence[ExtractedPage], per_spot: np.ndarray) -> np.ndarray:
+    """The rows of ``pages`` with a spot flagged in ``per_spot`` (every page's spots end to end)."""
+    n_spots = np.fromiter((p.n_spots for p in pages), dtype=np.int64, count=len(pages))
+    return np.unique(np.repeat(np.arange(len(pages)), n_spots)[per_spot])
 
 
 def first_of_copies(groups: np.ndarray | None, n: int) -> np.ndarray:
