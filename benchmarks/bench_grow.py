@@ -109,6 +109,7 @@ def run(args: argparse.Namespace, extra: list[str], work: Path, crawl: Path, bas
                                  *extra)
         adds.append(seconds)
         print(f"add  {k}: {seconds:7.1f} s  {line(out, 'files:')}", flush=True)
+        print(f"        {line(out, 'matched:')}", flush=True)
         print(f"        {line(out, 'wall time')}", flush=True)
         seconds, out = workbench(str(crawl), "--project", str(work / f"full{k}.wbproj"),
                                  "--pairs", str(full_pairs), *extra)

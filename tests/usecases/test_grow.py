@@ -134,6 +134,8 @@ def test_adding_pages_reads_only_new_files_and_equals_a_full_run(
     assert sorted(growth.new) == growing.added()
     assert growth.changed == [changed] and growth.removed == [removed]
     assert growth.unchanged == len(old_files) - 2 and growth.read_all_because is None
+    # A tenth of the pages are new: more than a join of the changed pages alone pays for.
+    assert growth.probed.why_all is not None and "a full join is faster" in growth.probed.why_all
 
     full = full_run(crawl, tmp_path / "full.wbproj")
     assert page_records(grown) == page_records(full)
@@ -265,6 +267,7 @@ def test_pairs_of_old_pages_the_filters_changed_are_found_again(
     from workbench.core.records import RunFilters
     from workbench.usecases import grown_pairs
 
+    monkeypatch.setattr(grown_pairs, "MOST_PROBED", 1.0)  # probe however many pages changed
     params = replace(PARAMS, idf_low=0.5)
     growing = growing_crawl(gensmall_pages, tmp_path, every=10)
     base = tmp_path / "base.wbproj"

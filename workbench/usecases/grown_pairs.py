@@ -20,7 +20,11 @@ Nothing is taken from the project unless the run stood for the same pages: the c
 run is a SpotSigs run of this workbench version with the same extraction settings and
 minimum of signatures, pairs stored down to the floor asked for or lower, and each old
 page is found in it by key with the same checksum and URL. Otherwise every page is
-probed, as in a full run (:func:`workbench.detect.join.matcher.find_pairs`).
+probed, as in a full run (:func:`workbench.detect.join.matcher.find_pairs`); so too
+when more than :data:`MOST_PROBED` of the pages would be probed, where probing costs more
+than the full join. (Adding 10 % to 100,000 gensmall pages moved about 60,000 old pages'
+signatures: blocks of every site's boilerplate changed verdict. Such an addition is
+joined in full; a small one, or one that leaves the filters be, is not.)
 """
 
 from __future__ import annotations
@@ -44,6 +48,12 @@ from workbench.usecases.kept_pages import AFTER_EXTRACTION
 from workbench.usecases.pipeline import Join
 
 _SPOTSIGS = "spotsigs"
+# The share of the pages taking part above which every page is matched in a full join:
+# probing a page against the whole index costs several times what the full join spends on
+# it. Measured on the 110,000-page matrix of benchmarks/bench_grow.py (pair floor .15,
+# load 13-17): the full join 25.1 and 41.7 s; probing 2 % of the pages 2.5 and 4.4 s, 5 %
+# 6.2 s; 60 % 168 s against a full join of 54-178 s (load 17-33).
+MOST_PROBED = 0.05
 
 
 @dataclass(slots=True)
@@ -188,6 +198,9 @@ def grown_pairs(m: SignatureMatrix, floor: float, groups: np.ndarray | None, pro
 
     probe = active & ~same
     probed.probed, probed.active = int(probe.sum()), int(active.sum())
+    if probed.probed > MOST_PROBED * probed.active:
+        probed.why_all = _too_many(probed.probed, probed.active)
+        return find_pairs(m, floor, groups, progress)
     found = find_pairs_touching(m, probe, floor, progress, active=active)
 
     # The stored pairs of two pages that kept their signatures, in the grown crawl's numbering.
@@ -204,6 +217,11 @@ def grown_pairs(m: SignatureMatrix, floor: float, groups: np.ndarray | None, pro
     return _with_duplicates(result, rep, lengths)
 
 
+def _too_many(probed: int, pages: int) -> str:
+    return (f"{probed:,} of {pages:,} pages are new, changed or have other signatures after the "
+            f"filters: above {MOST_PROBED:.0%}, a full join is faster")
+
+
 def grown_join(project, params: SpotSigsParams, pages: Sequence[PageInfo], kept: list[ExtractedPage | None],
                now: RunFilters, probed: Probed | None = None) -> Join:
     """The join for a grown crawl's corpus (``pages``, ``kept`` and ``now`` as in
@@ -213,6 +231,11 @@ def grown_join(project, params: SpotSigsParams, pages: Sequence[PageInfo], kept:
     told = probed if probed is not None else Probed()
 
     def join(m: SignatureMatrix, floor: float, groups: np.ndarray | None, progress: ProgressFn) -> PairResult:
+        read_now = sum(1 for page in kept if page is None)
+        if read_now > MOST_PROBED * len(kept):  # too many to probe, whatever the filters did
+            kept.clear()
+            told.why_all = _too_many(read_now, m.n)
+            return find_pairs(m, floor, groups, progress)
         stored = stored_run(project, params)
         if isinstance(stored, StoredRun) and stored.floor > floor:
             stored = (f"its run stored pairs down to {stored.floor:g} only, this run needs them "
@@ -229,4 +252,4 @@ def grown_join(project, params: SpotSigsParams, pages: Sequence[PageInfo], kept:
     return join
 
 
-__all__ = ["Probed", "StoredRun", "filters_moved", "grown_join", "grown_pairs", "stored_run"]
+__all__ = ["MOST_PROBED", "Probed", "StoredRun", "filters_moved", "grown_join", "grown_pairs", "stored_run"]
