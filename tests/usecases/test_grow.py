@@ -134,6 +134,8 @@ def test_adding_pages_reads_only_new_files_and_equals_a_full_run(
     assert sorted(growth.new) == growing.added()
     assert growth.changed == [changed] and growth.removed == [removed]
     assert growth.unchanged == len(old_files) - 2 and growth.read_all_because is None
+    # A tenth of the pages are new: more than a join of the changed pages alone pays for.
+    assert growth.probed.why_all is not None and "a full join is faster" in growth.probed.why_all
 
     full = full_run(crawl, tmp_path / "full.wbproj")
     assert page_records(grown) == page_records(full)
@@ -253,3 +255,82 @@ def test_revisits_of_captures_in_older_files_make_a_full_reading(tmp_path: Path)
     assert pairs_of(grown) == pairs_of(full) and grown.skipped == full.skipped
     assert not any(s.reason.endswith("not in the opened folder") for s in grown.skipped)
     project.close()
+
+
+def test_pairs_of_old_pages_the_filters_changed_are_found_again(
+        gensmall_pages: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Add Pages probes only new pages and old pages whose signatures the filters changed,
+    and takes the other old pages' pairs from the project's run. With a stricter IDF
+    filter (more signatures near its boundary), the added pages move signatures across
+    it and blocks in and out of the boilerplate; skipping the old pages either change
+    touched gives other pairs than a full run, so both are checked."""
+    from workbench.core.records import RunFilters
+    from workbench.usecases import grown_pairs
+
+    monkeypatch.setattr(grown_pairs, "MOST_PROBED", 1.0)  # probe however many pages changed
+    params = replace(PARAMS, idf_low=0.5)
+    growing = growing_crawl(gensmall_pages, tmp_path, every=10)
+    base = tmp_path / "base.wbproj"
+    project = Project.create(base, str(growing.crawl))
+    first, _ = run_into_project(project, growing.crawl, params, workers=2,
+                                keep=keep_pages(project.path, growing.crawl, params))
+    project.close()
+    growing.add()
+    full = full_run_with(growing.crawl, tmp_path / "full.wbproj", params)
+
+    def grow(name: str) -> tuple[DedupResult, list]:
+        copy = tmp_path / f"{name}.wbproj"
+        shutil.copyfile(base, copy)
+        shutil.copyfile(kept_path(base), kept_path(copy))
+        grown_project = Project.open(copy)
+        try:
+            result, _, growth = grow_into_project(grown_project, growing.crawl, params, workers=2)
+        finally:
+            grown_project.close()
+        return result, [growth.probed, growth]
+
+    grown, (probed, growth) = grow("grown")
+    assert pairs_of(grown, floor=True) == pairs_of(full, floor=True)
+    assert pairs_of(grown) == pairs_of(full) and clusters_of(grown) == clusters_of(full)
+    # Only part of the pages were probed; the rest of the pairs came from the project.
+    new_pages = sum(1 for p in grown.pages if p.source in set(growth.new))
+    assert probed.why_all is None and probed.reused > 0
+    assert new_pages < probed.probed < probed.active
+    # The growth moved both filters.
+    assert first.filters.common != full.filters.common
+    assert first.filters.boilerplate != full.filters.boilerplate
+
+    real = grown_pairs.filters_moved
+    for ignored in ("common", "boilerplate"):
+        def blind(kept, before, now, ignored=ignored):  # type: ignore[no-untyped-def]
+            seen = (RunFilters(before.common, now.boilerplate) if ignored == "common"
+                    else RunFilters(now.common, before.boilerplate))
+            return real(kept, before, seen)
+
+        monkeypatch.setattr(grown_pairs, "filters_moved", blind)
+        wrong, _ = grow(f"blind-{ignored}")
+        assert pairs_of(wrong, floor=True) != pairs_of(full, floor=True), ignored
+    monkeypatch.undo()
+
+
+def test_a_run_that_cannot_give_its_pairs_makes_every_page_matched(
+        gensmall_pages: Path, tmp_path: Path) -> None:
+    """Pairs are taken only from a run that stored them down to the floor asked for."""
+    growing = growing_crawl(gensmall_pages, tmp_path, every=50)
+    project = Project.create(tmp_path / "p.wbproj", str(growing.crawl))
+    run_into_project(project, growing.crawl, replace(PARAMS, pair_floor=0.3), workers=1,
+                     keep=keep_pages(project.path, growing.crawl, PARAMS))
+    growing.add()
+    grown, _, growth = grow_into_project(project, growing.crawl, PARAMS, workers=1)
+    assert growth.probed.why_all is not None and "down to 0.3" in growth.probed.why_all
+    full = full_run(growing.crawl, tmp_path / "full.wbproj")
+    assert pairs_of(grown, floor=True) == pairs_of(full, floor=True)
+    project.close()
+
+
+def full_run_with(crawl: Path, where: Path, params: SpotSigsParams) -> DedupResult:
+    project = Project.create(where, str(crawl))
+    try:
+        return run_into_project(project, crawl, params, workers=2)[0]
+    finally:
+        project.close()

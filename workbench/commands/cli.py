@@ -16,6 +16,7 @@ from workbench.core.progress import Cancelled, no_progress
 from workbench.core.progress_text import ProgressWriter
 from workbench.core.records import SkipRecord
 from workbench.core.terminal_text import terminal_safe
+from workbench.detect.join.matcher import find_pairs
 from workbench.detect.registry import METHODS, SPOTSIGS
 from workbench.detect.spotsigs.params import CLUSTER_METHODS, AntecedentSpec, SpotSigsParams, default_specs
 from workbench.detect.spotsigs.scheme import PUNCTUATION, SPOTS
@@ -229,16 +230,20 @@ def _progress(args: argparse.Namespace) -> ProgressWriter | None:
 
 
 def _load(path: Path, params: SpotSigsParams, args: argparse.Namespace,
-          progress: ProgressWriter | None = None, project=None, cluster=None) -> Corpus:
+          progress: ProgressWriter | None = None, project=None, cluster=None,
+          grown: list | None = None) -> Corpus:
     """The crawl's corpus: read whole, or (``--add``) only its new and changed files. A run
     into a project keeps its extracted pages beside it for the next ``--add``.
     ``cluster``: a Dask run (``--dask``: workbench.cluster.run.DaskRun) reads instead of
-    this machine's workers, the whole crawl or only the new files."""
+    this machine's workers, the whole crawl or only the new files. ``grown``: where an
+    ``--add`` puts what it read (workbench.usecases.grow.Growth)."""
     _check_folder(path)
     try:
         if getattr(args, "add", False) and project is not None:
-            corpus = _grown(project, path, params, args, progress,
-                            cluster.read_files if cluster is not None else None)
+            corpus, growth = _grown(project, path, params, args, progress,
+                                    cluster.read_files if cluster is not None else None)
+            if grown is not None:
+                grown.append(growth)
         else:
             keep = _keeper(project, path, params)
             on = {} if cluster is None else cluster.corpus_hooks
@@ -269,7 +274,7 @@ def _keeper(project, path: Path, params: SpotSigsParams):
 
 
 def _grown(project, path: Path, params: SpotSigsParams, args: argparse.Namespace,
-           progress: ProgressWriter | None, read=None) -> Corpus:
+           progress: ProgressWriter | None, read=None):
     """``--add``: the grown crawl's corpus, reading only new and changed files; says how
     many files were new, changed, removed and unchanged."""
     from workbench.usecases.grow import grow_corpus
@@ -279,7 +284,7 @@ def _grown(project, path: Path, params: SpotSigsParams, args: argparse.Namespace
     if progress is not None:
         progress.finish()
     print(f"files:             {growth.summary()} (read in {time.perf_counter() - started:.2f} s)")
-    return corpus
+    return corpus, growth
 
 
 def _more_reasons(hidden: list[tuple[str, int]]) -> str:
@@ -418,20 +423,25 @@ def _dedup_run(args: argparse.Namespace, params: SpotSigsParams, project) -> Ded
     """Read, match and cluster, write the CSVs asked for and save into ``project``."""
     with _cluster(args, project) as cluster:
         progress = _progress(args)
+        grown: list = []
         try:
-            corpus = _load(Path(args.path), params, args, progress, project, cluster)
+            corpus = _load(Path(args.path), params, args, progress, project, cluster, grown)
         except InputError:  # nothing to run on: no run to offer again either
             if project is not None:
                 project.forget_pending_run()
             raise
+        join = cluster.join if cluster is not None else find_pairs
+        if grown:  # --add: on this machine only the pages that may pair otherwise are matched
+            from workbench.usecases.grow import join_for
+
+            join = join_for(project, params, corpus, grown[0], join)
         try:
-            if cluster is not None:
-                result = detect(corpus, progress=progress or no_progress, join=cluster.join)
-            else:
-                result = detect(corpus, progress=progress or no_progress)
+            result = detect(corpus, progress=progress or no_progress, join=join)
         finally:
             if progress is not None:
                 progress.finish()
+        if grown:
+            print(f"matched:           {grown[0].join_summary()}")
     if args.pairs:
         _write("--pairs", args.pairs, lambda out: write_pairs(result, out))
     if args.clusters:

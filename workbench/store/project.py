@@ -20,6 +20,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
 
+import numpy as np
+
 from workbench.core.clusters.calibration import PairGraph, cluster_at, clustering_options, run_vouch
 from workbench.core.progress import ProgressFn, no_progress
 from workbench.core.records import Cluster, PageInfo, RunFilters, SkipRecord
@@ -639,6 +641,15 @@ class Project:
     def run_page_ids(self, run_id: int | None = None) -> list[int]:
         """Page ids of a run by page index (the numbering of ``run_graph`` and ``run_groups``)."""
         return pairs.run_page_ids(self._read(), self._run_id(run_id))
+
+    def run_pair_arrays(self, run_id: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """A run's (default: the current one's) stored pairs as arrays of page indexes and
+        similarities (``pairs.run_pair_arrays``)."""
+        return pairs.run_pair_arrays(self._read(), self._run_id(run_id))
+
+    def run_page_facts(self, run_id: int | None = None) -> list[tuple[str, str | None, str | None]]:
+        """(key, checksum, url) of a run's pages by page index."""
+        return pairs.run_page_facts(self._read(), self._run_id(run_id))
 
     def run_groups(self, run_id: int | None = None) -> list[list[int]]:
         """A run's clusters of two or more pages as they are now, as page indexes."""

@@ -27,13 +27,16 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from workbench.archive.scan import FileEntry, scan_items, walk
 from workbench.core.progress import ProgressFn, no_progress
 from workbench.core.records import SkipRecord
-from workbench.detect.join.matcher import find_pairs
+from workbench.detect.join.matcher import PairResult, SignatureMatrix, find_pairs
 from workbench.detect.spotsigs.extract import ExtractedPage
 from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.detect.workers.parallel import read_and_extract
+from workbench.usecases.grown_pairs import Probed, grown_join
 from workbench.usecases.kept_pages import (
     ByFile,
     FileStamp,
@@ -70,6 +73,12 @@ class Growth:
     unchanged: int = 0
     # Why every file was read (no usable kept pages, revisits across files), or None.
     read_all_because: str | None = None
+    # Per page of the grown crawl, in its order: the page as kept when its file is
+    # unchanged, None when it was read now (what workbench.usecases.grown_pairs needs to
+    # take the project's pairs; emptied once the join has read it).
+    kept_pages: list[ExtractedPage | None] = field(default_factory=list, repr=False, compare=False)
+    # How the pairs were found: which pages were probed, which pairs the project gave.
+    probed: Probed = field(default_factory=Probed, compare=False)
 
     @property
     def read(self) -> int:
@@ -83,6 +92,15 @@ class Growth:
         if self.read_all_because:
             text += f"; every file was read: {self.read_all_because}"
         return text
+
+    def join_summary(self) -> str:
+        """One line on how the pairs were found (once the run matched)."""
+        done = self.probed
+        if done.why_all is not None:
+            return f"every page was matched: {done.why_all}"
+        return (f"{done.probed:,} of {done.active:,} pages matched (new, changed or with other "
+                f"signatures after the filters); {done.reused:,} pairs of the others kept from the "
+                "project's run")
 
 
 def root_text(root: Path | str) -> str:
@@ -197,10 +215,12 @@ def grow_corpus(
             if isinstance(item, SkipRecord):
                 skipped.append(item)
                 continue
-            kept_file = found.files.get(item.rel) or before[item.rel]
+            read_now = found.files.get(item.rel)
+            kept_file = before[item.rel] if read_now is None else read_now
             files[item.rel] = kept_file
             pages.extend(kept_file.pages)
             skipped.extend(kept_file.skipped)
+            growth.kept_pages.extend(kept_file.pages if read_now is None else [None] * len(kept_file.pages))
     timings["read+extract"] = time.perf_counter() - t0
     t_keep = time.perf_counter()
     if found.in_file_order and not found.unresolved_revisits:
@@ -242,6 +262,19 @@ def _read_here(files: list[FileEntry | SkipRecord], params: SpotSigsParams, skip
     return extract_pages(scan_items(files, progress), params, skipped, progress, workers)
 
 
+def join_for(project, params: SpotSigsParams, corpus: Corpus, growth: Growth,
+             join: Join = find_pairs) -> Join:
+    """The join for a grown crawl's corpus: on this machine, the project's run gives the
+    pairs of the pages that kept their signatures and only the others are probed
+    (workbench.usecases.grown_pairs); ``join`` itself when it is another's (a Dask
+    cluster's, which joins every page) or when every file was read."""
+    if join is not find_pairs or not growth.kept_pages:
+        growth.kept_pages = []
+        growth.probed.why_all = "every file was read" if join is find_pairs else "the cluster matched them"
+        return join
+    return grown_join(project, params, corpus.pages, growth.kept_pages, corpus.filters, growth.probed)
+
+
 def grow_into_project(
     project,
     root: Path | str,
@@ -261,16 +294,20 @@ def grow_into_project(
     was read. ``read`` and ``join``: who reads the new files and who matches (a Dask
     cluster: workbench.cluster.run); ``extra``: more settings kept pending with the run's."""
     params = params or SpotSigsParams()
-    grown: list[Growth] = []
+    grown: list[tuple[Corpus, Growth]] = []
 
     def read_grown() -> Corpus:
         corpus, growth = grow_corpus(project.path, root, params, progress, workers, read)
-        grown.append(growth)
+        grown.append((corpus, growth))
         return corpus
 
-    result, run_id = corpus_into_project(project, params, read_grown, progress,
-                                         on_corpus=on_corpus, on_result=on_result, join=join, extra=extra)
-    return result, run_id, grown[0]
+    def join_grown(m: SignatureMatrix, floor: float, groups: np.ndarray | None,
+                   progress: ProgressFn) -> PairResult:
+        return join_for(project, params, *grown[0], join)(m, floor, groups, progress)
+
+    result, run_id = corpus_into_project(project, params, read_grown, progress, on_corpus=on_corpus,
+                                         on_result=on_result, join=join_grown, extra=extra)
+    return result, run_id, grown[0][1]
 
 
-__all__ = ["Growth", "grow_corpus", "grow_into_project", "keep_pages", "stamp_of"]
+__all__ = ["Growth", "grow_corpus", "grow_into_project", "join_for", "keep_pages", "stamp_of"]

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from workbench.detect.join.incremental import IncrementalIndex, find_new_pairs
+from workbench.detect.join.incremental import IncrementalIndex, find_new_pairs, find_pairs_touching
 from workbench.detect.join.jaccard import brute_force_pairs
 from workbench.detect.join.matcher import PairResult, SignatureMatrix, find_pairs
 
@@ -128,3 +128,19 @@ def test_an_index_refuses_pages_it_cannot_check_later():
     no_ids = SignatureMatrix(m.ptr, m.sig, m.cnt)
     with pytest.raises(ValueError, match="raw_ids"):
         IncrementalIndex(0.5).add(no_ids)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(multiset, min_size=1, max_size=14), st.data(), taus)
+def test_pairs_touching_chosen_pages_complete_the_others_pairs(
+        docs: list[dict[int, int]], data: st.DataObject, tau: float) -> None:
+    """The pairs of the pages flagged new (anywhere in the matrix), with those of the
+    other pages among themselves, are exactly a full run's; pages not active take no part."""
+    m = _matrix(docs)
+    n = len(docs)
+    new = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)), dtype=bool)
+    active = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)), dtype=bool)
+    full = _triples(find_pairs(m, tau))
+    touching = _triples(find_pairs_touching(m, new, tau, active=active))
+    taking_part = [(a, b, s) for a, b, s in full if active[a] and active[b]]
+    assert touching == [(a, b, s) for a, b, s in taking_part if new[a] or new[b]]

@@ -30,7 +30,7 @@ from workbench.core.progress import ProgressFn, no_progress
 from workbench.detect.join.allpairs import _EPS, _overlap, least_overlap, with_room
 from workbench.detect.join.matcher import _THREADS, PairResult, SignatureMatrix, prefix_index
 
-__all__ = ["find_new_pairs", "IncrementalIndex"]
+__all__ = ["IncrementalIndex", "find_new_pairs", "find_pairs_touching"]
 
 
 def find_new_pairs(
@@ -46,25 +46,48 @@ def find_new_pairs(
     run on all rows (:func:`workbench.detect.join.matcher.find_pairs`), with the same
     similarities. ``candidates`` counts the pairs verified, all with a new page.
     """
-    if not 0.0 < tau <= 1.0:
-        raise ValueError(f"tau must be in (0, 1], not {tau}")
     n = m.n
     if not 0 <= first_new <= n:
         raise ValueError(f"the first new page must be a row of the matrix (0..{n}), not {first_new}")
+    return find_pairs_touching(m, np.arange(n) >= first_new, tau, progress)
+
+
+def find_pairs_touching(
+    m: SignatureMatrix,
+    new: np.ndarray,
+    tau: float,
+    progress: ProgressFn = no_progress,
+    active: np.ndarray | None = None,
+) -> PairResult:
+    """Every pair a < b of active pages of ``m`` with multiset Jaccard >= tau of which at
+    least one page is ``new`` (a bool per page, anywhere in the matrix), with its
+    similarity, sorted by (a, b). ``active``: the pages that take part (default: every
+    page with a signature; a page without one is never active).
+
+    Together with the pairs of the active pages that are not new, these are exactly a
+    full run's pairs over the active pages, with the same similarities: the pairs of a
+    crawl that grew are those of its new pages and of the old pages whose signatures the
+    filters changed, and the old pages' other pairs stay what they were
+    (workbench.usecases.grown_pairs).
+    """
+    if not 0.0 < tau <= 1.0:
+        raise ValueError(f"tau must be in (0, 1], not {tau}")
+    n = m.n
+    new = np.asarray(new, dtype=bool)
+    if len(new) != n:
+        raise ValueError(f"one new flag per page: {len(new)} for {n} pages")
     lengths = m.lengths().astype(np.int64)
-    active = lengths > 0
+    active = lengths > 0 if active is None else np.asarray(active, dtype=bool) & (lengths > 0)
     empty = PairResult(np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0))
-    if not active[first_new:].any():
+    if not (active & new).any():
         return empty
 
     order, (ptr, rank, cnt, length, unindexed), index, prefix_last, _ = prefix_index(m, active, lengths, tau)
 
     position = np.empty(n, dtype=np.int64)
     position[order] = np.arange(len(order), dtype=np.int64)
-    new = np.arange(first_new, n)
-    probes = np.sort(position[new[active[first_new:]]])
-    index_args = (ptr, rank, cnt, length, length[order], unindexed, float(tau), int(first_new), *index,
-                  prefix_last)
+    probes = np.sort(position[np.flatnonzero(active & new)])
+    index_args = (ptr, rank, cnt, length, length[order], unindexed, float(tau), new, *index, prefix_last)
 
     step = max(64, len(probes) // 200)  # new pages a task probes: progress and cancel points
     local = threading.local()
@@ -102,7 +125,7 @@ def probe_new(
     sorted_length: np.ndarray,  # length[order]
     unindexed: np.ndarray,
     tau: float,
-    first_new: int,  # pages from this row on are new
+    new: np.ndarray,  # bool per page: probed (the others are only probed into)
     list_ptr: np.ndarray,
     list_pos: np.ndarray,
     list_delta: np.ndarray,
@@ -126,7 +149,7 @@ def probe_new(
     for k in probes:
         # The loops are in helpers whose arrays are never reassigned (see allpairs.probe).
         n_touched, last = _scan_new(order, k, ptr, rank, cnt, length, sorted_length, unindexed, tau,
-                                    first_new, list_ptr, list_pos, list_delta, list_cnt, score, touched)
+                                    new, list_ptr, list_pos, list_delta, list_cnt, score, touched)
         out_a, out_b, out_s = with_room(out_a, out_b, out_s, found + n_touched)  # for every candidate
         found, checked = _verify_new(order[k], n_touched, last, ptr, rank, cnt, length, tau, prefix_last,
                                      score, touched, out_a, out_b, out_s, found)
@@ -137,7 +160,7 @@ def probe_new(
 @njit(cache=True, nogil=True)
 def _scan_new(order: np.ndarray, k: int, ptr: np.ndarray, rank: np.ndarray, cnt: np.ndarray,
               length: np.ndarray, sorted_length: np.ndarray, unindexed: np.ndarray, tau: float,
-              first_new: int, list_ptr: np.ndarray, list_pos: np.ndarray, list_delta: np.ndarray,
+              new: np.ndarray, list_ptr: np.ndarray, list_pos: np.ndarray, list_delta: np.ndarray,
               list_cnt: np.ndarray, score: np.ndarray, touched: np.ndarray) -> tuple[int, int]:
     """Scan the lists of the prefix of page order[k] over its length window, adding up
     each candidate's shared items in ``score`` (-1: dropped by the positional filter) and
@@ -170,7 +193,7 @@ def _scan_new(order: np.ndarray, k: int, ptr: np.ndarray, rank: np.ndarray, cnt:
             p = list_pos[q]
             y = order[p]
             # Not the page itself, nor a new page later in the order (it finds the pair).
-            if p < k or (p > k and y < first_new):
+            if p < k or (p > k and not new[y]):
                 sy = score[y]
                 if sy >= 0:
                     ly = length[y]

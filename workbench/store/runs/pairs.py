@@ -36,6 +36,33 @@ def run_graph(conn: sqlite3.Connection, run_id: int) -> PairGraph:
     return PairGraph.build(n, data[:, 0].astype(np.int64), data[:, 1].astype(np.int64), data[:, 2])
 
 
+def run_pair_arrays(conn: sqlite3.Connection, run_id: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every stored pair of the run as page indexes ``a`` and ``b`` and its similarity
+    (float64, as stored: to the last digit), in no particular order.
+
+    Read straight from the pairs table and numbered by array look-ups: joining each pair
+    to ``run_pages`` twice in SQL, as :func:`run_graph` does, costs two index searches a
+    pair (what an addition to a crawl reads: workbench.usecases.grown_pairs)."""
+    ids = np.array(run_page_ids(conn, run_id), dtype=np.int64)
+    rows = conn.execute("SELECT a, b, similarity FROM pairs WHERE run_id = ?", (run_id,)).fetchall()
+    if not rows:
+        return np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0, np.float64)
+    a = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+    b = np.fromiter((r[1] for r in rows), dtype=np.int64, count=len(rows))
+    similarity = np.fromiter((r[2] for r in rows), dtype=np.float64, count=len(rows))
+    del rows
+    by_id = np.argsort(ids)
+    return (by_id[np.searchsorted(ids, a, sorter=by_id)], by_id[np.searchsorted(ids, b, sorter=by_id)],
+            similarity)
+
+
+def run_page_facts(conn: sqlite3.Connection, run_id: int) -> list[tuple[str, str | None, str | None]]:
+    """(key, checksum, url) of the run's pages by page index."""
+    return conn.execute(
+        """SELECT p.key, p.checksum, p.url FROM run_pages r JOIN pages p ON p.id = r.page_id
+           WHERE r.run_id = ? ORDER BY r.idx""", (run_id,)).fetchall()
+
+
 def run_groups(conn: sqlite3.Connection, run_id: int) -> list[list[int]]:
     """The run's clusters as they are now (hand splits and merges included), as lists of
     page indexes, one-page clusters left out."""
