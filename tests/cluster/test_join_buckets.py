@@ -8,7 +8,6 @@ would (``_bucketed``); one runs them on the cluster.
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.cluster.test_dask_same_results import cluster  # noqa: F401 - fixture
+from tests.detect.join.multisets import checksum_groups, matrix_of
 from workbench.cluster import join_buckets
 from workbench.cluster.join import find_pairs_on
 from workbench.cluster.join_buckets import (
@@ -42,17 +42,6 @@ from workbench.detect.join.matcher import (
 multiset = st.dictionaries(st.integers(0, 30), st.integers(1, 4), max_size=14)
 
 
-def _matrix(docs: list[dict[int, int]]) -> SignatureMatrix:
-    vectors = []
-    for d in docs:
-        ids = np.array(sorted(d), dtype=np.int64)
-        vectors.append((ids, np.array([d[i] for i in sorted(d)], dtype=np.int64)))
-    return SignatureMatrix.from_vectors(vectors)
-
-
-def _checksums(docs: list[dict[int, int]]) -> np.ndarray:
-    names = [hashlib.sha1(repr(sorted(d.items())).encode()).hexdigest() for d in docs]
-    return np.unique(np.array(names), return_inverse=True)[1]
 
 
 def _bucketed(m: SignatureMatrix, tau: float, groups: np.ndarray | None, step: int, bucket_entries: int,
@@ -90,8 +79,8 @@ def _assert_same(got: PairResult, want: PairResult) -> None:
        step=st.integers(1, 5), bucket_entries=st.integers(1, 60), with_checksums=st.booleans())
 def test_any_buckets_and_ranges_find_the_local_pairs(docs, tau, step, bucket_entries, with_checksums,
                                                      tmp_path_factory):
-    m = _matrix(docs)
-    groups = _checksums(docs) if with_checksums else None
+    m = matrix_of(docs)
+    groups = checksum_groups(docs) if with_checksums else None
     work = tmp_path_factory.mktemp("work")
     _assert_same(_bucketed(m, tau, groups, step, bucket_entries, work), find_pairs(m, tau, groups))
 
@@ -104,7 +93,7 @@ def test_pages_exactly_at_the_bound_are_met_across_a_bucket_edge(tmp_path: Path)
     long_docs = [{s + 100 * k: 1 for s in range(25)} for k in range(6)]
     short_docs = [{s + 100 * k: 1 for s in range(j, j + 10)} for k in range(6) for j in (0, 5, 15)]
     docs = short_docs + long_docs  # 18 pages of length 10, then 6 of 25
-    m = _matrix(docs)
+    m = matrix_of(docs)
     want = find_pairs(m, tau)
     assert len(want) == 18 and set(want.similarity.tolist()) == {tau}  # every pair sits exactly at tau
     found = {(int(a), int(b)) for a, b in zip(want.a, want.b, strict=True)}
@@ -137,7 +126,7 @@ def test_a_tasks_index_holds_its_bucket_only_when_the_lengths_spread(tmp_path: P
     for size in rng.integers(1, 400, size=300):
         ids = rng.integers(0, 600, size=int(size))
         docs.append({int(i): int(c) for i, c in zip(*np.unique(ids, return_counts=True), strict=True)})
-    m = _matrix(docs)
+    m = matrix_of(docs)
     tau, step, entries = 0.5, 20, 8000
     ptr, length = _ranked_lengths(m, tau)
     layout = lay_out(ptr, length, tau, step, entries)
@@ -186,8 +175,8 @@ def test_the_client_builds_no_index_and_the_cluster_finds_the_local_pairs(cluste
         size = int(rng.integers(3, 120))
         docs.append({int(base * 50 + i): 1 + int(i % 3 == 0) for i in rng.integers(0, 2 * size, size=size)})
     docs += docs[:30]  # identical pages
-    m = _matrix(docs)
-    groups = _checksums(docs)
+    m = matrix_of(docs)
+    groups = checksum_groups(docs)
     want = find_pairs(m, 0.3, groups)
     assert len(want) > 100
 

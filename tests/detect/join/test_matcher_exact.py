@@ -2,30 +2,18 @@
 
 from __future__ import annotations
 
-import hashlib
-
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.detect.join.multisets import checksum_groups, matrix_of
 from workbench.detect.join.jaccard import brute_force_pairs, multiset_jaccard
 from workbench.detect.join.matcher import SignatureMatrix, find_pairs, intersections
 
 multiset = st.dictionaries(st.integers(0, 12), st.integers(1, 6), max_size=10)
 
 
-def _matrix(docs: list[dict[int, int]]) -> SignatureMatrix:
-    vectors = []
-    for d in docs:
-        ids = np.array(sorted(d), dtype=np.int64)
-        vectors.append((ids, np.array([d[i] for i in sorted(d)], dtype=np.int64)))
-    return SignatureMatrix.from_vectors(vectors)
-
-
-def _checksums(docs: list[dict[int, int]]) -> np.ndarray:
-    names = [hashlib.sha1(repr(sorted(d.items())).encode()).hexdigest() for d in docs]
-    return np.unique(np.array(names), return_inverse=True)[1]
 
 
 def _as_dict(result) -> dict[tuple[int, int], float]:
@@ -34,8 +22,8 @@ def _as_dict(result) -> dict[tuple[int, int], float]:
 
 
 def _check(docs: list[dict[int, int]], tau: float, with_checksums: bool) -> None:
-    groups = _checksums(docs) if with_checksums else None
-    got = _as_dict(find_pairs(_matrix(docs), tau, groups))
+    groups = checksum_groups(docs) if with_checksums else None
+    got = _as_dict(find_pairs(matrix_of(docs), tau, groups))
     want = brute_force_pairs(docs, tau)
     assert set(got) == set(want)
     for key, sim in want.items():
@@ -81,7 +69,7 @@ def test_paper_line_17_counterexample_is_found():
     # d = {s1: 3, s2: 7}, d' = {s2: 7}: J = 0.7 >= 0.5; the paper's delta1 + delta2 break
     # would stop the s2 list before d' when the pair is only looked at from d's side.
     docs = [{1: 3, 2: 7}, {2: 7}, {1: 1, 3: 5}]
-    got = _as_dict(find_pairs(_matrix(docs), 0.5))
+    got = _as_dict(find_pairs(matrix_of(docs), 0.5))
     assert got == {(0, 1): pytest.approx(0.7)}
 
 
@@ -90,7 +78,7 @@ def test_section_4_3_2_example():
     d1, d2, d3 = {1: 5, 2: 4, 3: 4}, {1: 8, 2: 4}, {1: 4, 2: 5, 3: 5}
     assert multiset_jaccard(d1, d3) == pytest.approx(0.8)
     assert multiset_jaccard(d1, d2) == pytest.approx(9 / 16)
-    result = find_pairs(_matrix([d1, d2, d3]), 0.8)
+    result = find_pairs(matrix_of([d1, d2, d3]), 0.8)
     assert _as_dict(result) == {(0, 2): pytest.approx(0.8)}
     # Prefixes (rarest first, |d| - ceil(0.8 |d|) + 1 items): d1 and d3 begin with s3, d2
     # with s1; only d1 and d3 share a prefix signature, so one pair of three is compared
@@ -99,15 +87,15 @@ def test_section_4_3_2_example():
 
 
 def test_empty_and_tiny_inputs():
-    assert len(find_pairs(_matrix([]), 0.5)) == 0
-    assert len(find_pairs(_matrix([{}, {}]), 0.5)) == 0
-    assert _as_dict(find_pairs(_matrix([{1: 1}, {1: 1}]), 1.0)) == {(0, 1): 1.0}
+    assert len(find_pairs(matrix_of([]), 0.5)) == 0
+    assert len(find_pairs(matrix_of([{}, {}]), 0.5)) == 0
+    assert _as_dict(find_pairs(matrix_of([{1: 1}, {1: 1}]), 1.0)) == {(0, 1): 1.0}
 
 
 @pytest.mark.parametrize("tau", [0.0, -0.1, 1.01])
 def test_bad_tau_is_refused(tau):
     with pytest.raises(ValueError, match="tau"):
-        find_pairs(_matrix([{1: 1}]), tau)
+        find_pairs(matrix_of([{1: 1}]), tau)
 
 
 def test_unsorted_or_repeated_ids_are_merged_into_the_same_multiset():
@@ -123,7 +111,7 @@ def test_unsorted_or_repeated_ids_are_merged_into_the_same_multiset():
 
 def _honest_matrix(docs: list[dict[int, int]]) -> SignatureMatrix:
     """Signatures on one page only stay in the page's length but leave the index."""
-    m = _matrix(docs)
+    m = matrix_of(docs)
     df = np.bincount(m.sig) if len(m.sig) else np.zeros(0, np.int64)
     return m.index_only((df >= 2)[m.sig]) if len(m.sig) else m
 
@@ -137,7 +125,7 @@ wide_multiset = st.dictionaries(st.integers(0, 60), st.integers(1, 5), max_size=
        tau=st.one_of(st.floats(0.01, 1.0), st.sampled_from([1.0, 0.5, 0.2, 0.8])),
        with_checksums=st.booleans())
 def test_unindexed_signatures_count_in_lengths_exactly_as_brute_force(docs, tau, with_checksums):
-    groups = _checksums(docs) if with_checksums else None
+    groups = checksum_groups(docs) if with_checksums else None
     got = _as_dict(find_pairs(_honest_matrix(docs), tau, groups))
     want = brute_force_pairs(docs, tau)  # over the whole pages, own signatures included
     assert set(got) == set(want)
@@ -154,7 +142,7 @@ def test_a_pages_own_signatures_keep_two_same_frame_pages_apart():
     assert m.lengths().tolist() == [16, 16]
     assert len(find_pairs(m, 0.2)) == 0  # 4 / 28 = 0.14
     # Measured without the own signatures (the old behaviour) they were identical.
-    shrunk = _matrix([frame, frame])
+    shrunk = matrix_of([frame, frame])
     assert _as_dict(find_pairs(shrunk, 0.2)) == {(0, 1): 1.0}
 
 
@@ -163,7 +151,7 @@ def test_a_pages_own_signatures_keep_two_same_frame_pages_apart():
 def test_intersections_are_the_shared_counts(docs, data):
     i = data.draw(st.lists(st.integers(0, len(docs) - 1), max_size=10))
     j = data.draw(st.lists(st.integers(0, len(docs) - 1), min_size=len(i), max_size=len(i)))
-    got = intersections(_matrix(docs), np.array(i, np.int64), np.array(j, np.int64)).tolist()
+    got = intersections(matrix_of(docs), np.array(i, np.int64), np.array(j, np.int64)).tolist()
     want = [sum(min(c, docs[y].get(s, 0)) for s, c in docs[x].items()) for x, y in zip(i, j, strict=True)]
     assert got == want
 
@@ -172,7 +160,7 @@ def test_intersections_are_the_shared_counts(docs, data):
 @given(st.lists(multiset, max_size=12), st.lists(st.integers(0, 5), max_size=12))
 def test_lengths_are_each_pages_counts_summed(docs, unindexed):
     """Empty pages anywhere (first, last, in a run) count 0 plus their unindexed items."""
-    m = _matrix(docs)
+    m = matrix_of(docs)
     if unindexed:
         extra = np.zeros(len(docs), dtype=np.int64)
         extra[: min(len(unindexed), len(docs))] = unindexed[: len(docs)]
@@ -207,6 +195,6 @@ def test_pages_longer_than_float32_holds_exactly_match_brute_force(tau):
     big = 2**24
     docs = [{1: big, 2: 1}, {1: big}, {1: big, 3: 2}, {1: big - 1, 2: 1}, {4: 3}, {1: big, 2: 1, 5: 1}]
     _check(docs, tau, False)
-    got = _as_dict(find_pairs(_matrix(docs), tau))
+    got = _as_dict(find_pairs(matrix_of(docs), tau))
     assert got[(0, 1)] == big / (big + 1)
     assert got[(0, 5)] == (big + 1) / (big + 2)  # a score of 2**24 + 1
