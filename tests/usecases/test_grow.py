@@ -10,6 +10,7 @@ coder's tags, memos, "not this story" marks and hand splits carry over.
 from __future__ import annotations
 
 import importlib
+import inspect
 import shutil
 from dataclasses import replace
 from pathlib import Path
@@ -21,6 +22,7 @@ from tests.usecases.grown_crawl import Growing, gensmall, growing_crawl
 from workbench.core.records import SkipRecord
 from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.store import Project
+from workbench.usecases import grow as grow_module
 from workbench.usecases.grow import grow_into_project, keep_pages
 from workbench.usecases.kept_pages import MAGIC, kept_path, load_kept
 from workbench.usecases.pipeline import DedupResult, run_into_project
@@ -125,8 +127,18 @@ def test_adding_pages_reads_only_new_files_and_equals_a_full_run(
         read.extend(item.rel for item in items if not isinstance(item, SkipRecord))
         return planner(items, *args, **kwargs)
 
+    # What the filters get: with a tenth of the pages new, the kept pages must be let go
+    # before them (held to the join, every page's arrays were alive through the filters).
+    held_at_filters: list[int] = []
+    making = grow_module.corpus_of
+
+    def filtering(*args, **kwargs):  # type: ignore[no-untyped-def]
+        held_at_filters.append(len(inspect.currentframe().f_back.f_locals["growth"].kept_pages))  # type: ignore[union-attr]
+        return making(*args, **kwargs)
+
     monkeypatch.setattr(scan_module, "read_file", counting)
     monkeypatch.setattr(parallel, "plan_items", planning)
+    monkeypatch.setattr(grow_module, "corpus_of", filtering)
     grown, run_id, growth = grow_into_project(project, crawl, PARAMS, workers=2)
     monkeypatch.undo()
 
@@ -136,6 +148,7 @@ def test_adding_pages_reads_only_new_files_and_equals_a_full_run(
     assert growth.unchanged == len(old_files) - 2 and growth.read_all_because is None
     # A tenth of the pages are new: more than a join of the changed pages alone pays for.
     assert growth.probed.why_all is not None and "a full join is faster" in growth.probed.why_all
+    assert held_at_filters == [0]
 
     full = full_run(crawl, tmp_path / "full.wbproj")
     assert page_records(grown) == page_records(full)

@@ -36,7 +36,8 @@ from workbench.detect.join.matcher import PairResult, SignatureMatrix, find_pair
 from workbench.detect.spotsigs.extract import ExtractedPage
 from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.detect.workers.parallel import read_and_extract
-from workbench.usecases.grown_pairs import Probed, grown_join
+from workbench.usecases import grown_pairs
+from workbench.usecases.grown_pairs import Probed, grown_join, too_many
 from workbench.usecases.kept_pages import (
     ByFile,
     FileStamp,
@@ -234,6 +235,13 @@ def grow_corpus(
     else:
         _forget(project_path)
     timings["keep pages"] = time.perf_counter() - t_keep
+    read_now = sum(1 for page in growth.kept_pages if page is None)
+    if read_now > grown_pairs.MOST_PROBED * len(growth.kept_pages):
+        # The project's pairs cannot serve (too many pages to probe, whatever the filters
+        # do): the kept pages are let go now, so the filters free each page's arrays as
+        # they read it, as in a full run (held to the join, they were all alive at once).
+        growth.probed.why_all = too_many(read_now, len(growth.kept_pages))
+        growth.kept_pages = []
     return corpus_of(str(root), params, pages, skipped, timings, progress), growth
 
 
@@ -270,7 +278,9 @@ def join_for(project, params: SpotSigsParams, corpus: Corpus, growth: Growth,
     cluster's, which joins every page) or when every file was read."""
     if join is not find_pairs or not growth.kept_pages:
         growth.kept_pages = []
-        growth.probed.why_all = "every file was read" if join is find_pairs else "the cluster matched them"
+        if growth.probed.why_all is None:
+            growth.probed.why_all = ("every file was read" if join is find_pairs
+                                     else "the cluster matched them")
         return join
     return grown_join(project, params, corpus.pages, growth.kept_pages, corpus.filters, growth.probed)
 

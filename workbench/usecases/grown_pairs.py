@@ -199,7 +199,7 @@ def grown_pairs(m: SignatureMatrix, floor: float, groups: np.ndarray | None, pro
     probe = active & ~same
     probed.probed, probed.active = int(probe.sum()), int(active.sum())
     if probed.probed > MOST_PROBED * probed.active:
-        probed.why_all = _too_many(probed.probed, probed.active)
+        probed.why_all = too_many(probed.probed, probed.active)
         return find_pairs(m, floor, groups, progress)
     found = find_pairs_touching(m, probe, floor, progress, active=active)
 
@@ -217,7 +217,7 @@ def grown_pairs(m: SignatureMatrix, floor: float, groups: np.ndarray | None, pro
     return _with_duplicates(result, rep, lengths)
 
 
-def _too_many(probed: int, pages: int) -> str:
+def too_many(probed: int, pages: int) -> str:
     return (f"{probed:,} of {pages:,} pages are new, changed or have other signatures after the "
             f"filters: above {MOST_PROBED:.0%}, a full join is faster")
 
@@ -234,7 +234,7 @@ def grown_join(project, params: SpotSigsParams, pages: Sequence[PageInfo], kept:
         read_now = sum(1 for page in kept if page is None)
         if read_now > MOST_PROBED * len(kept):  # too many to probe, whatever the filters did
             kept.clear()
-            told.why_all = _too_many(read_now, m.n)
+            told.why_all = too_many(read_now, m.n)
             return find_pairs(m, floor, groups, progress)
         stored = stored_run(project, params)
         if isinstance(stored, StoredRun) and stored.floor > floor:
@@ -252,4 +252,5 @@ def grown_join(project, params: SpotSigsParams, pages: Sequence[PageInfo], kept:
     return join
 
 
-__all__ = ["MOST_PROBED", "Probed", "StoredRun", "filters_moved", "grown_join", "grown_pairs", "stored_run"]
+__all__ = ["MOST_PROBED", "Probed", "StoredRun", "filters_moved", "grown_join", "grown_pairs", "stored_run",
+           "too_many"]
