@@ -13,9 +13,36 @@ pages' load, the reading of the new files, their keeping and the filters; what i
 beyond those is the walk and putting the pages in order. The copy is removed afterwards
 (with ``--keep-csv`` its pairs CSV stays, ``WORK/steps.csv``, to compare with a full run's).
 
-Measured (gensmall 110,000 seed 1: 100,000 + 10,000 added, see bench_grow.py), each run
-under process_tree.py, interleaved with the other code and a full run: see the commit that
-added this file and benchmarks/bench_grow.py.
+Measured (gensmall 110,000 seed 1: 100,000 + 10,000 added, see bench_grow.py; 2 cores
+shared with other jobs, 1-min load 14-21), each run under process_tree.py, interleaved:
+--add before (main at 14c764a) and after (this branch), then a full run; wall s / CPU s of
+this process (the workers' CPU only in the tree's figure):
+
+    step                       before, pair 1 / 2             after, pair 1 / 2
+    walk, stamps, ordering *   -/2.2       -/2.2              5.29/2.1    4.20/2.2
+    load kept pages            1.85/0.81   2.23/0.79          2.68/0.88   1.87/0.89
+    read+extract new files    49.19/0.77  46.38/0.76         49.14/0.72  44.84/0.90
+    append kept pages          0.28/0.11   0.49/0.12          0.39/0.12   0.33/0.13
+    filters + site titles     18.18/7.14  22.40/7.35         17.85/6.59  15.66/7.24
+    match + cluster           42.10/14.06 35.36/13.37        36.62/12.66 39.27/14.57
+    pairs CSV                  1.81/0.66   1.21/0.59          1.57/0.61   1.26/0.63
+    save run                  19.76/7.28  17.80/7.06         16.49/6.70  16.97/7.79
+    date clustered pages      14.28/0.22  10.37/0.22         12.81/0.20  13.63/0.22
+    open / close project       0.03, 1.66  0.02, 0.14         0.03, 0.08  0.02, 0.07
+    the whole tree (wall/CPU) 159.8/54.8  145.5/53.3         148.4/51.5  143.0/57.2
+    (*) CPU: grow_corpus less the steps below it (after: with numba's setup, now in a
+    thread while the files are read); wall (after only): the walk's own timing.
+
+The step an --add adds to a full run's work is small: the walk of all 110,000 files
+(0.5 s of CPU; a second stat of every file, 0.5 s more, is gone), the kept pages' load
+(0.8-0.9 s of CPU for 100,000 pages, 160 MB) and their append (0.1 s). Reading and
+extracting the 10,000 new files costs the workers about 12 s of CPU, as a full run's
+reading does per file (10,000 files scattered through the crawl 17.9 s of CPU for the
+whole tree, the same 10,000 in a folder of their own 17.2 s). Every other step is over
+the whole grown crawl (filters, join, clustering, site titles, saving 110,000 pages and
+1.2 million pairs down to the pair floor), or over the pages the addition newly put in
+clusters (dating: about 4,650 pages through htmldate in the workers, ~9 s of their CPU),
+as in a full run.
 """
 
 from __future__ import annotations
