@@ -40,6 +40,19 @@ ratio near 5x at such loads.
   match 40.3 s against the full run's 63.2 s. A second --add at load 33 took 848.4 s, its
   match 264.6 s: probing 60 % of the pages costs more than a full join, so above 5 % (as
   any addition of 10 % is) the join is now the full one again.
+- Fixed costs (benchmarks/bench_grow_steps.py, each run under benchmarks/process_tree.py,
+  interleaved: --add on the code before, --add after, a full run; 2 pairs, 1-min load
+  14-21): --add before 159.8, 145.5 s (CPU of the whole process tree 54.8, 53.3 s), after
+  148.4, 143.0 s (51.5, 57.2 s), full runs 703.7, 679.2 s (234.7, 237.1 s). Medians: full
+  run / --add 4.5x before, 4.7x after in wall time, 4.4x and 4.3x in CPU seconds (which the
+  load does not change); every pairs CSV byte for byte the full run's. The cut (no second
+  stat of each file after the walk, numba's setup while the files are read) is about 0.5 s
+  of CPU, within the runs' spread: an --add's own steps (the walk, 0.5 s of CPU; loading
+  100,000 kept pages, 0.8-0.9 s; appending 10,000, 0.1 s; opening the project with its
+  backup on a thread, 0.3 s) are small, reading and extracting the new files costs what a
+  full run's reading costs a file, and the rest is over the whole grown crawl (filters and
+  site titles ~7 s of CPU, match and clustering ~13-14 s, saving 110,000 pages and 1.2
+  million pairs ~7 s) or over the pages newly clustered (their dates, ~9 s of the workers').
 """
 
 from __future__ import annotations

@@ -35,6 +35,7 @@ from workbench.core.records import SkipRecord
 from workbench.detect.join.matcher import PairResult, SignatureMatrix, find_pairs
 from workbench.detect.spotsigs.extract import ExtractedPage
 from workbench.detect.spotsigs.params import SpotSigsParams
+from workbench.detect.workers import numba_setup
 from workbench.detect.workers.parallel import read_and_extract
 from workbench.usecases import grown_pairs
 from workbench.usecases.grown_pairs import Probed, grown_join, too_many
@@ -109,20 +110,20 @@ def root_text(root: Path | str) -> str:
     return str(Path(root).resolve())
 
 
-def stamp_of(entry: FileEntry) -> FileStamp:
-    """The file's size and modification time now (its size as the walk saw it)."""
-    try:
-        mtime = os.stat(entry.location).st_mtime_ns
-    except OSError:
-        mtime = -1  # gone or unreadable: read again next time (reading says why)
-    return FileStamp(entry.rel, entry.size, mtime)
+def stamped_walk(root: Path) -> tuple[list[FileEntry | SkipRecord], dict[str, FileStamp]]:
+    """The crawl's walk and each file's stamp, from what the walk saw of it (size and
+    modification time): no file is looked at twice, none is opened."""
+    mtimes: dict[str, int] = {}
+    items = list(walk(root, mtimes))
+    return items, {item.rel: FileStamp(item.rel, item.size, mtimes[item.rel])
+                   for item in items if isinstance(item, FileEntry)}
 
 
 def keep_pages(project_path: Path | str, root: Path | str, params: SpotSigsParams) -> KeepPages:
     """What a full run into a project gives ``load_corpus`` as ``keep``: the crawl's files
     are stamped now, before reading (a file changed while it is read is then read again
     next time), and the pages are kept file by file beside the project."""
-    stamps = [stamp_of(item) for item in walk(Path(root)) if isinstance(item, FileEntry)]
+    stamps = list(stamped_walk(Path(root))[1].values())
 
     def keep(extracted: list[ExtractedPage], skipped: list[SkipRecord]) -> None:
         found = by_file(stamps, extracted, skipped)
@@ -173,10 +174,29 @@ def grow_corpus(
         raise FileNotFoundError(f"no such file or folder: {root}")
     workers = workers or os.cpu_count() or 1
     timings: dict[str, float] = {}
+    # numba's one-time setup while the workers read, not in the filters after them
+    # (as load_corpus does for a full run).
+    setting_up = numba_setup.start()
+    try:
+        corpus, growth = _grown(project_path, root, params, progress, workers, read, timings)
+    finally:
+        setting_up.join()
+    return corpus_of(str(root), params, *corpus, timings, progress), growth
+
+
+def _grown(project_path: Path | str, root: Path, params: SpotSigsParams, progress: ProgressFn,
+           workers: int, read: ReadFiles | None, timings: dict[str, float]
+           ) -> tuple[tuple[list[ExtractedPage], list[SkipRecord]], Growth]:
+    """The grown crawl's pages and skip records before the filters, what was read, and
+    the kept pages brought up to date. ``timings`` gets the walk, the kept pages' load,
+    the reading and extracting of the new files and their keeping."""
     t0 = time.perf_counter()
-    items = list(walk(root))
-    stamps = {item.rel: stamp_of(item) for item in items if isinstance(item, FileEntry)}
+    items, stamps = stamped_walk(root)
+    timings["walk"] = time.perf_counter() - t0
+    t_load = time.perf_counter()
     kept = load_kept(kept_path(project_path))
+    timings["load kept pages"] = time.perf_counter() - t_load
+    t0 = time.perf_counter()
     growth = Growth()
     if kept is None:
         growth.read_all_because = "no pages were kept from an earlier run"
@@ -242,7 +262,7 @@ def grow_corpus(
         # they read it, as in a full run (held to the join, they were all alive at once).
         growth.probed.why_all = too_many(read_now, len(growth.kept_pages))
         growth.kept_pages = []
-    return corpus_of(str(root), params, pages, skipped, timings, progress), growth
+    return (pages, skipped), growth
 
 
 def _read(to_read: list[FileEntry | SkipRecord], stamps: dict[str, FileStamp], params: SpotSigsParams,
@@ -320,4 +340,4 @@ def grow_into_project(
     return result, run_id, grown[0][1]
 
 
-__all__ = ["Growth", "grow_corpus", "grow_into_project", "join_for", "keep_pages", "stamp_of"]
+__all__ = ["Growth", "grow_corpus", "grow_into_project", "join_for", "keep_pages", "stamped_walk"]
