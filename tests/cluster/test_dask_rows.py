@@ -34,6 +34,7 @@ from workbench.detect.spotsigs.member_overlap import (
     with_matrix_ids,
 )
 from workbench.detect.spotsigs.params import SpotSigsParams
+from workbench.usecases import pipeline
 from workbench.usecases.pipeline import detect, idf_flags, load_corpus, run_dedup
 
 
@@ -197,3 +198,67 @@ def test_the_client_reads_no_packed_arrays_and_the_tasks_make_the_rows(cluster, 
     assert [(c.reference, c.members, c.similarities, c.boilerplate_share) for c in dask.clusters] == \
            [(c.reference, c.members, c.similarities, c.boilerplate_share) for c in local.clusters]
     assert dask.pairs.similarity.tobytes() == local.pairs.similarity.tobytes()
+
+
+class _CountingNpz:
+    """An opened ``.npz`` file that adds up the bytes of every array read from it."""
+
+    def __init__(self, npz: object, read: dict[str, int]) -> None:
+        self.npz, self.read = npz, read
+
+    def __enter__(self) -> _CountingNpz:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.npz.close()  # type: ignore[attr-defined]
+
+    @property
+    def files(self) -> list[str]:
+        return self.npz.files  # type: ignore[attr-defined, no-any-return]
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        got: np.ndarray = self.npz[name]  # type: ignore[index]
+        self.read[name] = self.read.get(name, 0) + got.nbytes
+        return got
+
+
+@pytest.mark.slow
+def test_the_client_reads_final_rows_and_never_filters_a_matrix(cluster, small_pages: Path,  # noqa: F811
+                                                                tmp_path: Path, monkeypatch):
+    """The rows tasks apply the IDF filter, leave out the ids no other page has and empty
+    the rows of pages with too little text, and write the repeated blocks' table with the
+    matrix's 32-bit ids: the client reads exactly the entries the corpus keeps, never
+    holds the matrix before the filters next to its filtered copy (the filter stage's
+    peak on a large crawl), and the corpus is the local one to the last array."""
+    params = SpotSigsParams(idf_low=0.5)  # a high bar: the IDF filter leaves ids out of a small crawl
+    local = load_corpus(small_pages, params, workers=2)
+    assert local.idf_applied and local.filters.common, "the IDF filter left nothing out"
+    assert local.matrix.unindexed is not None and local.matrix.unindexed.any(), "no unindexed signatures"
+    assert any(p.skip_reason and p.skip_reason.startswith("too little text") for p in local.pages)
+
+    def never(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("the client filtered a matrix made before the filters")
+
+    read: dict[str, int] = {}
+    load = np.load
+
+    def counting(source, *args, **kwargs):  # the client process only: workers are others
+        got = load(source, *args, **kwargs)
+        return _CountingNpz(got, read) if Path(source).name.startswith("rows-") else got
+
+    monkeypatch.setattr(SignatureMatrix, "filtered", never)
+    monkeypatch.setattr(pipeline, "idf_flags", never)
+    monkeypatch.setattr(np, "load", counting)
+    with dask_run(None, tmp_path / "work", cluster=cluster) as run:
+        corpus = load_corpus(small_pages, params, workers=2, **run.corpus_hooks)
+    monkeypatch.undo()
+
+    m, table = corpus.matrix, corpus.repeated
+    assert table is not None and local.repeated is not None
+    assert read["ids"] == m.sig.nbytes and read["counts"] == m.cnt.nbytes, (read, m.sig.nbytes)
+    assert read["sig_id"] == table.sig_id.nbytes and table.sig_id.dtype == np.int32
+    _same_arrays(m, local.matrix, (*MATRIX, "unindexed"))
+    _same_arrays(table, local.repeated, TABLE)
+    assert table.matrix_ids and local.repeated.matrix_ids
+    assert corpus.pages == local.pages  # lengths and "too little text" skip reasons included
+    assert corpus.filters == local.filters and corpus.idf_applied

@@ -37,6 +37,7 @@ from workbench.cluster.doc_freqs import IdFilters
 from workbench.cluster.reduce import SPLIT_EVERY, add_counts, shard_bag, shard_units
 from workbench.cluster.shards import ShardPage, ShardRef, new_shard, read_block_inputs, read_pages
 from workbench.cluster.tasks import wait_all
+from workbench.core.clusters.heap import release_free_memory
 from workbench.core.progress import ProgressFn
 from workbench.detect.join.matcher import SignatureMatrix
 from workbench.detect.spotsigs import matrix_kernels
@@ -287,7 +288,9 @@ def matrix_rows_on(client: Any, work_dir: Path, refs: Sequence[Any], boiler: dic
     files = _RowsFiles(refs, [path for path, _ in done], mine)
     made = FilteredMade(files, len(refs), filters[0], filters[1],
                         sum(with_sigs for _, with_sigs in done) + (int(mine["with_sigs"][0]) if mine else 0))
-    return made, _repeated_blocks(files, made, block_ids, block_pages)
+    table = _repeated_blocks(files, made, block_ids, block_pages)
+    release_free_memory()  # the files' arrays, freed into the heap, go back before the matrix's
+    return made, table
 
 
 class FilteredMade:
@@ -348,6 +351,7 @@ class FilteredMade:
         self.entries = self.left_out = np.empty(0, np.int64)
         # As filter_corpus's matrix: a crawl without signatures has no raw ids.
         raw_ids = self.vocabulary if len(self.vocabulary) else None
+        release_free_memory()  # the same for the rows' arrays read
         return SignatureMatrix(ptr, sig, cnt, raw_ids, unindexed)
 
 
