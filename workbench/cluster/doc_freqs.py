@@ -7,8 +7,10 @@ boilerplate): a second pass over the page shards, with those blocks given. Each 
 task counts, per 64-bit signature id, the pages that have it, and the pages that have any
 signature; partial counts are added pairwise up a tree (``dask.bag``'s ``reduction``,
 ``split_every`` at a time) on the workers, and the last task turns the whole crawl's counts
-into the ids the filter drops. Only those (a few thousand ids) reach the client, not the
-vocabulary's counts.
+into the ids the filter drops, and into the vocabulary with two flags an id (counted by
+the IDF filter; indexed) for the rows tasks to filter their rows by (workbench.cluster.rows).
+The client receives the dropped ids and the vocabulary with its flags (10 bytes an id, the
+matrix's ``raw_ids``), not the vocabulary's counts.
 """
 
 from __future__ import annotations

@@ -13,9 +13,18 @@ the step whose peak was the client's (``MatrixBuilder.finish``). The table's par
 whole crawl's repeated blocks (compared blocks on two pages or more), counted first by a
 tree reduction over the shards, as the site counts are (``member_overlap.compared_block_pages``
 per shard, added up pairwise on the workers): the rows tasks take its answer straight from
-the cluster. The client reads the files in page order into the matrix's arrays and the
-table's parts into :class:`RepeatedBlocks`: the same arrays as the local run's, without
-ever holding the pages' packed arrays.
+the cluster.
+
+The tasks apply the filters too: the reduction's last task knows, per id of the
+vocabulary, whether the IDF filter counts it and whether a second page has it
+(``doc_freqs.id_filters``), so each task writes its pages' final rows (counted and indexed
+ids only), each page's length and unindexed count (a page too short left empty), and the
+table's part with the matrix's 32-bit ids. The client reads each page's figures first
+(``pipeline.filter_corpus`` sets aside the pages with too little text from the lengths),
+then copies the files, one at a time and in page order, straight into the matrix's and the
+table's arrays, sized once: the same arrays as the local run's, without ever holding the
+pages' packed arrays, the matrix before the filters next to its filtered copy (about
+1 KB a page at the filter stage's peak), or the table's 64-bit ids.
 
 The corpus boilerplate's inputs (block hashes and weights) are read by the client from
 their own columns of the shards (:func:`corpus_inputs`): the decision samples pages of
