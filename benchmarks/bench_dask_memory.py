@@ -15,7 +15,8 @@ largest worker's peak, the peak summed over the tree, and the project file's siz
 ``--stages``: instead, the run through the Python API in this process (the client) on a
 2-worker LocalCluster, with this process's resident memory after each stage and its peak
 so far: what the client holds, stage by stage (the pages' records come back; their
-signature arrays stay in the shards, and the matrix's rows are made by the tasks).
+signature arrays stay in the shards, and the matrix's rows are made and filtered by the
+tasks: a mark once their files are read, before the filtered matrix is filled).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent  # the checkout whose workbench runs (cwd of the command)
@@ -97,9 +99,17 @@ def client_stages(crawl: Path, where: Path) -> None:
         params = SpotSigsParams()
         pages, skipped = run.extract_all(crawl, params, lambda *_: None, 2)
         say(f"pages' records read back ({len(pages):,})")
+
+        def matrix_rows(*args: Any) -> Any:
+            # The filter stage's two steps: the rows tasks' files read (the repeated blocks'
+            # table and each page's length), then the filtered matrix filled from them.
+            made = run.matrix_rows(*args)
+            say("filter: rows tasks done, files read")
+            return made
+
         corpus = corpus_of(str(crawl), params, pages, skipped, {}, site_boiler=run.site_boilerplate,
                            too_common_ids=run.too_common_ids, checksum_groups=run.checksum_groups,
-                           matrix_rows=run.matrix_rows)
+                           matrix_rows=matrix_rows)
         del pages
         say("filtered: signature matrix")
         result = detect(corpus, join=run.join)

@@ -18,6 +18,7 @@ from workbench.cluster.run import dask_run
 from workbench.cluster.shards import ShardRef, write_pages
 from workbench.core.records import RawPage
 from workbench.detect.join.matcher import MatrixBuilder, SignatureMatrix
+from workbench.detect.spotsigs import matrix_kernels
 from workbench.detect.spotsigs.boilerplate import ANY_SITE, boilerplate_masks, site_boilerplate
 from workbench.detect.spotsigs.corpus_boilerplate import (
     block_weights,
@@ -30,9 +31,11 @@ from workbench.detect.spotsigs.member_overlap import (
     joined_parts,
     repeated_blocks,
     repeated_part,
+    with_matrix_ids,
 )
 from workbench.detect.spotsigs.params import SpotSigsParams
-from workbench.usecases.pipeline import detect, load_corpus, run_dedup
+from workbench.usecases import pipeline
+from workbench.usecases.pipeline import detect, idf_flags, load_corpus, run_dedup
 
 
 def _pages(root: Path) -> list[ExtractedPage]:
@@ -56,7 +59,8 @@ def _boiler(pages: list[ExtractedPage]) -> dict[str, np.ndarray]:
 
 def _local(pages: list[ExtractedPage], boiler: dict[str, np.ndarray]
            ) -> tuple[SignatureMatrix, RepeatedBlocks]:
-    """The raw matrix and the repeated blocks as ``pipeline.filter_corpus`` makes them here."""
+    """The raw matrix and the repeated blocks as ``pipeline.filter_corpus`` makes them here
+    (before the filters)."""
     hashes = [p.block_hashes for p in pages]
     masks = boilerplate_masks([p.info for p in pages], hashes, boiler)
     builder = MatrixBuilder(len(pages), sum(p.n_spots for p in pages))
@@ -114,8 +118,9 @@ def test_corpus_boilerplate_of_flat_arrays_is_the_same(goldset_dev: Path):
 def test_rows_of_shards_out_of_order_and_pages_the_client_holds(cluster, goldset_dev: Path,  # noqa: F811
                                                                  tmp_path: Path):
     """A run's pages may come from shards in any order (a revisit resolved by a later task)
-    and a few may be held by the client: the rows and the corpus boilerplate's inputs come
-    out in the run's order all the same."""
+    and a few may be held by the client: the rows (filtered by the tasks), the repeated
+    blocks and the corpus boilerplate's inputs come out in the run's order all the same,
+    as the local run's filtered matrix and table."""
     pages = _pages(goldset_dev)[:60]
     boiler = _boiler(pages)
     first, second = tmp_path / "pages-a.parquet", tmp_path / "pages-b.parquet"
@@ -126,13 +131,27 @@ def test_rows_of_shards_out_of_order_and_pages_the_client_holds(cluster, goldset
     refs: list[object] = [ShardRef(str(first), k) if k < 30 else ShardRef(str(second), k - 30) if k < 55
                           else pages[k] for k in order]
     mine = [pages[k] for k in order]
-    want_matrix, want_table = _local(mine, boiler)
+    raw, table = _local(mine, boiler)
+    counts = doc_freqs.page_doc_freqs(mine, boiler)
+    filters = doc_freqs.id_filters(counts, 2, 0.3)  # a low bar: the IDF filter drops ids here
+    counted, indexed, _ = idf_flags(raw, SpotSigsParams(), doc_freqs.too_common(counts, 2, 0.3))
+    assert not counted.all() and not indexed.all(), "nothing filtered"
+    assert np.array_equal(filters[1], counted) and np.array_equal(filters[2], indexed)
+    want_lengths = matrix_kernels.row_totals(raw.ptr, raw.sig, raw.cnt, counted, indexed)[0]
+    keep = want_lengths >= 5
+    keep[order.index(12)] = False  # a page set aside for another reason: its row goes too
+    want_matrix, lengths = raw.filtered(counted, indexed, lambda _: keep)
+    want_table = with_matrix_ids(table, raw.raw_ids)
     with dask_run(None, tmp_path / "work", cluster=cluster) as run:
-        vocabulary = doc_freqs.page_doc_freqs(mine, boiler)[1]
-        matrix, table = rows.matrix_rows_on(run.client, run.work_dir, refs, boiler, vocabulary,
-                                            lambda *_: None)
-    _same_arrays(matrix, want_matrix, MATRIX)
-    _same_arrays(table, want_table, TABLE)
+        made, got_table = rows.matrix_rows_on(run.client, run.work_dir, refs, boiler, filters, 5,
+                                              lambda *_: None)
+        assert np.array_equal(made.lengths, lengths)
+        got_matrix = made.finish(keep)  # read from the run's work folder
+    assert made.with_sigs == int((np.diff(raw.ptr) > 0).sum())
+    assert made.too_common_ids() == frozenset(raw.raw_ids[~counted].tolist())
+    _same_arrays(got_matrix, want_matrix, (*MATRIX, "unindexed"))
+    _same_arrays(got_table, want_table, TABLE)
+    assert got_table.matrix_ids
     hashes, weights, sizes = rows.corpus_inputs(refs, sum(p.n_blocks for p in mine))
     assert np.array_equal(hashes, np.concatenate([p.block_hashes for p in mine]))
     assert np.array_equal(weights, np.concatenate(list(_weights(mine))).astype(np.float64))
@@ -179,3 +198,67 @@ def test_the_client_reads_no_packed_arrays_and_the_tasks_make_the_rows(cluster, 
     assert [(c.reference, c.members, c.similarities, c.boilerplate_share) for c in dask.clusters] == \
            [(c.reference, c.members, c.similarities, c.boilerplate_share) for c in local.clusters]
     assert dask.pairs.similarity.tobytes() == local.pairs.similarity.tobytes()
+
+
+class _CountingNpz:
+    """An opened ``.npz`` file that adds up the bytes of every array read from it."""
+
+    def __init__(self, npz: object, read: dict[str, int]) -> None:
+        self.npz, self.read = npz, read
+
+    def __enter__(self) -> _CountingNpz:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.npz.close()  # type: ignore[attr-defined]
+
+    @property
+    def files(self) -> list[str]:
+        return self.npz.files  # type: ignore[attr-defined, no-any-return]
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        got: np.ndarray = self.npz[name]  # type: ignore[index]
+        self.read[name] = self.read.get(name, 0) + got.nbytes
+        return got
+
+
+@pytest.mark.slow
+def test_the_client_reads_final_rows_and_never_filters_a_matrix(cluster, small_pages: Path,  # noqa: F811
+                                                                tmp_path: Path, monkeypatch):
+    """The rows tasks apply the IDF filter, leave out the ids no other page has and empty
+    the rows of pages with too little text, and write the repeated blocks' table with the
+    matrix's 32-bit ids: the client reads exactly the entries the corpus keeps, never
+    holds the matrix before the filters next to its filtered copy (the filter stage's
+    peak on a large crawl), and the corpus is the local one to the last array."""
+    params = SpotSigsParams(idf_low=0.5)  # a high bar: the IDF filter leaves ids out of a small crawl
+    local = load_corpus(small_pages, params, workers=2)
+    assert local.idf_applied and local.filters.common, "the IDF filter left nothing out"
+    assert local.matrix.unindexed is not None and local.matrix.unindexed.any(), "no unindexed signatures"
+    assert any(p.skip_reason and p.skip_reason.startswith("too little text") for p in local.pages)
+
+    def never(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("the client filtered a matrix made before the filters")
+
+    read: dict[str, int] = {}
+    load = np.load
+
+    def counting(source, *args, **kwargs):  # the client process only: workers are others
+        got = load(source, *args, **kwargs)
+        return _CountingNpz(got, read) if Path(source).name.startswith("rows-") else got
+
+    monkeypatch.setattr(SignatureMatrix, "filtered", never)
+    monkeypatch.setattr(pipeline, "idf_flags", never)
+    monkeypatch.setattr(np, "load", counting)
+    with dask_run(None, tmp_path / "work", cluster=cluster) as run:
+        corpus = load_corpus(small_pages, params, workers=2, **run.corpus_hooks)
+    monkeypatch.undo()
+
+    m, table = corpus.matrix, corpus.repeated
+    assert table is not None and local.repeated is not None
+    assert read["ids"] == m.sig.nbytes and read["counts"] == m.cnt.nbytes, (read, m.sig.nbytes)
+    assert read["sig_id"] == table.sig_id.nbytes and table.sig_id.dtype == np.int32
+    _same_arrays(m, local.matrix, (*MATRIX, "unindexed"))
+    _same_arrays(table, local.repeated, TABLE)
+    assert table.matrix_ids and local.repeated.matrix_ids
+    assert corpus.pages == local.pages  # lengths and "too little text" skip reasons included
+    assert corpus.filters == local.filters and corpus.idf_applied

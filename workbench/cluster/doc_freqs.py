@@ -7,8 +7,10 @@ boilerplate): a second pass over the page shards, with those blocks given. Each 
 task counts, per 64-bit signature id, the pages that have it, and the pages that have any
 signature; partial counts are added pairwise up a tree (``dask.bag``'s ``reduction``,
 ``split_every`` at a time) on the workers, and the last task turns the whole crawl's counts
-into the ids the filter drops. Only those (a few thousand ids) reach the client, not the
-vocabulary's counts.
+into the ids the filter drops, and into the vocabulary with two flags an id (counted by
+the IDF filter; indexed) for the rows tasks to filter their rows by (workbench.cluster.rows).
+The client receives the dropped ids and the vocabulary with its flags (10 bytes an id, the
+matrix's ``raw_ids``), not the vocabulary's counts.
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ DocFreqs = tuple[int, np.ndarray, np.ndarray]
 # What the client needs of them: the pages with any signature, and the ids the IDF filter
 # drops (None: too few pages for the filter to run).
 TooCommon = tuple[int, np.ndarray | None]
+# The vocabulary (ids sorted), and per id whether the IDF filter counts it and whether it
+# is indexed (:func:`id_filters`).
+IdFilters = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
 def page_doc_freqs(pages: Sequence[ExtractedPage], boiler: dict[str, np.ndarray]) -> DocFreqs:
@@ -71,30 +76,42 @@ def _partition(items: Iterable[tuple[str, list[int]]], boiler: dict[str, np.ndar
     return [merge(shard_doc_freqs(shard, rows, boiler) for shard, rows in items)]
 
 
+def id_filters(freqs: DocFreqs, min_pages: int, idf_low: float) -> IdFilters:
+    """The vocabulary (every id of the pages without their boilerplate, sorted: the
+    signature matrix's ``raw_ids``) and, per id, what ``pipeline.idf_flags`` makes of it:
+    counted (the IDF filter keeps it) and indexed (counted, and on two pages or more), from
+    the whole crawl's counts: the same flags to the last bit, for the rows tasks to apply
+    (workbench.cluster.rows) so that the client never holds the matrix before the filter."""
+    _, ids, df = freqs
+    dropped = too_common(freqs, min_pages, idf_low)[1]
+    counted = np.ones(len(ids), dtype=bool) if dropped is None else ~np.isin(ids, dropped, assume_unique=True)
+    return ids, counted, counted & (df >= 2)
+
+
 def too_common_on(client: Any, refs: Sequence[Any], boiler: dict[str, np.ndarray], min_pages: int,
                   idf_low: float) -> Callable[[], TooCommon]:
     """Starts the reduction over the pages ``refs`` name (ShardRefs; an ExtractedPage there
     is a page the client holds and is counted here); the call returned waits for its
     answer. The boilerplate goes into the graph once, not into every task."""
-    return too_common_and_vocabulary_on(client, refs, boiler, min_pages, idf_low)[0]
+    return too_common_and_filters_on(client, refs, boiler, min_pages, idf_low)[0]
 
 
-def too_common_and_vocabulary_on(client: Any, refs: Sequence[Any], boiler: dict[str, np.ndarray],
-                                 min_pages: int, idf_low: float) -> tuple[Callable[[], TooCommon], Any]:
-    """:func:`too_common_on`, and the vocabulary: every signature id of the pages without
-    their boilerplate, sorted (the signature matrix's ``raw_ids``), as a Dask future (or
-    the array itself when the client counted every page), for the rows tasks to number
-    their ids by (workbench.cluster.rows)."""
+def too_common_and_filters_on(client: Any, refs: Sequence[Any], boiler: dict[str, np.ndarray],
+                              min_pages: int, idf_low: float) -> tuple[Callable[[], TooCommon], Any]:
+    """:func:`too_common_on`, and :func:`id_filters` of the same counts as a Dask future (or
+    the arrays themselves when the client counted every page), for the rows tasks to number
+    their ids by and filter them with (workbench.cluster.rows)."""
     from dask.delayed import delayed
 
     units, here = shard_units(refs)
     own = page_doc_freqs(here, boiler)
     if not units:
         decided = too_common(own, min_pages, idf_low)
-        return (lambda: decided), own[1]
+        return (lambda: decided), id_filters(own, min_pages, idf_low)
     counted = shard_bag(units).map_partitions(_partition, delayed(boiler, traverse=False))
     tree = counted.reduction(merge, merge, split_every=SPLIT_EVERY, name="doc-freqs")
     whole = tree.apply(lambda counts: merge([counts, own]))
     answer = whole.apply(lambda counts: too_common(counts, min_pages, idf_low))
-    future, vocabulary = client.compute([answer, whole.apply(lambda counts: counts[1])])
-    return (lambda: future.result()), vocabulary
+    flags = whole.apply(lambda counts: id_filters(counts, min_pages, idf_low))
+    future, filters = client.compute([answer, flags])
+    return (lambda: future.result()), filters

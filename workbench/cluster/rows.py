@@ -13,9 +13,18 @@ the step whose peak was the client's (``MatrixBuilder.finish``). The table's par
 whole crawl's repeated blocks (compared blocks on two pages or more), counted first by a
 tree reduction over the shards, as the site counts are (``member_overlap.compared_block_pages``
 per shard, added up pairwise on the workers): the rows tasks take its answer straight from
-the cluster. The client reads the files in page order into the matrix's arrays and the
-table's parts into :class:`RepeatedBlocks`: the same arrays as the local run's, without
-ever holding the pages' packed arrays.
+the cluster.
+
+The tasks apply the filters too: the reduction's last task knows, per id of the
+vocabulary, whether the IDF filter counts it and whether a second page has it
+(``doc_freqs.id_filters``), so each task writes its pages' final rows (counted and indexed
+ids only), each page's length and unindexed count (a page too short left empty), and the
+table's part with the matrix's 32-bit ids. The client reads each page's figures first
+(``pipeline.filter_corpus`` sets aside the pages with too little text from the lengths),
+then copies the files, one at a time and in page order, straight into the matrix's and the
+table's arrays, sized once: the same arrays as the local run's, without ever holding the
+pages' packed arrays, the matrix before the filters next to its filtered copy (about
+1 KB a page at the filter stage's peak), or the table's 64-bit ids.
 
 The corpus boilerplate's inputs (block hashes and weights) are read by the client from
 their own columns of the shards (:func:`corpus_inputs`): the decision samples pages of
@@ -27,25 +36,27 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from workbench.cluster.doc_freqs import IdFilters
 from workbench.cluster.reduce import SPLIT_EVERY, add_counts, shard_bag, shard_units
 from workbench.cluster.shards import ShardPage, ShardRef, new_shard, read_block_inputs, read_pages
 from workbench.cluster.tasks import wait_all
+from workbench.core.clusters.heap import release_free_memory
 from workbench.core.progress import ProgressFn
 from workbench.detect.join.matcher import SignatureMatrix
+from workbench.detect.spotsigs import matrix_kernels
 from workbench.detect.spotsigs.boilerplate import boilerplate_masks
 from workbench.detect.spotsigs.corpus_boilerplate import block_weights
 from workbench.detect.spotsigs.extract import ExtractedPage, page_multisets
 from workbench.detect.spotsigs.member_overlap import (
     RepeatedBlocks,
-    RepeatedPart,
     compared_block_pages,
-    joined_parts,
+    part_with_matrix_ids,
     repeated_part,
 )
 
@@ -173,59 +184,91 @@ def _count_partition(items: Iterable[tuple[str, list[int]]], boiler: dict[str, n
 # -- The rows --------------------------------------------------------------------------------
 
 def rows_of(pages: Sequence[ExtractedPage], boiler: dict[str, np.ndarray], block_ids: np.ndarray,
-            vocabulary: np.ndarray) -> dict[str, np.ndarray]:
-    """The pages' rows of the signature matrix before the IDF filter (as ``filter_corpus``
-    makes them here), their ids numbered by their place in ``vocabulary`` (every id of the
-    crawl's rows, sorted: as ``MatrixBuilder.finish`` numbers them), and their part of the
-    repeated blocks' table."""
+            filters: IdFilters, min_sigs: int) -> dict[str, np.ndarray]:
+    """The pages' rows of the signature matrix after the filters, as ``filter_corpus``
+    makes them here (``SignatureMatrix.filtered``): their ids numbered by their place in
+    the crawl's vocabulary (as ``MatrixBuilder.finish`` numbers them), only the counted
+    and indexed ones, each page's length (its counted signatures) and its counted but
+    unindexed signatures' count, a page shorter than ``min_sigs`` left empty; and their
+    part of the repeated blocks' table with matrix ids (``with_matrix_ids``)."""
+    vocabulary, counted, indexed = filters
     infos, hashes = [p.info for p in pages], [p.block_hashes for p in pages]
     masks = boilerplate_masks(infos, hashes, boiler)
     ptr, ids, counts = page_multisets(pages, masks)
     dense = np.searchsorted(vocabulary, ids)
     if len(ids) and not np.array_equal(vocabulary[np.minimum(dense, len(vocabulary) - 1)], ids):
         raise RuntimeError("a page's signature is not in the crawl's vocabulary")
-    part = repeated_part([p.spot_ids for p in pages], [p.spot_block for p in pages], hashes, masks, block_ids)
-    return {"ptr": ptr, "ids": dense.astype(np.int32),
-            "counts": np.minimum(counts, _INT32_MAX).astype(np.int32),
+    del ids
+    sig = dense.astype(np.int32)
+    cnt = np.minimum(counts, _INT32_MAX).astype(np.int32)
+    del dense, counts
+    lengths, left_out = matrix_kernels.row_totals(ptr, sig, cnt, counted, indexed)
+    # Indexed ids are counted ones (doc_freqs.id_filters); pages too short never stay.
+    kept_ptr, kept_sig, kept_cnt = matrix_kernels.keep_entries(ptr, sig, cnt, indexed,
+                                                               lengths >= max(min_sigs, 1))
+    part = part_with_matrix_ids(
+        repeated_part([p.spot_ids for p in pages], [p.spot_block for p in pages], hashes, masks, block_ids),
+        vocabulary)
+    return {"ptr": kept_ptr, "ids": kept_sig, "counts": kept_cnt, "lengths": lengths, "left_out": left_out,
+            "with_sigs": np.array([np.count_nonzero(np.diff(ptr))], dtype=np.int64),
             "blocks_of_page": part[0], "page_block": part[1], "spots_of_page": part[2], "sig_id": part[3],
             "sig_block": part[4]}
 
 
 def rows_task(shard: str, rows: list[int], boiler: dict[str, np.ndarray], repeated: BlockPages,
-              vocabulary: np.ndarray, work_dir: str) -> tuple[str, int]:
+              filters: IdFilters, min_sigs: int, work_dir: str) -> tuple[str, int]:
     """Task: the rows of rows ``rows`` of a page shard, written into the work directory;
-    returns the file and its matrix entries."""
-    got = rows_of(_read(shard, rows), boiler, repeated[0], vocabulary)
+    returns the file and its pages with any signature before the filters."""
+    got = rows_of(_read(shard, rows), boiler, repeated[0], filters, min_sigs)
     path = new_shard(work_dir, "rows").with_suffix(".npz")
     part = path.with_suffix(".part")
     with open(part, "wb") as out:  # whole or not at all, as the page shards
         arrays: dict[str, Any] = got
         np.savez(out, **arrays)
     os.replace(part, path)
-    return str(path), len(got["ids"])
+    return str(path), int(got["with_sigs"][0])
 
 
-def _slice(got: dict[str, np.ndarray], lo: int, hi: int) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray],
-                                                                     RepeatedPart]:
-    """Rows lo:hi of a unit's file: their matrix rows and their repeated blocks' part."""
-    ptr = got["ptr"]
-    a, b = int(ptr[lo]), int(ptr[hi])
-    blocks, spots = _ptr(got["blocks_of_page"]), _ptr(got["spots_of_page"])
-    ba, bb, sa, sb = int(blocks[lo]), int(blocks[hi]), int(spots[lo]), int(spots[hi])
-    return ((ptr[lo : hi + 1] - a, got["ids"][a:b], got["counts"][a:b]),
-            (got["blocks_of_page"][lo:hi], got["page_block"][ba:bb], got["spots_of_page"][lo:hi],
-             got["sig_id"][sa:sb], got["sig_block"][sa:sb]))
+# Each page's figures in the rows files, read first (a few bytes a page).
+_PER_PAGE = ("ptr", "lengths", "left_out", "blocks_of_page", "spots_of_page")
+
+
+class _RowsFiles:
+    """The rows tasks' files (and the rows of the pages the client holds) walked in the
+    run's order, a unit's file read once a walk and only the arrays asked for: each walk
+    copies straight into arrays sized once, so no unit's arrays outlive its turn and
+    nothing is concatenated."""
+
+    def __init__(self, refs: Sequence[Any], files: list[str], mine: dict[str, np.ndarray] | None) -> None:
+        self.segments = segments(refs)
+        self.files = files
+        self.mine = mine
+
+    def walk(self, names: Sequence[str]) -> Iterator[tuple[int, int, dict[str, np.ndarray]]]:
+        """Each segment's first and end row in its unit and the unit's arrays ``names``."""
+        loaded: tuple[int, dict[str, np.ndarray]] | None = None
+        for unit, lo, hi in self.segments:
+            if unit < 0:
+                assert self.mine is not None
+                yield lo, hi, self.mine
+                continue
+            if loaded is None or loaded[0] != unit:
+                loaded = None  # the last unit's arrays go before the next one's are read
+                with np.load(self.files[unit]) as npz:
+                    loaded = unit, {name: npz[name] for name in names}
+            yield lo, hi, loaded[1]
 
 
 def matrix_rows_on(client: Any, work_dir: Path, refs: Sequence[Any], boiler: dict[str, np.ndarray],
-                   vocabulary: Any, progress: ProgressFn) -> tuple[SignatureMatrix, RepeatedBlocks]:
-    """The raw signature matrix (before the IDF filter) and the repeated blocks of the
-    pages ``refs`` names (ShardRefs; an ExtractedPage there is a page the client holds and
-    is done here), made by the cluster's tasks with the boilerplate ``boiler`` decided.
-    ``vocabulary``: the rows' ids, sorted (or a Dask future of them: the document
-    frequencies' reduction, workbench.cluster.doc_freqs), by which the tasks number them:
-    the client never holds 64-bit ids nor renumbers them (``MatrixBuilder.finish`` held
-    about 3 KB a page at its peak)."""
+                   filters: Any, min_sigs: int, progress: ProgressFn) -> tuple[FilteredMade, RepeatedBlocks]:
+    """The signature matrix's rows after the filters and the repeated blocks of the pages
+    ``refs`` names (ShardRefs; an ExtractedPage there is a page the client holds and is
+    done here), made by the cluster's tasks with the boilerplate ``boiler`` decided.
+    ``filters``: the vocabulary and what the IDF filter makes of each id
+    (``doc_freqs.id_filters``; or a Dask future of them, from the document frequencies'
+    reduction), by which the tasks number and filter their ids: the client never holds
+    64-bit ids, nor the matrix before the filters (it held the matrix and its filtered
+    copy at once: about 3.5 KB a page at the filter stage's peak)."""
     from dask.delayed import delayed
 
     units, here = shard_units(refs)
@@ -236,7 +279,7 @@ def matrix_rows_on(client: Any, work_dir: Path, refs: Sequence[Any], boiler: dic
         counted = shard_bag(units).map_partitions(_count_partition, delayed(boiler, traverse=False))
         tree = counted.reduction(merge, merge, split_every=SPLIT_EVERY, name="repeated-blocks")
         repeated = client.compute(tree.apply(lambda whole: repeated_of(merge([whole, own]))))
-        futures = [client.submit(rows_task, shard, rows, shared, repeated, vocabulary, str(work_dir),
+        futures = [client.submit(rows_task, shard, rows, shared, repeated, filters, min_sigs, str(work_dir),
                                  pure=False, retries=RETRIES, key=f"{ROWS_TASK}-{uuid.uuid4().hex}")
                    for shard, rows in units]
 
@@ -245,54 +288,99 @@ def matrix_rows_on(client: Any, work_dir: Path, refs: Sequence[Any], boiler: dic
 
         done = wait_all(client, futures, report)
         block_ids, block_pages = repeated.result()
-        if not isinstance(vocabulary, np.ndarray):
-            vocabulary = vocabulary.result()
+        if not isinstance(filters, tuple):
+            filters = filters.result()
     else:
         done = []
         block_ids, block_pages = repeated_of(own)
-    mine = rows_of(here, boiler, block_ids, vocabulary) if here else None
-    entries = sum(count for _, count in done) + (len(mine["ids"]) if mine else 0)
-    filled = _Rows(len(refs), entries)
-    parts: list[RepeatedPart] = []
-    loaded: tuple[int, dict[str, np.ndarray]] | None = None
-    for unit, lo, hi in segments(refs):
-        if unit < 0:
-            assert mine is not None
-            got = mine
-        else:
-            if loaded is None or loaded[0] != unit:
-                with np.load(done[unit][0]) as npz:
-                    loaded = unit, {name: npz[name] for name in npz.files}
-            got = loaded[1]
-        row_part, repeated_part_ = _slice(got, lo, hi)
-        filled.add(*row_part)
-        parts.append(repeated_part_)
-    del loaded, mine
-    return filled.matrix(vocabulary), joined_parts(block_ids, block_pages, parts)
+    mine = rows_of(here, boiler, block_ids, filters, min_sigs) if here else None
+    files = _RowsFiles(refs, [path for path, _ in done], mine)
+    made = FilteredMade(files, len(refs), filters[0], filters[1],
+                        sum(with_sigs for _, with_sigs in done) + (int(mine["with_sigs"][0]) if mine else 0))
+    table = _repeated_blocks(files, made, block_ids, block_pages)
+    release_free_memory()  # the files' arrays, freed into the heap, go back before the matrix's
+    return made, table
 
 
-class _Rows:
-    """The matrix's arrays filled row by row with ids already numbered: what
-    ``MatrixBuilder`` gives for the same rows, without its 64-bit ids and renumbering."""
+class FilteredMade:
+    """The filtered rows read back: each page's figures first (its length, for the
+    caller to say which pages stay), then the matrix (:meth:`finish`)."""
 
-    def __init__(self, pages: int, entries: int) -> None:
-        self.ptr = np.zeros(pages + 1, dtype=np.int64)
-        self.sig = np.empty(entries, dtype=np.int32)
-        self.cnt = np.empty(entries, dtype=np.int32)
-        self.rows = 0
+    def __init__(self, files: _RowsFiles, pages: int, vocabulary: np.ndarray, counted: np.ndarray,
+                 with_sigs: int) -> None:
+        self.files: _RowsFiles | None = files
+        self.vocabulary = np.asarray(vocabulary, np.int64)
+        self.counted = counted
+        self.with_sigs = with_sigs  # pages with any signature before the filters
+        self.lengths = np.empty(pages, dtype=np.int64)
+        self.left_out = np.empty(pages, dtype=np.int64)
+        self.entries = np.empty(pages, dtype=np.int64)  # each page's entries left by the tasks
+        self.blocks_of_page = np.empty(pages, dtype=np.int64)
+        self.spots_of_page = np.empty(pages, dtype=np.int64)
+        at = 0
+        for lo, hi, got in files.walk(_PER_PAGE):
+            self.lengths[at : at + hi - lo] = got["lengths"][lo:hi]
+            self.left_out[at : at + hi - lo] = got["left_out"][lo:hi]
+            self.entries[at : at + hi - lo] = np.diff(got["ptr"][lo : hi + 1])
+            self.blocks_of_page[at : at + hi - lo] = got["blocks_of_page"][lo:hi]
+            self.spots_of_page[at : at + hi - lo] = got["spots_of_page"][lo:hi]
+            at += hi - lo
+        if at != pages:
+            raise RuntimeError(f"the rows files held {at:,} pages, not {pages:,}")
 
-    def add(self, ptr: np.ndarray, sig: np.ndarray, cnt: np.ndarray) -> None:
-        at = int(self.ptr[self.rows])
-        self.sig[at : at + len(sig)] = sig
-        self.cnt[at : at + len(sig)] = cnt
-        self.ptr[self.rows + 1 : self.rows + len(ptr)] = at + ptr[1:]
-        self.rows += len(ptr) - 1
+    def too_common_ids(self) -> frozenset[int]:
+        """The raw ids the IDF filter left out (as ``filter_corpus`` finds them in the
+        matrix before the filter: every id of the vocabulary is on some page)."""
+        return frozenset(self.vocabulary[~self.counted].tolist())
 
-    def matrix(self, vocabulary: np.ndarray) -> SignatureMatrix:
-        if self.rows != len(self.ptr) - 1 or int(self.ptr[-1]) != len(self.sig):
-            raise RuntimeError(f"{self.rows:,} rows of {len(self.ptr) - 1:,} made")
-        if not len(self.sig):  # as MatrixBuilder.finish: no ids, no raw ids
-            return SignatureMatrix(self.ptr, self.sig, self.cnt)
-        if int(self.sig.max()) + 1 != len(vocabulary):
-            raise RuntimeError("the vocabulary has ids no row has")
-        return SignatureMatrix(self.ptr, self.sig, self.cnt, np.asarray(vocabulary, np.int64))
+    def finish(self, keep_rows: np.ndarray) -> SignatureMatrix:
+        """The matrix, the rows where ``keep_rows`` is false empty (lengths included):
+        ``SignatureMatrix.filtered``'s, filled in place from the files."""
+        if self.files is None:
+            raise RuntimeError("the matrix is finished")
+        files, self.files = self.files, None
+        keep = np.asarray(keep_rows, dtype=bool)
+        ptr = _ptr(np.where(keep, self.entries, 0))
+        sig = np.empty(int(ptr[-1]), dtype=np.int32)
+        cnt = np.empty(int(ptr[-1]), dtype=np.int32)
+        page = 0
+        for lo, hi, got in files.walk(("ptr", "ids", "counts")):
+            rows_ptr, at = got["ptr"], int(ptr[page])
+            a, b = int(rows_ptr[lo]), int(rows_ptr[hi])
+            kept = keep[page : page + hi - lo]
+            if kept.all():
+                sig[at : at + b - a] = got["ids"][a:b]
+                cnt[at : at + b - a] = got["counts"][a:b]
+            else:  # a page the caller set aside for another reason: its entries stay out
+                entry_kept = np.repeat(kept, np.diff(rows_ptr[lo : hi + 1]))
+                sig[at : int(ptr[page + hi - lo])] = got["ids"][a:b][entry_kept]
+                cnt[at : int(ptr[page + hi - lo])] = got["counts"][a:b][entry_kept]
+            page += hi - lo
+        unindexed = np.where(keep, self.left_out, 0)
+        self.entries = self.left_out = np.empty(0, np.int64)
+        # As filter_corpus's matrix: a crawl without signatures has no raw ids.
+        raw_ids = self.vocabulary if len(self.vocabulary) else None
+        release_free_memory()  # the same for the rows' arrays read
+        return SignatureMatrix(ptr, sig, cnt, raw_ids, unindexed)
+
+
+def _repeated_blocks(files: _RowsFiles, made: FilteredMade, block_ids: np.ndarray,
+                     block_pages: np.ndarray) -> RepeatedBlocks:
+    """The repeated blocks' table with matrix ids, copied from the files' parts straight
+    into its arrays (``joined_parts`` and ``with_matrix_ids`` without their copies)."""
+    page_block_ptr, sig_ptr = _ptr(made.blocks_of_page), _ptr(made.spots_of_page)
+    made.blocks_of_page = made.spots_of_page = np.empty(0, np.int64)
+    page_block = np.empty(int(page_block_ptr[-1]), dtype=np.int32)
+    sig_id = np.empty(int(sig_ptr[-1]), dtype=np.int32)
+    sig_block = np.empty(int(sig_ptr[-1]), dtype=np.int32)
+    page = 0
+    for lo, hi, got in files.walk(("blocks_of_page", "spots_of_page", "page_block", "sig_id", "sig_block")):
+        blocks, spots = _ptr(got["blocks_of_page"]), _ptr(got["spots_of_page"])
+        a, b, at = int(blocks[lo]), int(blocks[hi]), int(page_block_ptr[page])
+        page_block[at : at + b - a] = got["page_block"][a:b]
+        a, b, at = int(spots[lo]), int(spots[hi]), int(sig_ptr[page])
+        sig_id[at : at + b - a] = got["sig_id"][a:b]
+        sig_block[at : at + b - a] = got["sig_block"][a:b]
+        page += hi - lo
+    return RepeatedBlocks(block_ids, block_pages, page_block_ptr, page_block, sig_ptr, sig_id, sig_block,
+                          matrix_ids=True)

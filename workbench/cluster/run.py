@@ -29,7 +29,7 @@ import numpy as np
 
 from workbench.archive.scan import FileEntry
 from workbench.archive.worker import Process
-from workbench.cluster.doc_freqs import too_common_and_vocabulary_on, too_common_on
+from workbench.cluster.doc_freqs import too_common_and_filters_on, too_common_on
 from workbench.cluster.extract import extract_on
 from workbench.cluster.identical import groups, repeats_on
 from workbench.cluster.join import find_pairs_on
@@ -40,7 +40,7 @@ from workbench.cluster.where import ClusterError
 from workbench.core.clusters.heap import release_free_memory
 from workbench.core.progress import ProgressFn
 from workbench.core.records import PageInfo, SkipRecord
-from workbench.detect.join.matcher import PairResult, SignatureMatrix
+from workbench.detect.join.matcher import FilteredRows, PairResult, SignatureMatrix
 from workbench.detect.spotsigs.boilerplate import ANY_SITE, site_boilerplate
 from workbench.detect.spotsigs.corpus_boilerplate import corpus_boilerplate_flat
 from workbench.detect.spotsigs.extract import ExtractedPage, extract_batch
@@ -113,9 +113,9 @@ class DaskRun:
     def matrix_rows(self, pages: Sequence[ExtractedPage], params: SpotSigsParams,
                     progress: ProgressFn) -> MadeRows | None:
         """The boilerplate decided, the document frequencies' reduction started and the
-        matrix's rows and repeated blocks made by the cluster's tasks, from the shards the
-        pages are in (``pipeline.MatrixRows``); None, to do it all here as locally, when the
-        pages did not come from this run's shards."""
+        matrix's rows (filtered: ``FilteredRows``) and repeated blocks made by the cluster's
+        tasks, from the shards the pages are in (``pipeline.MatrixRows``); None, to do it
+        all here as locally, when the pages did not come from this run's shards."""
         if self._refs is None or (params.site_boilerplate and self._site_counts is None):
             return None
         if len(self._refs) != len(pages):  # another run's pages: never a silent difference
@@ -132,10 +132,18 @@ class DaskRun:
                 boiler[ANY_SITE] = everywhere
             release_free_memory()  # its temporaries go back to the system before the matrix's
         self._refs = None  # counted from the pages' places here (refs), as too_common_ids would
-        decided, vocabulary = too_common_and_vocabulary_on(self.client, refs, boiler, params.idf_min_pages,
-                                                           params.idf_low)
-        matrix, repeated = matrix_rows_on(self.client, self.work_dir, refs, boiler, vocabulary, progress)
-        return boiler, decided, repeated, matrix
+        decided, filters = too_common_and_filters_on(self.client, refs, boiler, params.idf_min_pages,
+                                                     params.idf_low)
+        made, repeated = matrix_rows_on(self.client, self.work_dir, refs, boiler, filters, params.min_sigs,
+                                        progress)
+        counted_pages, dropped = decided()
+        if counted_pages != made.with_sigs:  # the counts were not of these pages: never a silent difference
+            raise RuntimeError(f"the document frequencies were counted over {counted_pages:,} pages "
+                               f"with signatures, the signature matrix has {made.with_sigs:,}")
+        # The rows come filtered (the IDF filter, unindexed signatures, pages too short):
+        # the client never holds the matrix before the filters and its filtered copy at once.
+        rows = FilteredRows(made.lengths, made.too_common_ids(), dropped is not None, made.finish)
+        return boiler, decided, repeated, rows
 
     def checksum_groups(self, pages: int) -> np.ndarray | None:
         """Per page, its checksum's first page, from the reduction started when the pages

@@ -30,6 +30,7 @@ from workbench.core.distinct import count_distinct, distinct
 from workbench.core.progress import Cancelled, ProgressFn, no_progress
 from workbench.core.records import Cluster, PageInfo, RawPage, RunFilters, SkipRecord
 from workbench.detect.join.matcher import (
+    FilteredRows,
     MatrixBuilder,
     PairResult,
     SignatureMatrix,
@@ -89,9 +90,10 @@ TooCommonIds = Callable[[dict[str, np.ndarray], SpotSigsParams],
 # page shards: workbench.cluster.identical.
 ChecksumGroups = Callable[[int], np.ndarray | None]
 # The boilerplate found, the document frequencies counted (TooCommonIds' answer), the
-# repeated blocks (for doubtful members) and the signature matrix before the IDF filter.
+# repeated blocks (for doubtful members) and the signature matrix before the IDF filter, or
+# its rows with the filters applied where they were made (a cluster's tasks: FilteredRows).
 MadeRows = tuple[dict[str, np.ndarray], Callable[[], tuple[int, np.ndarray | None] | None] | None,
-                 RepeatedBlocks, SignatureMatrix]
+                 RepeatedBlocks, SignatureMatrix | FilteredRows]
 # Given the extracted pages (whose arrays may never have come here), the settings and
 # progress: MadeRows made elsewhere, the same as filter_corpus makes them here, or None:
 # made here after all. A cluster's tasks, from the pages' shards: workbench.cluster.rows.
@@ -430,10 +432,14 @@ def filter_corpus(root: str, params: SpotSigsParams, extracted: list[ExtractedPa
     extracted.clear()
     boiler, decided, repeated, raw_matrix = made
     del made
-    counted, indexed, idf_applied = idf_flags(raw_matrix, params, decided() if decided is not None else None)
-    dropped = ~counted & (matrix_kernels.id_counts(raw_matrix.sig, len(counted)) > 0)
-    too_common_ids = (frozenset(raw_matrix.raw_ids[dropped].tolist())
-                      if raw_matrix.raw_ids is not None else frozenset())
+    if isinstance(raw_matrix, FilteredRows):  # filtered where the rows were made (a cluster's tasks)
+        too_common_ids, idf_applied = raw_matrix.too_common_ids, raw_matrix.idf_applied
+    else:
+        counted, indexed, idf_applied = idf_flags(raw_matrix, params,
+                                                  decided() if decided is not None else None)
+        dropped = ~counted & (matrix_kernels.id_counts(raw_matrix.sig, len(counted)) > 0)
+        too_common_ids = (frozenset(raw_matrix.raw_ids[dropped].tolist())
+                          if raw_matrix.raw_ids is not None else frozenset())
     filters = RunFilters(too_common_ids, {site: frozenset(ids.tolist()) for site, ids in boiler.items()})
 
     def usable(lengths: np.ndarray) -> np.ndarray:
@@ -452,7 +458,10 @@ def filter_corpus(root: str, params: SpotSigsParams, extracted: list[ExtractedPa
     # The IDF filter, unindexed single-page signatures and pages with too little text, in
     # one pass (SignatureMatrix.filtered: the same as select_entries, index_only and
     # select_rows one after the other, without their matrix-sized temporaries).
-    matrix, _ = raw_matrix.filtered(counted, indexed, usable)
+    if isinstance(raw_matrix, FilteredRows):
+        matrix = raw_matrix.finish(usable(raw_matrix.lengths))
+    else:
+        matrix, _ = raw_matrix.filtered(counted, indexed, usable)
     del raw_matrix
     repeated = with_matrix_ids(repeated, matrix.raw_ids)
     found = checksum_groups(len(infos)) if checksum_groups is not None else None

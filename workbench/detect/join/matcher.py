@@ -145,6 +145,21 @@ class SignatureMatrix:
         return m
 
 
+@dataclass(slots=True)
+class FilteredRows:
+    """A signature matrix's rows made with the IDF filter and the unindexed signatures
+    already applied where they were made (a cluster's tasks: workbench.cluster.rows), so
+    that no process holds the matrix before the filters and its filtered copy at once.
+    What :meth:`SignatureMatrix.filtered` gives, in two steps: each page's ``lengths``
+    (its counted signatures) first, for the caller to say which pages stay, then
+    ``finish(keep_rows)``: the matrix, its left-out pages' rows empty."""
+
+    lengths: np.ndarray  # int64 per page
+    too_common_ids: frozenset[int]  # the raw ids the IDF filter left out of the pages
+    idf_applied: bool
+    finish: Callable[[np.ndarray], SignatureMatrix]
+
+
 class MatrixBuilder:
     """A :class:`SignatureMatrix` filled page by page into arrays sized once.
 

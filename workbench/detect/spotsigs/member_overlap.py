@@ -200,6 +200,21 @@ def with_matrix_ids(repeated: RepeatedBlocks, raw_ids: np.ndarray | None) -> Rep
                           repeated.page_block, ptr, ids[:kept], blocks[:kept], matrix_ids=True)
 
 
+def part_with_matrix_ids(part: RepeatedPart, raw_ids: np.ndarray) -> RepeatedPart:
+    """:func:`with_matrix_ids` of a part of the table (:func:`repeated_part`): its spots'
+    raw ids as their places in ``raw_ids`` (sorted), those not there left out, for the
+    parts to be joined with matrix ids (a cluster's rows tasks make them so: the client
+    then never holds the table's 64-bit ids). A binary search per spot, as the rows'
+    own ids are numbered there, instead of a hash table of every id per part."""
+    blocks_of_page, page_block, spots_of_page, sig_id, sig_block = part
+    at = np.searchsorted(raw_ids, sig_id)
+    hit = (raw_ids[np.minimum(at, len(raw_ids) - 1)] == sig_id if len(raw_ids)
+           else np.zeros(len(sig_id), dtype=bool))
+    page = np.repeat(np.arange(len(spots_of_page), dtype=np.int64), spots_of_page)
+    kept = np.bincount(page[hit], minlength=len(spots_of_page)).astype(np.int64)
+    return blocks_of_page, page_block, kept, at[hit].astype(np.int32), np.asarray(sig_block[hit], np.int32)
+
+
 @njit(cache=True, nogil=True)
 def _keep_matrix_ids(sig_ptr: np.ndarray, raw: np.ndarray, block: np.ndarray, raw_ids: np.ndarray,
                      ids: np.ndarray, blocks: np.ndarray, ptr: np.ndarray) -> int:
