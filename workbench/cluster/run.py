@@ -36,6 +36,7 @@ from workbench.cluster.join import find_pairs_on
 from workbench.cluster.quiet import new_workers_quiet, quiet_while
 from workbench.cluster.reduce import SiteCounts, boilerplate_of, merge, site_counts_on
 from workbench.cluster.rows import corpus_inputs, matrix_rows_on, where_pages_are
+from workbench.cluster.short_logs import short_logs
 from workbench.cluster.where import ClusterError
 from workbench.core.clusters.heap import release_free_memory
 from workbench.core.progress import ProgressFn
@@ -197,7 +198,7 @@ def local_cluster(workers: int | None = None) -> Any:
     # Only this machine may connect. The dashboard on a free port: None does not turn it off
     # (dask/distributed#8136) and warned on stderr whenever another cluster held 8787.
     # Workers without Dask's profiler (workbench.cluster.quiet says why).
-    with new_workers_quiet():
+    with new_workers_quiet(), short_logs():  # the scheduler (here) and its workers log little
         return LocalCluster(n_workers=workers or os.cpu_count() or 1,  # type: ignore[no-untyped-call]
                             threads_per_worker=1, processes=True, host="127.0.0.1",
                             dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR)
@@ -280,6 +281,10 @@ def dask_run(address: str | None, work_dir: Path | str | None = None, workers: i
         raise ClusterError(f"--dask needs Dask distributed and pyarrow ({exc})") from None
     stack = ExitStack()
     try:
+        # For the run's time, not only while it connects: a worker that joins later (one
+        # the nanny restarted) gets a connection with a short log too. Entered before the
+        # local cluster starts in the background, and so left after it.
+        stack.enter_context(short_logs())
         if cluster is None and not address:
             threads = workers or os.cpu_count() or 1  # one thread a worker (local_cluster)
             connecting = _start_local(threads, stack)
