@@ -5,6 +5,8 @@ the pages are is two integer arrays (workbench.cluster.places), not an object a 
 
 from __future__ import annotations
 
+import dataclasses
+import pickle
 from pathlib import Path
 
 import numpy as np
@@ -76,18 +78,33 @@ def _two_shards(tmp_path: Path) -> tuple[list[ExtractedPage], list[ShardRef]]:
     return pages, refs
 
 
-def test_repeated_values_are_one_object_across_shards(tmp_path: Path):
+def test_the_records_come_back_in_columns_across_shards(tmp_path: Path):
     pages, refs = _two_shards(tmp_path)
     back = _records_of(ShardPlaces(refs))
     assert [p.info for p in back] == [p.info for p in pages]
-    infos = [p.info for p in back]
-    a, b = infos[0], infos[8]  # one in each shard, with the same title (Story 0), opening and site
-    assert a.title == b.title and a.title is b.title
-    assert a.opening is b.opening and a.link_host is b.link_host and a.content_type is b.content_type
-    assert a.title_tag is b.title_tag and a.other_titles is b.other_titles
-    assert a.other_titles[0] is infos[1].other_titles[0]  # "More on this story", of another page too
-    assert a.other_titles[1] is a.title_tag  # a page's <title> among its other titles: one string
-    assert all(info.source is info.key for info in infos)  # a folder's page: one string for both
+    assert list(back.infos) == [p.info for p in pages]  # the table the pipeline takes
+    assert [(p.n_spots, p.n_blocks) for p in back] == [(p.n_spots, p.n_blocks) for p in pages]
+    assert back.total_blocks() == sum(p.n_blocks for p in pages)
+    infos = back.infos
+    assert all(info.source == info.key for info in infos)  # a folder's page: its key for source
+
+
+def test_a_records_view_reads_and_writes_its_columns(tmp_path: Path):
+    written = _odd_pages()
+    shard = tmp_path / "pages-a.parquet"
+    write_pages(written, shard)
+    back = _records_of(ShardPlaces([ShardRef(str(shard), k) for k in range(len(written))]))
+    infos = back.infos
+    row = infos[1]
+    row.signature_count, row.skip_reason, row.title = 3, "too little text: 3 signatures", "Another title"
+    row.checksum, row.other_titles, row.offset = "", ("One",), None
+    want = dataclasses.replace(written[1].info, signature_count=3, skip_reason="too little text: 3 signatures",
+                               title="Another title", checksum="", other_titles=("One",), offset=None)
+    assert infos[1] == want and want == infos[1]  # either way round
+    assert infos[0] == written[0].info and infos[2] == written[2].info  # the others as they were
+    assert pickle.loads(pickle.dumps(infos[1])) == want  # pickled as the PageInfo it stands for
+    assert type(pickle.loads(pickle.dumps(infos[1]))) is PageInfo
+    assert infos[-1] == written[-1].info and infos[1:3] == [want, written[2].info]
 
 
 def test_a_shards_pages_are_where_they_were_and_read_whole(tmp_path: Path):

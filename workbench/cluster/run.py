@@ -33,6 +33,7 @@ from workbench.cluster.doc_freqs import too_common_and_vocabulary_on, too_common
 from workbench.cluster.extract import extract_on
 from workbench.cluster.identical import groups, repeats_on
 from workbench.cluster.join import find_pairs_on
+from workbench.cluster.light_pages import LightPages
 from workbench.cluster.quiet import new_workers_quiet, quiet_while
 from workbench.cluster.reduce import SiteCounts, boilerplate_of, merge, site_counts_on
 from workbench.cluster.rows import corpus_inputs, matrix_rows_on, where_pages_are
@@ -76,7 +77,7 @@ class DaskRun:
                                                                                        repr=False)
 
     def extract_all(self, root: Path, params: SpotSigsParams, progress: ProgressFn,
-                    workers: int) -> tuple[list[ExtractedPage], list[SkipRecord]]:
+                    workers: int) -> tuple[Sequence[ExtractedPage], list[SkipRecord]]:
         def reduce_meanwhile(refs: Sequence[Any]) -> None:
             self._refs = refs
             self._repeats = len(refs), repeats_on(self.client, refs)
@@ -122,11 +123,12 @@ class DaskRun:
         if len(self._refs) != len(pages):  # another run's pages: never a silent difference
             raise RuntimeError(f"the run's shards hold {len(self._refs):,} pages, not {len(pages):,}")
         refs = where_pages_are(pages)
-        infos = [p.info for p in pages]
+        # The light pages' records table (no object a page), or each page's record.
+        infos = pages.infos if isinstance(pages, LightPages) else [p.info for p in pages]
         boiler = self.site_boilerplate(infos, (), params.site_min_pages, params.site_block_share) \
             if params.site_boilerplate else {}
         if params.corpus_boilerplate:
-            everywhere = corpus_boilerplate_flat(*corpus_inputs(refs, sum(p.n_blocks for p in pages)),
+            everywhere = corpus_boilerplate_flat(*corpus_inputs(refs, _blocks(pages)),
                                                  params.corpus_min_pages, params.corpus_core_share,
                                                  min_own_share=params.corpus_own_share)
             if len(everywhere):
@@ -160,7 +162,7 @@ class DaskRun:
         pages, skips = extract_on(self.connecting, self.work_dir, Path("."), params, progress, self.workers,
                                   self.process, items=files)
         skipped.extend(skips)
-        return pages
+        return list(pages)  # read back whole: a list already
 
     def join(self, m: SignatureMatrix, tau: float, groups: np.ndarray | None,
              progress: ProgressFn) -> PairResult:
@@ -187,6 +189,11 @@ class DaskRun:
     def grow_hooks(self) -> dict[str, Any]:
         """What ``grow_into_project`` takes to run on the cluster."""
         return {"read": self.read_files, "join": self.join}
+
+
+def _blocks(pages: Sequence[ExtractedPage]) -> int:
+    """The pages' blocks, all told."""
+    return pages.total_blocks() if isinstance(pages, LightPages) else sum(p.n_blocks for p in pages)
 
 
 def local_cluster(workers: int | None = None) -> Any:
