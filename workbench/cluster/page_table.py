@@ -318,6 +318,14 @@ class PageTable(Sequence[PageInfo]):
         for k in range(self._n):
             yield self[k]
 
+    def __eq__(self, other: object) -> bool:
+        """Equal to the list of the same records, as the list it stands in for."""
+        if not isinstance(other, PageTable | list):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]  # as a list's
+
     def value(self, k: int, name: str) -> Any:
         held = self._held.get(k)
         if held is not None:
