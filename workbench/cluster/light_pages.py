@@ -57,7 +57,7 @@ class LightPages(Sequence[ExtractedPage]):
         starts = np.zeros(len(tables) + 1, dtype=np.int64)
         np.cumsum([t.num_rows for t in tables], out=starts[1:])
         at = np.where(in_shard, starts[np.maximum(places.shards, 0)] + places.rows, 0)
-        moved = bool(self._others) or not np.array_equal(at, np.arange(n))
+        moved = bool(self._others) or starts[-1] != n or not np.array_equal(at, np.arange(n))
         order = pa.array(at, mask=~in_shard) if moved else None
         columns: dict[str, pa.Array] = {}
         for name in RECORD_COLUMNS:

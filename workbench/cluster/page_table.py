@@ -78,18 +78,27 @@ class _Ints(_Column):
         return int(self._values.nbytes) + (int(self._null.nbytes) if self._null is not None else 0)
 
 
+def _narrowest(most: int) -> type[np.unsignedinteger[Any]]:
+    """The smallest unsigned type that holds 0 to ``most``."""
+    for kind in (np.uint8, np.uint16, np.uint32):
+        if most <= np.iinfo(kind).max:
+            return kind
+    return np.uint64
+
+
 class _Coded(_Column):
-    """A number a page into the column's distinct values (None among them)."""
+    """A number a page into the column's distinct values (None among them), in the
+    narrowest type that numbers them (a byte a page for a handful)."""
 
     def __init__(self, values: pa.Array) -> None:
         if pa.types.is_null(values.type):
             self._values: list[Any] = [None]
-            self._codes = np.zeros(len(values), dtype=np.int32)
+            codes = np.zeros(len(values), dtype=np.int64)
         else:
             encoded = values.dictionary_encode()
             self._values = [*encoded.dictionary.to_pylist(), None]
-            self._codes = encoded.indices.fill_null(len(self._values) - 1).to_numpy(
-                zero_copy_only=False).astype(np.int32)
+            codes = encoded.indices.fill_null(len(self._values) - 1).to_numpy(zero_copy_only=False)
+        self._codes = codes.astype(_narrowest(len(self._values)))
         self._index: dict[Any, int] | None = None  # made when a value is first set
 
     def get(self, k: int) -> Any:
@@ -102,10 +111,17 @@ class _Coded(_Column):
         if at is None:
             at = self._index[value] = len(self._values)
             self._values.append(value)
+            if at > np.iinfo(self._codes.dtype).max:
+                self._codes = self._codes.astype(_narrowest(at))
         self._codes[k] = at
 
     def nbytes(self) -> int:
         return int(self._codes.nbytes)
+
+
+def _offsets(ends: np.ndarray) -> np.ndarray:
+    """Offsets into a buffer, 4 bytes each while it is under 4 GB."""
+    return ends.astype(_narrowest(int(ends[-1]) if len(ends) else 0))
 
 
 class _Text(_Column):
@@ -118,7 +134,7 @@ class _Text(_Column):
         first = values.offset  # a sliced array's rows start further in its buffers
         self._ends = np.frombuffer(offsets, dtype=np.int64)[first : first + len(values) + 1].copy()
         self._data = bytes(memoryview(data)[int(self._ends[0]) : int(self._ends[-1])]) if data else b""
-        self._ends -= self._ends[0]
+        self._ends = _offsets(self._ends - self._ends[0])
         self._null = values.is_null().to_numpy(zero_copy_only=False) if values.null_count else None
         self._edits: dict[int, Any] = {}
 
@@ -175,14 +191,15 @@ class _Tuples(_Column):
 
     def __init__(self, values: pa.Array) -> None:
         values = values.cast(pa.large_list(pa.large_string()))
-        self._starts = values.offsets.to_numpy().astype(np.int64)
+        self._starts = _offsets(values.offsets.to_numpy())
         self._items = _Text(values.values)
         self._edits: dict[int, tuple[str, ...]] = {}
 
     def get(self, k: int) -> tuple[str, ...]:
         if self._edits and k in self._edits:
             return self._edits[k]
-        return tuple(self._items.get(j) for j in range(self._starts[k], self._starts[k + 1]))  # type: ignore[misc]
+        items = range(int(self._starts[k]), int(self._starts[k + 1]))
+        return tuple(self._items.get(j) for j in items)  # type: ignore[misc]
 
     def set(self, k: int, value: tuple[str, ...]) -> None:
         self._edits[k] = value
