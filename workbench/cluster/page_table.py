@@ -344,9 +344,10 @@ class PageTable(Sequence[PageInfo]):
     __hash__ = None  # type: ignore[assignment]  # as a list's
 
     def value(self, k: int, name: str) -> Any:
-        held = self._held.get(k)
-        if held is not None:
-            return getattr(held, name)
+        if self._held:  # rarely: a page the client read itself
+            held = self._held.get(k)
+            if held is not None:
+                return getattr(held, name)
         return self._columns[name].get(k)
 
     def set_value(self, k: int, name: str, value: Any) -> None:
