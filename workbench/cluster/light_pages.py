@@ -23,6 +23,7 @@ import pyarrow.parquet as pq
 from workbench.cluster.page_table import FIELDS, PageTable
 from workbench.cluster.places import ShardPlaces
 from workbench.cluster.shards import NOTE_COLUMNS, RECORD_COLUMNS, ShardFile, ShardPage, ShardReader
+from workbench.core.clusters.heap import release_free_memory
 from workbench.core.records import SkipRecord
 from workbench.detect.spotsigs.extract import ExtractedPage
 
@@ -43,6 +44,18 @@ class LightPages(Sequence[ExtractedPage]):
     a shard) as it was."""
 
     def __init__(self, places: ShardPlaces) -> None:
+        # Arrow's own allocator (mimalloc) kept the read-back's freed temporaries: 1.7 KB a
+        # page of resident memory for 0.3 KB of columns (100,000 pages; 0.4 KB after asking
+        # it to let go). From the C heap, they go back to the system once freed.
+        previous = pa.default_memory_pool()
+        pa.set_memory_pool(pa.system_memory_pool())
+        try:
+            self._read(places)
+        finally:
+            pa.set_memory_pool(previous)
+        release_free_memory()
+
+    def _read(self, places: ShardPlaces) -> None:
         n = len(places)
         reader = ShardReader()
         self._files = [ShardFile(path, reader) for path in places.paths]
