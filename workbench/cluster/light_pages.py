@@ -127,6 +127,13 @@ class LightPages(Sequence[ExtractedPage]):
         for k in range(len(self)):
             yield self[k]
 
+    def __setitem__(self, k: slice, values: list[None]) -> None:
+        """The pipeline lets pages go as it reads their arrays, when it makes the matrix's
+        rows here (``extracted[lo:hi] = [None] * n``: workbench.usecases.pipeline): a light
+        page holds no array, so there is nothing to let go."""
+        if any(v is not None for v in values):
+            raise TypeError("light pages are read from their shards, not replaced")
+
     def total_blocks(self) -> int:
         return int(self._blocks.sum())
 
