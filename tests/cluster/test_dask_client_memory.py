@@ -30,6 +30,10 @@ def _crawl(root: Path) -> Path:
     return root
 
 
+def _file_entries() -> int:
+    return sum(isinstance(o, FileEntry) for o in gc.get_objects())
+
+
 @pytest.mark.slow
 def test_the_client_keeps_no_tasks_units_once_the_records_are_back(tmp_path: Path, monkeypatch):
     # A task a file: many more tasks than a log keeps messages.
@@ -37,11 +41,13 @@ def test_the_client_keeps_no_tasks_units_once_the_records_are_back(tmp_path: Pat
     monkeypatch.setattr(extract, "TASK_FILES", 1)
     crawl = _crawl(tmp_path / "crawl")
     before = dask.config.get("distributed.admin.low-level-log-length")
+    gc.collect()
+    earlier = _file_entries()  # other tests' runs in this process may have left a few
     with local_cluster(2) as cluster, dask_run(None, tmp_path / "work", cluster=cluster) as run:
         pages, skipped = run.extract_all(crawl, SpotSigsParams(), lambda *_: None, 2)
         assert len(pages) == FILES and not skipped
         gc.collect()
-        alive = sum(isinstance(o, FileEntry) for o in gc.get_objects())
+        alive = _file_entries() - earlier
         # Each of the scheduler's two streams to the workers (and the client's to the
         # scheduler) keeps its last LOG_LENGTH messages; Dask's default kept all 300 units.
         assert alive <= 4 * LOG_LENGTH, alive
