@@ -17,11 +17,18 @@ largest worker's peak, the peak summed over the tree, and the project file's siz
 so far: what the client holds, stage by stage (the pages' records come back; their
 signature arrays stay in the shards, and the matrix's rows are made and filtered by the
 tasks: a mark once their files are read, before the filtered matrix is filled).
+With two crawls or more, the records' cost a page follows: the growth of the client's
+resident memory over reading the records back, from one crawl to the next, per page
+added (issue 34's client memory: the records stay for the whole run). ``--trace``: the
+Python and numpy objects still alive once the records are back too (tracemalloc: slower).
+
+    python benchmarks/bench_dask_memory.py --stages [--trace] /tmp/gs100k/pages /tmp/gs300k/pages
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import shutil
 import subprocess
@@ -81,7 +88,26 @@ def _rss_mb() -> tuple[float, float]:
     return now, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def client_stages(crawl: Path, where: Path) -> None:
+def _live_objects(pages: int) -> None:
+    """The allocations still alive (tracemalloc has traced since the read-back began)."""
+    import gc
+    import tracemalloc
+
+    gc.collect()
+    stats = tracemalloc.take_snapshot().statistics("lineno")
+    tracemalloc.stop()
+    total = sum(s.size for s in stats)
+    print(f"    live objects made since: {total / 2**20:.1f} MB, {total / max(pages, 1):.0f} bytes a page; "
+          "the largest:", flush=True)
+    for stat in stats[:6]:
+        where = stat.traceback[0]
+        print(f"      {stat.size / 2**20:7.1f} MB {stat.count:>10,} objects  "
+              f"{where.filename.split('site-packages/')[-1]}:{where.lineno}", flush=True)
+
+
+def client_stages(crawl: Path, where: Path, trace: bool = False) -> tuple[int, float]:
+    """Prints the stages; returns the pages and how much the client grew reading their
+    records back (MB)."""
     sys.path.insert(0, str(ROOT))
     from workbench.cluster.run import dask_run, local_cluster
     from workbench.store import Project
@@ -97,8 +123,17 @@ def client_stages(crawl: Path, where: Path) -> None:
         from workbench.detect.spotsigs.params import SpotSigsParams
 
         params = SpotSigsParams()
+        if trace:
+            import tracemalloc
+
+            tracemalloc.start()
+        before, _ = _rss_mb()
         pages, skipped = run.extract_all(crawl, params, lambda *_: None, 2)
-        say(f"pages' records read back ({len(pages):,})")
+        grew = _rss_mb()[0] - before
+        n = len(pages)
+        say(f"pages' records read back ({n:,})")
+        if trace:
+            _live_objects(n)
 
         def matrix_rows(*args: Any) -> Any:
             # The filter stage's two steps: the rows tasks' files read (the repeated blocks'
@@ -118,6 +153,7 @@ def client_stages(crawl: Path, where: Path) -> None:
         save_result(project, result)
         project.close()
         say("saved into the project")
+    return n, grew
 
 
 def main() -> None:
@@ -126,15 +162,22 @@ def main() -> None:
     ap.add_argument("--project-dir", type=Path, default=None)
     ap.add_argument("--local", action="store_true", help="the local pipeline instead of --dask")
     ap.add_argument("--stages", action="store_true", help="the client's memory stage by stage (in process)")
+    ap.add_argument("--trace", action="store_true",
+                    help="with --stages: the objects alive once the records are back (tracemalloc)")
     ap.add_argument("--keep", type=Path, default=None,
                     help="keep the projects in this folder (to score them afterwards: "
                          "scripts/score_project.py); default: removed")
     args = ap.parse_args()
     if args.stages:
+        grown: list[tuple[int, float]] = []
         for crawl in args.crawls:
             with tempfile.TemporaryDirectory(dir=args.project_dir) as where:
                 print(f"{crawl}:", flush=True)
-                client_stages(crawl, Path(where))
+                grown.append(client_stages(crawl, Path(where), args.trace))
+        for (n0, mb0), (n1, mb1) in itertools.pairwise(grown):
+            if n1 != n0:
+                print(f"records read back: {n0:,} -> {n1:,} pages, the client grew {mb0:.0f} -> {mb1:.0f} "
+                      f"MB: {(mb1 - mb0) * 2**20 / (n1 - n0):.0f} bytes a page more", flush=True)
         return
     with tempfile.TemporaryDirectory(dir=args.project_dir) as where:
         for k, crawl in enumerate(args.crawls):

@@ -5,6 +5,11 @@ the pages are is two integer arrays (workbench.cluster.places), not an object a 
 
 from __future__ import annotations
 
+import dataclasses
+import gc
+import hashlib
+import pickle
+import tracemalloc
 from pathlib import Path
 
 import numpy as np
@@ -76,18 +81,34 @@ def _two_shards(tmp_path: Path) -> tuple[list[ExtractedPage], list[ShardRef]]:
     return pages, refs
 
 
-def test_repeated_values_are_one_object_across_shards(tmp_path: Path):
+def test_the_records_come_back_in_columns_across_shards(tmp_path: Path):
     pages, refs = _two_shards(tmp_path)
     back = _records_of(ShardPlaces(refs))
     assert [p.info for p in back] == [p.info for p in pages]
-    infos = [p.info for p in back]
-    a, b = infos[0], infos[8]  # one in each shard, with the same title (Story 0), opening and site
-    assert a.title == b.title and a.title is b.title
-    assert a.opening is b.opening and a.link_host is b.link_host and a.content_type is b.content_type
-    assert a.title_tag is b.title_tag and a.other_titles is b.other_titles
-    assert a.other_titles[0] is infos[1].other_titles[0]  # "More on this story", of another page too
-    assert a.other_titles[1] is a.title_tag  # a page's <title> among its other titles: one string
-    assert all(info.source is info.key for info in infos)  # a folder's page: one string for both
+    assert list(back.infos) == [p.info for p in pages]  # the table the pipeline takes
+    assert [(p.n_spots, p.n_blocks) for p in back] == [(p.n_spots, p.n_blocks) for p in pages]
+    assert back.total_blocks() == sum(p.n_blocks for p in pages)
+    infos = back.infos
+    assert all(info.source == info.key for info in infos)  # a folder's page: its key for source
+
+
+def test_a_records_view_reads_and_writes_its_columns(tmp_path: Path):
+    written = _odd_pages()
+    shard = tmp_path / "pages-a.parquet"
+    write_pages(written, shard)
+    back = _records_of(ShardPlaces([ShardRef(str(shard), k) for k in range(len(written))]))
+    infos = back.infos
+    row = infos[1]
+    row.signature_count, row.skip_reason, row.title = 3, "too little text: 3 signatures", "Another title"
+    row.checksum, row.other_titles, row.offset = "", ("One",), None
+    want = dataclasses.replace(written[1].info, signature_count=3, title="Another title", checksum="",
+                               skip_reason="too little text: 3 signatures", other_titles=("One",),
+                               offset=None)
+    assert infos[1] == want and want == infos[1]  # either way round
+    assert infos[0] == written[0].info and infos[2] == written[2].info  # the others as they were
+    assert pickle.loads(pickle.dumps(infos[1])) == want  # pickled as the PageInfo it stands for
+    assert type(pickle.loads(pickle.dumps(infos[1]))) is PageInfo
+    assert infos[-1] == written[-1].info and infos[1:3] == [want, written[2].info]
 
 
 def test_a_shards_pages_are_where_they_were_and_read_whole(tmp_path: Path):
@@ -134,3 +155,53 @@ def test_values_that_rarely_repeat_stop_being_kept(monkeypatch):
     assert sum(v.startswith("title") for v in kept) == 10
     shared.next_shard()
     assert shared.one("title 3", "title") is shared.one("".join(["title ", "3"]), "title")
+
+
+def _story(k: int) -> ExtractedPage:
+    """A page with text of its own, as a crawl's pages have: key, checksum, titles, opening."""
+    key = f"news/site{k % 40:02d}.example/2024/05/{k:06d}-story.html"
+    title = f"Story {k} on the bridge"
+    tag = f"{title} | Site {k % 40}"
+    info = PageInfo(key=key, source=key, content_type="text/html", encoding="utf-8", title=title,
+                    checksum=hashlib.sha1(str(k).encode()).hexdigest(), signature_count=30 + k % 50,
+                    language="en",
+                    link_host=f"site{k % 40}.example", title_tag=tag, other_titles=(tag, f"Site {k % 40}"),
+                    opening=f"The council said on Monday that bridge {k} would close for a week")
+    ids = np.arange(5, dtype=np.int64)
+    return ExtractedPage.of(info, ids + k, ids % 2, np.array([k, k + 1], dtype=np.int64))
+
+
+def _text_bytes(info: PageInfo) -> int:
+    texts = (info.key, info.title, info.title_tag, info.opening, *info.other_titles)
+    return sum(len(s.encode()) for s in texts)
+
+
+def test_the_records_cost_the_client_little_beyond_their_text(tmp_path: Path):
+    """Live Python and numpy bytes a page once the records are back, beyond the UTF-8 bytes
+    of the page's own text: about 110 here (in columns), about 700 as a PageInfo, its
+    strings and a ShardPage a page (measured when this was written)."""
+    pages, per_shard = 4000, 1000
+    refs: list[ShardRef] = []
+    for s in range(pages // per_shard):
+        path = tmp_path / f"pages-{s}.parquet"
+        write_pages([_story(k) for k in range(s * per_shard, (s + 1) * per_shard)], path)
+        refs += [ShardRef(str(path), r) for r in range(per_shard)]
+    places = ShardPlaces(refs)
+    del refs
+    # What it imports, first; and a shard's rows need not all be pages of the run.
+    one = _records_of(ShardPlaces([ShardRef(str(tmp_path / "pages-0.parquet"), 7)]))
+    assert len(one) == 1 and one[0].info == _story(7).info
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        back = _records_of(places)
+        gc.collect()
+        live = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert len(back) == pages and back[1234].info == _story(1234).info
+    text = sum(_text_bytes(_story(k).info) for k in range(pages))
+    beyond = (live - text) / pages
+    print(f"{beyond:.0f} bytes a page beyond the text")
+    assert beyond < 200, f"{beyond:.0f} bytes a page beyond the text"

@@ -21,19 +21,16 @@ from typing import Any
 from workbench.archive.scan import FileEntry
 from workbench.archive.tasks import FileBatch, FileRange, RangeLog, SplitFile, plan, plan_items
 from workbench.archive.worker import Process, read_files, resolve_pages
+from workbench.cluster.light_pages import LightPages
 from workbench.cluster.places import ShardPlaces
 from workbench.cluster.shards import (
-    Record,
     ShardFile,
-    ShardPage,
     ShardReader,
     ShardRef,
     new_shard,
     read_pages,
-    read_records,
     write_pages,
 )
-from workbench.cluster.shared_values import SharedValues
 from workbench.core.progress import ProgressFn
 from workbench.core.records import SkipRecord
 from workbench.detect.spotsigs.extract import ExtractedPage, extract_batch
@@ -184,7 +181,7 @@ def extract_on(client: Any, work_dir: Path, root: Path, params: SpotSigsParams, 
                workers: int, process: Process = extract_batch,
                items: list[FileEntry | SkipRecord] | None = None,
                on_refs: Callable[[Sequence[Any]], None] | None = None, light: bool = False,
-               ) -> tuple[list[ExtractedPage], list[SkipRecord]]:
+               ) -> tuple[Sequence[ExtractedPage], list[SkipRecord]]:
     """Every page below ``root`` (or in ``items`` only: the files a grown crawl added,
     ``workbench.usecases.grow``), extracted by the cluster, in ``scan`` order, with the
     skip records; the client reads the pages back from the shards (``light``: only their
@@ -245,15 +242,7 @@ def _read_back(places: ShardPlaces) -> list[ExtractedPage]:
     return _in_order(places, read_pages, lambda whole, _shard, _row: whole)
 
 
-def _records_of(places: ShardPlaces) -> list[ExtractedPage]:
+def _records_of(places: ShardPlaces) -> LightPages:
     """The pages in ``places``' order, their arrays left in their shards: only the shards'
-    record columns are read, and each distinct value of them is one object (SharedValues)."""
-    shared = SharedValues()
-    # One int object for each row number, shared by the pages of every shard.
-    rows = list(range(int(places.rows.max()) + 1)) if len(places) else []
-
-    def light(record: Record, shard: ShardFile, row: int) -> ExtractedPage:
-        info, note, spots, blocks = record
-        return ShardPage(info, shard, rows[row], spots, blocks, note)
-
-    return _in_order(places, lambda path: read_records(path, shared), light)
+    record columns are read, into columns (workbench.cluster.light_pages)."""
+    return LightPages(places)

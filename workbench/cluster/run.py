@@ -33,9 +33,11 @@ from workbench.cluster.doc_freqs import too_common_and_filters_on, too_common_on
 from workbench.cluster.extract import extract_on
 from workbench.cluster.identical import groups, repeats_on
 from workbench.cluster.join import find_pairs_on
+from workbench.cluster.light_pages import LightPages
 from workbench.cluster.quiet import new_workers_quiet, quiet_while
 from workbench.cluster.reduce import SiteCounts, boilerplate_of, merge, site_counts_on
 from workbench.cluster.rows import corpus_inputs, matrix_rows_on, where_pages_are
+from workbench.cluster.short_logs import short_logs
 from workbench.cluster.where import ClusterError
 from workbench.core.clusters.heap import release_free_memory
 from workbench.core.progress import ProgressFn
@@ -75,7 +77,7 @@ class DaskRun:
                                                                                        repr=False)
 
     def extract_all(self, root: Path, params: SpotSigsParams, progress: ProgressFn,
-                    workers: int) -> tuple[list[ExtractedPage], list[SkipRecord]]:
+                    workers: int) -> tuple[Sequence[ExtractedPage], list[SkipRecord]]:
         def reduce_meanwhile(refs: Sequence[Any]) -> None:
             self._refs = refs
             self._repeats = len(refs), repeats_on(self.client, refs)
@@ -121,11 +123,12 @@ class DaskRun:
         if len(self._refs) != len(pages):  # another run's pages: never a silent difference
             raise RuntimeError(f"the run's shards hold {len(self._refs):,} pages, not {len(pages):,}")
         refs = where_pages_are(pages)
-        infos = [p.info for p in pages]
+        # The light pages' records table (no object a page), or each page's record.
+        infos = pages.infos if isinstance(pages, LightPages) else [p.info for p in pages]
         boiler = self.site_boilerplate(infos, (), params.site_min_pages, params.site_block_share) \
             if params.site_boilerplate else {}
         if params.corpus_boilerplate:
-            everywhere = corpus_boilerplate_flat(*corpus_inputs(refs, sum(p.n_blocks for p in pages)),
+            everywhere = corpus_boilerplate_flat(*corpus_inputs(refs, _blocks(pages)),
                                                  params.corpus_min_pages, params.corpus_core_share,
                                                  min_own_share=params.corpus_own_share)
             if len(everywhere):
@@ -167,7 +170,7 @@ class DaskRun:
         pages, skips = extract_on(self.connecting, self.work_dir, Path("."), params, progress, self.workers,
                                   self.process, items=files)
         skipped.extend(skips)
-        return pages
+        return list(pages)  # read back whole: a list already
 
     def join(self, m: SignatureMatrix, tau: float, groups: np.ndarray | None,
              progress: ProgressFn) -> PairResult:
@@ -196,6 +199,11 @@ class DaskRun:
         return {"read": self.read_files, "join": self.join}
 
 
+def _blocks(pages: Sequence[ExtractedPage]) -> int:
+    """The pages' blocks, all told."""
+    return pages.total_blocks() if isinstance(pages, LightPages) else sum(p.n_blocks for p in pages)
+
+
 def local_cluster(workers: int | None = None) -> Any:
     """Worker processes on this machine, one thread each. They are the cluster's
     children: closing it ends them, and a worker whose parent dies (killed, even with
@@ -205,7 +213,7 @@ def local_cluster(workers: int | None = None) -> Any:
     # Only this machine may connect. The dashboard on a free port: None does not turn it off
     # (dask/distributed#8136) and warned on stderr whenever another cluster held 8787.
     # Workers without Dask's profiler (workbench.cluster.quiet says why).
-    with new_workers_quiet():
+    with new_workers_quiet(), short_logs():  # the scheduler (here) and its workers log little
         return LocalCluster(n_workers=workers or os.cpu_count() or 1,  # type: ignore[no-untyped-call]
                             threads_per_worker=1, processes=True, host="127.0.0.1",
                             dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR)
@@ -288,6 +296,10 @@ def dask_run(address: str | None, work_dir: Path | str | None = None, workers: i
         raise ClusterError(f"--dask needs Dask distributed and pyarrow ({exc})") from None
     stack = ExitStack()
     try:
+        # For the run's time, not only while it connects: a worker that joins later (one
+        # the nanny restarted) gets a connection with a short log too. Entered before the
+        # local cluster starts in the background, and so left after it.
+        stack.enter_context(short_logs())
         if cluster is None and not address:
             threads = workers or os.cpu_count() or 1  # one thread a worker (local_cluster)
             connecting = _start_local(threads, stack)

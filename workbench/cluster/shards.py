@@ -60,8 +60,8 @@ def _write_whole(table: pa.Table, path: Path) -> None:
 
 
 # What the client reads of a shard: the pages' records, notes and sizes, not their arrays.
-_NOTE_COLUMNS = ("_note_source", "_note_reason", "_note_offset")
-RECORD_COLUMNS = [f.name for f in _INFO_FIELDS] + ["_spots", "_blocks", *_NOTE_COLUMNS]
+NOTE_COLUMNS = ("_note_source", "_note_reason", "_note_offset")
+RECORD_COLUMNS = [f.name for f in _INFO_FIELDS] + ["_spots", "_blocks", *NOTE_COLUMNS]
 _BLOCK_INPUTS = ["_block_hashes", "_block_weights"]
 
 
@@ -124,7 +124,7 @@ def _records(table: pa.Table, shared: SharedValues) -> list[Record]:
     blocks = shared.column(table.column("_blocks"), "_blocks")
     notes: list[SkipRecord | None] = [None] * table.num_rows
     if table.column("_note_reason").null_count < table.num_rows:  # a few pages have a note
-        noted = zip(*(table.column(name).to_pylist() for name in _NOTE_COLUMNS), strict=True)
+        noted = zip(*(table.column(name).to_pylist() for name in NOTE_COLUMNS), strict=True)
         for k, (source, reason, offset) in enumerate(noted):
             if reason is not None:
                 notes[k] = SkipRecord(source, reason, offset)

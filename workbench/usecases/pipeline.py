@@ -415,6 +415,13 @@ def _rows_here(params: SpotSigsParams, extracted: list[ExtractedPage], infos: li
     return boiler, decided, repeated, builder.finish()
 
 
+def _infos_of(extracted: Sequence[ExtractedPage]) -> list[PageInfo]:
+    """The pages' records: a cluster run's light pages hold theirs as one table, with no
+    object a page (workbench.cluster.light_pages), which stands in for the list."""
+    table = getattr(extracted, "infos", None)
+    return table if table is not None else [e.info for e in extracted]
+
+
 def filter_corpus(root: str, params: SpotSigsParams, extracted: list[ExtractedPage],
                   skipped: list[SkipRecord], timings: dict[str, float],
                   progress: ProgressFn = no_progress, site_boiler: SiteBoiler = site_boilerplate,
@@ -425,7 +432,7 @@ def filter_corpus(root: str, params: SpotSigsParams, extracted: list[ExtractedPa
     as soon as they are used, to keep a large run's peak memory down)."""
     t1 = time.perf_counter()
     progress("filter", 0, None)
-    infos = [e.info for e in extracted]
+    infos = _infos_of(extracted)
     made = matrix_rows(extracted, params, progress) if matrix_rows is not None else None
     if made is None:
         made = _rows_here(params, extracted, infos, site_boiler, too_common_ids)

@@ -1,0 +1,146 @@
+"""A cluster run's pages on its client, their arrays left in their shards, in columns.
+
+What ``extract_on(light=True)`` gives the pipeline: a ``Sequence[ExtractedPage]`` whose
+item ``k`` is a :class:`ShardPage` made when asked for (its record a view of the
+:class:`PageTable`, its sizes and place read from arrays), not a list of a million page
+objects (96 bytes each, and a list's pointer). ``infos`` is the records' table itself,
+for the pipeline's ``infos_of``: its corpus then holds no object a page either.
+
+The records are read from every shard once, column by column, and put in the pages'
+order (the map tasks' logs' order: a shard's rows are almost always consecutive, and then
+nothing moves).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import overload
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from workbench.cluster.page_table import FIELDS, PageTable
+from workbench.cluster.places import ShardPlaces
+from workbench.cluster.shards import NOTE_COLUMNS, RECORD_COLUMNS, ShardFile, ShardPage, ShardReader
+from workbench.core.clusters.heap import release_free_memory
+from workbench.core.records import SkipRecord
+from workbench.detect.spotsigs.extract import ExtractedPage
+
+
+def _same_types(chunks: list[pa.Array]) -> list[pa.Array]:
+    """A column's chunks of one type: a shard whose values were all None (or all empty
+    lists) wrote it as nulls (lists of nulls), the others as text."""
+    kinds = [c.type for c in chunks if not pa.types.is_null(c.type)
+             and not (pa.types.is_list(c.type) and pa.types.is_null(c.type.value_type))]
+    if not kinds:
+        return chunks
+    return [c if c.type == kinds[0] else c.cast(kinds[0]) for c in chunks]
+
+
+class LightPages(Sequence[ExtractedPage]):
+    """The pages in ``places``' order (a ``Sequence[ExtractedPage]``): each shard's rows
+    read from its records' columns; any page the client held itself (``places[k]``, not in
+    a shard) as it was."""
+
+    def __init__(self, places: ShardPlaces) -> None:
+        # Arrow's own allocator (mimalloc) kept the read-back's freed temporaries: 1.7 KB a
+        # page of resident memory for 0.3 KB of columns (100,000 pages; 0.4 KB after asking
+        # it to let go). From the C heap, they go back to the system once freed.
+        previous = pa.default_memory_pool()
+        pa.set_memory_pool(pa.system_memory_pool())
+        try:
+            self._read(places)
+        finally:
+            pa.set_memory_pool(previous)
+        release_free_memory()
+
+    def _read(self, places: ShardPlaces) -> None:
+        n = len(places)
+        reader = ShardReader()
+        self._files = [ShardFile(path, reader) for path in places.paths]
+        self._shards = places.shards
+        self._rows = places.rows
+        in_shard = places.shards >= 0
+        self._others: dict[int, ExtractedPage] = {
+            int(k): places[int(k)] for k in np.flatnonzero(~in_shard)}
+        self._notes: dict[int, SkipRecord] = {}
+        tables = [pq.read_table(path, columns=RECORD_COLUMNS) for path in places.paths]
+        # Each page's row among all the shards' rows (the shards one after the other).
+        starts = np.zeros(len(tables) + 1, dtype=np.int64)
+        np.cumsum([t.num_rows for t in tables], out=starts[1:])
+        at = np.where(in_shard, starts[np.maximum(places.shards, 0)] + places.rows, 0)
+        moved = bool(self._others) or starts[-1] != n or not np.array_equal(at, np.arange(n))
+        order = pa.array(at, mask=~in_shard) if moved else None
+        columns: dict[str, pa.Array] = {}
+        for name in RECORD_COLUMNS:
+            chunked = pa.chunked_array(_same_types([t.column(name).combine_chunks() for t in tables])) \
+                if tables else pa.chunked_array([], pa.null())
+            columns[name] = (chunked.take(order) if order is not None else chunked).combine_chunks()
+        del tables
+        self._spots = self._ints(columns.pop("_spots"), n)
+        self._blocks = self._ints(columns.pop("_blocks"), n)
+        self._read_notes(columns)
+        held = {k: page.info for k, page in self._others.items()}
+        self.infos = PageTable(pa.table({name: columns[name] for name in FIELDS}) if len(columns["key"])
+                               else None, n, held)
+        for k, page in self._others.items():
+            self._spots[k], self._blocks[k] = page.n_spots, page.n_blocks
+
+    @staticmethod
+    def _ints(values: pa.Array, n: int) -> np.ndarray:
+        if not len(values):
+            return np.zeros(n, dtype=np.int64)
+        made: np.ndarray = values.fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64)
+        return made
+
+    def _read_notes(self, columns: dict[str, pa.Array]) -> None:
+        source, reason, offset = (columns.pop(name) for name in NOTE_COLUMNS)
+        if len(reason) and reason.null_count < len(reason):  # a few pages have a note
+            for k in np.flatnonzero(~reason.is_null().to_numpy(zero_copy_only=False)).tolist():
+                if k not in self._others:
+                    self._notes[k] = SkipRecord(source[k].as_py(), reason[k].as_py(), offset[k].as_py())
+
+    def __len__(self) -> int:
+        return len(self.infos)
+
+    @overload
+    def __getitem__(self, k: int) -> ExtractedPage: ...
+
+    @overload
+    def __getitem__(self, k: slice) -> list[ExtractedPage]: ...
+
+    def __getitem__(self, k: int | slice) -> ExtractedPage | list[ExtractedPage]:
+        if isinstance(k, slice):
+            return [self[j] for j in range(*k.indices(len(self)))]
+        if k < 0:
+            k += len(self)
+        if not 0 <= k < len(self):
+            raise IndexError(f"page {k} of {len(self)}")
+        other = self._others.get(k)
+        if other is not None:
+            return other
+        return ShardPage(self.infos[k], self._files[int(self._shards[k])], int(self._rows[k]),
+                         int(self._spots[k]), int(self._blocks[k]), self._notes.get(k))
+
+    def __iter__(self) -> Iterator[ExtractedPage]:
+        for k in range(len(self)):
+            yield self[k]
+
+    def __setitem__(self, k: slice, values: list[None]) -> None:
+        """The pipeline lets pages go as it reads their arrays, when it makes the matrix's
+        rows here (``extracted[lo:hi] = [None] * n``: workbench.usecases.pipeline): a light
+        page holds no array, so there is nothing to let go."""
+        if any(v is not None for v in values):
+            raise TypeError("light pages are read from their shards, not replaced")
+
+    def total_blocks(self) -> int:
+        return int(self._blocks.sum())
+
+    def clear(self) -> None:
+        """Let go of the pages (as ``list.clear``: the pipeline's filters use them up); the
+        records' table stays with whoever took it (``infos``)."""
+        self.infos = PageTable(None, 0)
+        self._others, self._notes, self._files = {}, {}, []
+        self._shards = self._rows = self._spots = self._blocks = np.empty(0, dtype=np.int64)
+
