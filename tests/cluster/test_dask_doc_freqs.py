@@ -1,5 +1,5 @@
 """The IDF filter's document frequencies, reduced as a tree on the cluster
-(workbench.cluster.doc_freqs), drop exactly the signatures the local filter drops, whatever
+(workbench.cluster.filters.doc_freqs), drop exactly the signatures the local filter drops, whatever
 the shards and however their counts are merged; and a run's frequencies are counted by the
 cluster's tasks after the boilerplate is decided, not by the client."""
 
@@ -12,9 +12,9 @@ import pytest
 
 from tests.cluster.test_dask_same_results import cluster, small_pages  # noqa: F401 - fixtures
 from workbench.archive.scan import scan
-from workbench.cluster import doc_freqs
+from workbench.cluster.filters import doc_freqs
+from workbench.cluster.records.shards import write_pages
 from workbench.cluster.run import dask_run
-from workbench.cluster.shards import write_pages
 from workbench.core.records import RawPage
 from workbench.detect.join.matcher import MatrixBuilder, SignatureMatrix
 from workbench.detect.spotsigs.boilerplate import (

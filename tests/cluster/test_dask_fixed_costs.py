@@ -1,7 +1,7 @@
 """The cluster's fixed costs off the run's path, with nothing else changed: a local
 cluster starts while the client plans the crawl, ``dedup --dask`` stops it in the
 background while it saves, and the kept pages' file reads only the shards' packed arrays
-(workbench.cluster.run, workbench.cluster.shards.read_packed)."""
+(workbench.cluster.run, workbench.cluster.records.shards.read_packed)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,14 @@ import pytest
 
 from tests.conftest import REPO
 from workbench.cluster import run as cluster_run
-from workbench.cluster.shards import ShardFile, ShardPage, ShardReader, read_packed, read_pages, write_pages
+from workbench.cluster.records.shards import (
+    ShardFile,
+    ShardPage,
+    ShardReader,
+    read_packed,
+    read_pages,
+    write_pages,
+)
 from workbench.detect.spotsigs.extract import ExtractedPage, extract_batch
 from workbench.detect.spotsigs.params import SpotSigsParams
 

@@ -1,5 +1,5 @@
 """Identical pages found by a tree reduction of the shards' checksums on the cluster
-(workbench.cluster.identical) give the join the same representatives as the local
+(workbench.cluster.filters.identical) give the join the same representatives as the local
 checksums' ranks, whatever the shards and however they are merged; and a run finds them
 with the cluster's tasks."""
 
@@ -12,9 +12,9 @@ import pytest
 
 from tests.cluster.test_dask_same_results import cluster  # noqa: F401 - fixture
 from workbench.archive.scan import scan
-from workbench.cluster import identical
+from workbench.cluster.filters import identical
+from workbench.cluster.records.shards import write_pages
 from workbench.cluster.run import dask_run
-from workbench.cluster.shards import write_pages
 from workbench.core.records import RawPage
 from workbench.detect.spotsigs.extract import ExtractedPage, extract_batch
 from workbench.detect.spotsigs.params import SpotSigsParams

@@ -1,7 +1,7 @@
 """The pages' records a cluster run's client reads back are the records the workers wrote,
 field by field, in a few bytes a page beyond their own values: a value the pages repeat is
 one object (across shards too), and where
-the pages are is two integer arrays (workbench.cluster.places), not an object a page."""
+the pages are is two integer arrays (workbench.cluster.records.places), not an object a page."""
 
 from __future__ import annotations
 
@@ -15,11 +15,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from workbench.cluster import shared_values
 from workbench.cluster.extract import _read_back, _records_of
-from workbench.cluster.places import ShardPlaces
-from workbench.cluster.shards import ShardPage, ShardRef, read_pages, read_records, write_pages
-from workbench.cluster.shared_values import SharedValues
+from workbench.cluster.records import shared_values
+from workbench.cluster.records.places import ShardPlaces
+from workbench.cluster.records.shards import ShardPage, ShardRef, read_pages, read_records, write_pages
+from workbench.cluster.records.shared_values import SharedValues
 from workbench.core.records import PageInfo, SkipRecord
 from workbench.detect.spotsigs.extract import ExtractedPage
 

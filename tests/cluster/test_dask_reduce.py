@@ -1,4 +1,4 @@
-"""The site boilerplate's counts, reduced as a tree on the cluster (workbench.cluster.reduce),
+"""The site boilerplate's counts, reduced as a tree on the cluster (workbench.cluster.filters.reduce),
 give exactly ``site_boilerplate``'s answer: the same sites, in the same order, with the same
 block ids; and a run's reduction happens on the workers, not by gathering pages."""
 
@@ -11,7 +11,7 @@ import pytest
 
 from tests.cluster.test_dask_same_results import cluster, small_pages  # noqa: F401 - fixtures
 from workbench.archive.scan import scan
-from workbench.cluster import reduce
+from workbench.cluster.filters import reduce
 from workbench.cluster.run import dask_run
 from workbench.core.records import RawPage
 from workbench.detect.spotsigs.boilerplate import site_boilerplate

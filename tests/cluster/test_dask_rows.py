@@ -1,5 +1,5 @@
 """The signature matrix's rows and the repeated blocks' table made by the cluster's tasks
-(workbench.cluster.rows) are the local run's arrays, whatever the shards and their order;
+(workbench.cluster.filters.rows) are the local run's arrays, whatever the shards and their order;
 and a run's client never reads a page's packed arrays back: it reads the shards' record
 columns and the corpus boilerplate's inputs only, and the rows are made on the workers."""
 
@@ -13,9 +13,9 @@ import pytest
 
 from tests.cluster.test_dask_same_results import cluster, small_pages  # noqa: F401 - fixtures
 from workbench.archive.scan import scan
-from workbench.cluster import doc_freqs, rows
+from workbench.cluster.filters import doc_freqs, rows
+from workbench.cluster.records.shards import ShardRef, write_pages
 from workbench.cluster.run import dask_run
-from workbench.cluster.shards import ShardRef, write_pages
 from workbench.core.records import RawPage
 from workbench.detect.join.matcher import MatrixBuilder, SignatureMatrix
 from workbench.detect.spotsigs import matrix_kernels

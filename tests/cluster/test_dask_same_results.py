@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 from tests.conftest import REPO, SHARED_DATA, shared_path
+from workbench.cluster.records.shards import read_pages, write_pages
 from workbench.cluster.run import DaskRun, dask_run, local_cluster
-from workbench.cluster.shards import read_pages, write_pages
 from workbench.detect.spotsigs.extract import ExtractedPage, extract_batch
 from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.usecases.pipeline import DedupResult, detect, load_corpus, run_dedup

@@ -21,9 +21,9 @@ from typing import Any
 from workbench.archive.scan import FileEntry
 from workbench.archive.tasks import FileBatch, FileRange, RangeLog, SplitFile, plan, plan_items
 from workbench.archive.worker import Process, read_files, resolve_pages
-from workbench.cluster.light_pages import LightPages
-from workbench.cluster.places import ShardPlaces
-from workbench.cluster.shards import (
+from workbench.cluster.records.light_pages import LightPages
+from workbench.cluster.records.places import ShardPlaces
+from workbench.cluster.records.shards import (
     ShardFile,
     ShardReader,
     ShardRef,
@@ -187,7 +187,7 @@ def extract_on(client: Any, work_dir: Path, root: Path, params: SpotSigsParams, 
     skip records; the client reads the pages back from the shards (``light``: only their
     records, their arrays left in the shards: :class:`ShardPage`). ``on_refs`` sees where
     the pages are before they are read back (:class:`ShardPlaces`, to start reductions over
-    the shards on the cluster meanwhile: workbench.cluster.reduce). ``client`` may be a
+    the shards on the cluster meanwhile: workbench.cluster.filters.reduce). ``client`` may be a
     future of the client (a local cluster still starting): it is waited for once the crawl
     is planned."""
     found = plan(root, workers) if items is None else plan_items(items, workers)
@@ -207,7 +207,7 @@ def extract_on(client: Any, work_dir: Path, root: Path, params: SpotSigsParams, 
         pool.shutdown(cancel_futures=True)
         raise
     places = ShardPlaces(refs)
-    del refs  # an object a page (workbench.cluster.places)
+    del refs  # an object a page (workbench.cluster.records.places)
     if on_refs is not None:
         on_refs(places)
     return (_records_of(places) if light else _read_back(places)), skipped
@@ -244,5 +244,5 @@ def _read_back(places: ShardPlaces) -> list[ExtractedPage]:
 
 def _records_of(places: ShardPlaces) -> LightPages:
     """The pages in ``places``' order, their arrays left in their shards: only the shards'
-    record columns are read, into columns (workbench.cluster.light_pages)."""
+    record columns are read, into columns (workbench.cluster.records.light_pages)."""
     return LightPages(places)

@@ -29,7 +29,7 @@ from workbench.cluster.join_buckets import (
     release_buckets,
     write_ranked,
 )
-from workbench.cluster.shards import new_shard, read_pairs, write_pairs
+from workbench.cluster.records.shards import new_shard, read_pairs, write_pairs
 from workbench.cluster.tasks import wait_all
 from workbench.core.progress import ProgressFn, no_progress
 from workbench.detect.join.matcher import PairResult, SignatureMatrix, finish_join, narrowest, rank_join

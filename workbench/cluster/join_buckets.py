@@ -36,7 +36,7 @@ from pathlib import Path
 
 import numpy as np
 
-from workbench.cluster.shards import new_shard
+from workbench.cluster.records.shards import new_shard
 from workbench.detect.join import allpairs
 from workbench.detect.join.matcher import (
     InvertedLists,

@@ -29,14 +29,14 @@ import numpy as np
 
 from workbench.archive.scan import FileEntry
 from workbench.archive.worker import Process
-from workbench.cluster.doc_freqs import too_common_and_filters_on, too_common_on
 from workbench.cluster.extract import extract_on
-from workbench.cluster.identical import groups, repeats_on
+from workbench.cluster.filters.doc_freqs import too_common_and_filters_on, too_common_on
+from workbench.cluster.filters.identical import groups, repeats_on
+from workbench.cluster.filters.reduce import SiteCounts, boilerplate_of, merge, site_counts_on
+from workbench.cluster.filters.rows import corpus_inputs, matrix_rows_on, where_pages_are
 from workbench.cluster.join import find_pairs_on
-from workbench.cluster.light_pages import LightPages
 from workbench.cluster.quiet import new_workers_quiet, quiet_while
-from workbench.cluster.reduce import SiteCounts, boilerplate_of, merge, site_counts_on
-from workbench.cluster.rows import corpus_inputs, matrix_rows_on, where_pages_are
+from workbench.cluster.records.light_pages import LightPages
 from workbench.cluster.short_logs import short_logs
 from workbench.cluster.where import ClusterError
 from workbench.core.clusters.heap import release_free_memory
@@ -66,12 +66,12 @@ class DaskRun:
     process: Process = extract_batch
 
     # The site boilerplate's counts, being reduced on the cluster while the client reads
-    # the pages back (workbench.cluster.reduce): a future and the client's own part.
+    # the pages back (workbench.cluster.filters.reduce): a future and the client's own part.
     _site_counts: tuple[Any, SiteCounts] | None = field(default=None, init=False, repr=False)
     # Where the pages read back were (the shards' rows), for the document frequencies'
-    # reduction once the boilerplate is known (workbench.cluster.doc_freqs).
+    # reduction once the boilerplate is known (workbench.cluster.filters.doc_freqs).
     _refs: Sequence[Any] | None = field(default=None, init=False, repr=False)
-    # The identical pages, being found on the cluster meanwhile (workbench.cluster.identical).
+    # The identical pages, being found on the cluster meanwhile (workbench.cluster.filters.identical).
     # With the number of pages it is about.
     _repeats: tuple[int, Callable[[], tuple[np.ndarray, np.ndarray]]] | None = field(default=None, init=False,
                                                                                        repr=False)

@@ -77,17 +77,17 @@ ExtractAll = Callable[[Path, SpotSigsParams, ProgressFn, int],
 # Finds the pairs: find_pairs' signature.
 Join = Callable[[SignatureMatrix, float, np.ndarray | None, ProgressFn], PairResult]
 # Finds each site's boilerplate blocks: site_boilerplate's signature (or a cluster's
-# reduction of the same counts: workbench.cluster.reduce).
+# reduction of the same counts: workbench.cluster.filters.reduce).
 SiteBoiler = Callable[[Sequence[PageInfo], Sequence[np.ndarray], int, float], dict[str, np.ndarray]]
 # Starts counting the document frequencies with the boilerplate decided (each site's blocks
 # and anyone's left out); the call returned gives the pages with any signature and the
 # 64-bit ids too common to keep (None: the IDF filter does not run), or None: counted here
-# after all. A cluster's tree reduction over its page shards: workbench.cluster.doc_freqs.
+# after all. A cluster's tree reduction over its page shards: workbench.cluster.filters.doc_freqs.
 TooCommonIds = Callable[[dict[str, np.ndarray], SpotSigsParams],
                         Callable[[], tuple[int, np.ndarray | None] | None]]
 # Given the number of pages, per page a number shared only by the pages with its checksum
 # (identical content), or None: found here after all. A cluster's tree reduction over its
-# page shards: workbench.cluster.identical.
+# page shards: workbench.cluster.filters.identical.
 ChecksumGroups = Callable[[int], np.ndarray | None]
 # The boilerplate found, the document frequencies counted (TooCommonIds' answer), the
 # repeated blocks (for doubtful members) and the signature matrix before the IDF filter, or
@@ -96,7 +96,7 @@ MadeRows = tuple[dict[str, np.ndarray], Callable[[], tuple[int, np.ndarray | Non
                  RepeatedBlocks, SignatureMatrix | FilteredRows]
 # Given the extracted pages (whose arrays may never have come here), the settings and
 # progress: MadeRows made elsewhere, the same as filter_corpus makes them here, or None:
-# made here after all. A cluster's tasks, from the pages' shards: workbench.cluster.rows.
+# made here after all. A cluster's tasks, from the pages' shards: workbench.cluster.filters.rows.
 MatrixRows = Callable[[Sequence[ExtractedPage], SpotSigsParams, ProgressFn], MadeRows | None]
 # What load_corpus hands the extracted pages and skip records to before filtering them.
 KeepPages = Callable[[list[ExtractedPage], list[SkipRecord]], None]
@@ -417,7 +417,7 @@ def _rows_here(params: SpotSigsParams, extracted: list[ExtractedPage], infos: li
 
 def _infos_of(extracted: Sequence[ExtractedPage]) -> list[PageInfo]:
     """The pages' records: a cluster run's light pages hold theirs as one table, with no
-    object a page (workbench.cluster.light_pages), which stands in for the list."""
+    object a page (workbench.cluster.records.light_pages), which stands in for the list."""
     table = getattr(extracted, "infos", None)
     return table if table is not None else [e.info for e in extracted]
 

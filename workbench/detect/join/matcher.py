@@ -148,7 +148,7 @@ class SignatureMatrix:
 @dataclass(slots=True)
 class FilteredRows:
     """A signature matrix's rows made with the IDF filter and the unindexed signatures
-    already applied where they were made (a cluster's tasks: workbench.cluster.rows), so
+    already applied where they were made (a cluster's tasks: workbench.cluster.filters.rows), so
     that no process holds the matrix before the filters and its filtered copy at once.
     What :meth:`SignatureMatrix.filtered` gives, in two steps: each page's ``lengths``
     (its counted signatures) first, for the caller to say which pages stay, then

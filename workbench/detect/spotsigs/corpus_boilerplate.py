@@ -97,7 +97,7 @@ def corpus_boilerplate_flat(
     """:func:`corpus_boilerplate` of pages given flat (the same answer to the last bit):
     every page's block hashes one after the other, ``sizes[p]`` of them for page p, and
     their weights alike. What a cluster's client reads from the page shards, without an
-    array per page (workbench.cluster.rows)."""
+    array per page (workbench.cluster.filters.rows)."""
     n = len(sizes)
     if not n or not sizes.sum():
         return np.empty(0, np.int64)

@@ -15,7 +15,7 @@ from typing import Any, overload
 
 import numpy as np
 
-from workbench.cluster.shards import ShardRef
+from workbench.cluster.records.shards import ShardRef
 from workbench.core.records import SkipRecord
 
 _NOT_IN_A_SHARD = -1

@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 import pyarrow.parquet as pq
 
-from workbench.cluster.reduce import SPLIT_EVERY, shard_bag
-from workbench.cluster.shards import ShardRef
+from workbench.cluster.filters.reduce import SPLIT_EVERY, shard_bag
+from workbench.cluster.records.shards import ShardRef
 from workbench.detect.spotsigs.extract import ExtractedPage
 
 # (checksums sorted and distinct, each one's first page, the later pages found so far

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from workbench.cluster.shards import ShardRef, read_pages
+from workbench.cluster.records.shards import ShardRef, read_pages
 from workbench.core.distinct import distinct
 from workbench.core.records import PageInfo
 from workbench.detect.spotsigs.boilerplate import site_of

@@ -2,13 +2,13 @@
 
 A signature's document frequency is the number of pages that have it once the boilerplate
 is left out (``pipeline.idf_flags``), so it is counted only when the boilerplate is decided
-(the site boilerplate's own reduction, workbench.cluster.reduce, and the corpus
+(the site boilerplate's own reduction, workbench.cluster.filters.reduce, and the corpus
 boilerplate): a second pass over the page shards, with those blocks given. Each shard's
 task counts, per 64-bit signature id, the pages that have it, and the pages that have any
 signature; partial counts are added pairwise up a tree (``dask.bag``'s ``reduction``,
 ``split_every`` at a time) on the workers, and the last task turns the whole crawl's counts
 into the ids the filter drops, and into the vocabulary with two flags an id (counted by
-the IDF filter; indexed) for the rows tasks to filter their rows by (workbench.cluster.rows).
+the IDF filter; indexed) for the rows tasks to filter their rows by (workbench.cluster.filters.rows).
 The client receives the dropped ids and the vocabulary with its flags (10 bytes an id, the
 matrix's ``raw_ids``), not the vocabulary's counts.
 """
@@ -21,8 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from workbench.cluster.reduce import SPLIT_EVERY, add_counts, shard_bag, shard_units
-from workbench.cluster.shards import read_pages
+from workbench.cluster.filters.reduce import SPLIT_EVERY, add_counts, shard_bag, shard_units
+from workbench.cluster.records.shards import read_pages
 from workbench.detect.spotsigs.boilerplate import boilerplate_masks
 from workbench.detect.spotsigs.extract import ExtractedPage, page_multisets
 
@@ -81,7 +81,7 @@ def id_filters(freqs: DocFreqs, min_pages: int, idf_low: float) -> IdFilters:
     signature matrix's ``raw_ids``) and, per id, what ``pipeline.idf_flags`` makes of it:
     counted (the IDF filter keeps it) and indexed (counted, and on two pages or more), from
     the whole crawl's counts: the same flags to the last bit, for the rows tasks to apply
-    (workbench.cluster.rows) so that the client never holds the matrix before the filter."""
+    (workbench.cluster.filters.rows) so that the client never holds the matrix before the filter."""
     _, ids, df = freqs
     dropped = too_common(freqs, min_pages, idf_low)[1]
     counted = np.ones(len(ids), dtype=bool) if dropped is None else ~np.isin(ids, dropped, assume_unique=True)
@@ -100,7 +100,7 @@ def too_common_and_filters_on(client: Any, refs: Sequence[Any], boiler: dict[str
                               min_pages: int, idf_low: float) -> tuple[Callable[[], TooCommon], Any]:
     """:func:`too_common_on`, and :func:`id_filters` of the same counts as a Dask future (or
     the arrays themselves when the client counted every page), for the rows tasks to number
-    their ids by and filter them with (workbench.cluster.rows)."""
+    their ids by and filter them with (workbench.cluster.filters.rows)."""
     from dask.delayed import delayed
 
     units, here = shard_units(refs)

@@ -20,9 +20,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from workbench.cluster.page_table import FIELDS, PageTable
-from workbench.cluster.places import ShardPlaces
-from workbench.cluster.shards import NOTE_COLUMNS, RECORD_COLUMNS, ShardFile, ShardPage, ShardReader
+from workbench.cluster.records.page_table import FIELDS, PageTable
+from workbench.cluster.records.places import ShardPlaces
+from workbench.cluster.records.shards import NOTE_COLUMNS, RECORD_COLUMNS, ShardFile, ShardPage, ShardReader
 from workbench.core.clusters.heap import release_free_memory
 from workbench.core.records import SkipRecord
 from workbench.detect.spotsigs.extract import ExtractedPage

@@ -7,7 +7,7 @@ counts, the note that travels with it (what of the page was left unread), and it
 hashes and block weights (spots per block) once more as lists, for the corpus boilerplate.
 The client reads only what it needs of a shard (``columns=``): the records
 (:func:`read_records`) and the corpus boilerplate's inputs (:func:`read_block_inputs`);
-the packed arrays are read by the tasks (workbench.cluster.rows), and by the client only
+the packed arrays are read by the tasks (workbench.cluster.filters.rows), and by the client only
 when something asks a page for them (:class:`ShardPage`: the kept pages' file reads only
 their column, :func:`read_packed`).
 """
@@ -26,7 +26,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from workbench.cluster.shared_values import SharedValues
+from workbench.cluster.records.shared_values import SharedValues
 from workbench.core.records import PageInfo, SkipRecord
 from workbench.detect.spotsigs.corpus_boilerplate import block_weights
 from workbench.detect.spotsigs.extract import ExtractedPage, share_buffer

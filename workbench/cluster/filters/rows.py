@@ -1,6 +1,6 @@
 """The signature matrix's rows and the repeated blocks' table made by the cluster's tasks.
 
-Once the boilerplate is decided (each site's, from workbench.cluster.reduce, and the corpus
+Once the boilerplate is decided (each site's, from workbench.cluster.filters.reduce, and the corpus
 boilerplate), every page's row of the matrix is known from the page alone: its spots
 without the boilerplate's blocks, as a multiset (``page_multisets``). So one task per page
 shard reads its pages, masks their boilerplate and writes their rows (row pointers,
@@ -8,7 +8,7 @@ signature ids, counts) into a ``rows-*.npz`` file in the work directory, with th
 part of the repeated blocks' table (``member_overlap.repeated_part``). The ids are written
 as the matrix holds them, numbered by their place in the crawl's vocabulary (every id of
 the rows, sorted), which the document frequencies' reduction has on its last task anyway
-(workbench.cluster.doc_freqs): the client never holds the 64-bit ids nor renumbers them,
+(workbench.cluster.filters.doc_freqs): the client never holds the 64-bit ids nor renumbers them,
 the step whose peak was the client's (``MatrixBuilder.finish``). The table's part needs the
 whole crawl's repeated blocks (compared blocks on two pages or more), counted first by a
 tree reduction over the shards, as the site counts are (``member_overlap.compared_block_pages``
@@ -42,9 +42,9 @@ from typing import Any
 
 import numpy as np
 
-from workbench.cluster.doc_freqs import IdFilters
-from workbench.cluster.reduce import SPLIT_EVERY, add_counts, shard_bag, shard_units
-from workbench.cluster.shards import ShardPage, ShardRef, new_shard, read_block_inputs, read_pages
+from workbench.cluster.filters.doc_freqs import IdFilters
+from workbench.cluster.filters.reduce import SPLIT_EVERY, add_counts, shard_bag, shard_units
+from workbench.cluster.records.shards import ShardPage, ShardRef, new_shard, read_block_inputs, read_pages
 from workbench.cluster.tasks import wait_all
 from workbench.core.clusters.heap import release_free_memory
 from workbench.core.progress import ProgressFn
