@@ -13,8 +13,7 @@ nothing moves).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import overload
+from collections.abc import Iterator
 
 import numpy as np
 import pyarrow as pa
@@ -24,6 +23,7 @@ from workbench.cluster.records.page_table import FIELDS, PageTable
 from workbench.cluster.records.places import ShardPlaces
 from workbench.cluster.records.shards import NOTE_COLUMNS, RECORD_COLUMNS, ShardFile, ShardPage, ShardReader
 from workbench.core.clusters.heap import release_free_memory
+from workbench.core.indexed_rows import IndexedRows
 from workbench.core.records import SkipRecord
 from workbench.detect.spotsigs.extract import ExtractedPage
 
@@ -38,7 +38,7 @@ def _same_types(chunks: list[pa.Array]) -> list[pa.Array]:
     return [c if c.type == kinds[0] else c.cast(kinds[0]) for c in chunks]
 
 
-class LightPages(Sequence[ExtractedPage]):
+class LightPages(IndexedRows[ExtractedPage]):
     """The pages in ``places``' order (a ``Sequence[ExtractedPage]``): each shard's rows
     read from its records' columns; any page the client held itself (``places[k]``, not in
     a shard) as it was."""
@@ -104,19 +104,7 @@ class LightPages(Sequence[ExtractedPage]):
     def __len__(self) -> int:
         return len(self.infos)
 
-    @overload
-    def __getitem__(self, k: int) -> ExtractedPage: ...
-
-    @overload
-    def __getitem__(self, k: slice) -> list[ExtractedPage]: ...
-
-    def __getitem__(self, k: int | slice) -> ExtractedPage | list[ExtractedPage]:
-        if isinstance(k, slice):
-            return [self[j] for j in range(*k.indices(len(self)))]
-        if k < 0:
-            k += len(self)
-        if not 0 <= k < len(self):
-            raise IndexError(f"page {k} of {len(self)}")
+    def _row(self, k: int) -> ExtractedPage:
         other = self._others.get(k)
         if other is not None:
             return other

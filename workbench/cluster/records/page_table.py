@@ -22,13 +22,14 @@ the client holds itself (one it read here) keeps its own ``PageInfo``.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Sequence
-from typing import Any, cast, overload
+from collections.abc import Iterator
+from typing import Any, cast
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from workbench.core.indexed_rows import IndexedRows
 from workbench.core.records import PageInfo
 
 FIELDS = tuple(f.name for f in dataclasses.fields(PageInfo))
@@ -294,7 +295,7 @@ for _name in FIELDS:
     setattr(PageRow, _name, _field(_name))
 
 
-class PageTable(Sequence[PageInfo]):
+class PageTable(IndexedRows[PageInfo]):
     """The pages' records in columns (``table``: a column for each ``PageInfo`` field, a
     row a page in the pages' order). ``held``: pages the client holds the ``PageInfo`` of
     itself, by number (their rows in ``table`` are not read)."""
@@ -314,26 +315,14 @@ class PageTable(Sequence[PageInfo]):
     def __len__(self) -> int:
         return self._n
 
-    @overload
-    def __getitem__(self, k: int) -> PageInfo: ...
-
-    @overload
-    def __getitem__(self, k: slice) -> list[PageInfo]: ...
-
-    def __getitem__(self, k: int | slice) -> PageInfo | list[PageInfo]:
-        if isinstance(k, slice):
-            return [self[j] for j in range(*k.indices(self._n))]
-        if k < 0:
-            k += self._n
-        if not 0 <= k < self._n:
-            raise IndexError(f"page {k} of {self._n}")
+    def _row(self, k: int) -> PageInfo:
         held = self._held.get(k)
         # A view with PageInfo's fields, not a PageInfo: typed as one for its users.
         return held if held is not None else cast(PageInfo, PageRow(self, k))
 
     def __iter__(self) -> Iterator[PageInfo]:
         for k in range(self._n):
-            yield self[k]
+            yield self._row(k)
 
     def __eq__(self, other: object) -> bool:
         """Equal to the list of the same records, as the list it stands in for."""

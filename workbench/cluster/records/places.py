@@ -10,19 +10,20 @@ once, and gives the refs back one by one, as the list did.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, overload
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 import numpy as np
 
 from workbench.cluster.records.shards import ShardRef
+from workbench.core.indexed_rows import IndexedRows
 from workbench.core.records import SkipRecord
 
 _NOT_IN_A_SHARD = -1
 _AT_ONCE = 4096  # pages iterated a slice at a time
 
 
-class ShardPlaces(Sequence[Any]):
+class ShardPlaces(IndexedRows[Any]):
     """``refs`` (ShardRefs, and anything else: a page the client holds) in their order,
     compactly. Item ``k`` is a ShardRef equal to the k-th ref (a new object), or the
     thing that stood there."""
@@ -59,19 +60,7 @@ class ShardPlaces(Sequence[Any]):
             return self._others[k]
         return ShardRef(self.paths[shard], row, self._notes.get(k))
 
-    @overload
-    def __getitem__(self, k: int) -> Any: ...
-
-    @overload
-    def __getitem__(self, k: slice) -> list[Any]: ...
-
-    def __getitem__(self, k: int | slice) -> Any:
-        if isinstance(k, slice):
-            return [self[j] for j in range(*k.indices(len(self)))]
-        if k < 0:
-            k += len(self)
-        if not 0 <= k < len(self):
-            raise IndexError(f"page {k} of {len(self)}")
+    def _row(self, k: int) -> Any:
         return self._item(k, int(self.shards[k]), int(self.rows[k]))
 
     def where(self) -> Iterator[tuple[int, int, int]]:
