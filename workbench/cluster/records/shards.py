@@ -6,7 +6,8 @@ page's packed signature arrays (``ExtractedPage.packed``, as bytes), its spot an
 counts, the note that travels with it (what of the page was left unread), and its block
 hashes and block weights (spots per block) once more as lists, for the corpus boilerplate.
 The client reads only what it needs of a shard (``columns=``): the records
-(:func:`read_records`) and the corpus boilerplate's inputs (:func:`read_block_inputs`);
+(workbench.cluster.records.light_pages) and the corpus boilerplate's inputs
+(:func:`read_block_inputs`);
 the packed arrays are read by the tasks (workbench.cluster.filters.rows), and by the client only
 when something asks a page for them (:class:`ShardPage`: the kept pages' file reads only
 their column, :func:`read_packed`).
@@ -142,13 +143,6 @@ def read_pages(path: str | Path) -> list[ExtractedPage]:
              for (info, note, spots, blocks), data in zip(records, packed, strict=True)]
     share_buffer(pages)  # aligned, and one buffer for the shard rather than one per page
     return pages
-
-
-def read_records(path: str | Path, shared: SharedValues | None = None) -> list[Record]:
-    """A shard's pages without their arrays: each one's record, note, spots and blocks.
-    ``shared``: the values met in the shards read before (one object for each distinct
-    value across them)."""
-    return _records(pq.read_table(path, columns=RECORD_COLUMNS), shared or SharedValues())
 
 
 def read_block_inputs(path: str | Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
