@@ -106,7 +106,8 @@ KeepPages = Callable[[list[ExtractedPage], list[SkipRecord]], None]
 class DedupResult:
     root: str
     params: SpotSigsParams
-    pages: list[PageInfo]
+    # A list, or a --dask run's records table (workbench.cluster.records.page_table).
+    pages: Sequence[PageInfo]
     skipped: list[SkipRecord]
     pairs: PairResult  # every pair >= tau
     clusters: list[Cluster]
@@ -287,7 +288,7 @@ class Corpus:
 
     root: str
     params: SpotSigsParams
-    pages: list[PageInfo]
+    pages: Sequence[PageInfo]
     skipped: list[SkipRecord]
     matrix: SignatureMatrix
     checksum_group: np.ndarray  # pages with the same number have identical content
@@ -415,7 +416,7 @@ def _rows_here(params: SpotSigsParams, extracted: list[ExtractedPage], infos: li
     return boiler, decided, repeated, builder.finish()
 
 
-def _infos_of(extracted: Sequence[ExtractedPage]) -> list[PageInfo]:
+def _infos_of(extracted: Sequence[ExtractedPage]) -> Sequence[PageInfo]:
     """The pages' records: a cluster run's light pages hold theirs as one table, with no
     object a page (workbench.cluster.records.light_pages), which stands in for the list."""
     table = getattr(extracted, "infos", None)
