@@ -111,7 +111,7 @@ def client_stages(crawl: Path, where: Path, trace: bool = False) -> tuple[int, f
     sys.path.insert(0, str(ROOT))
     from workbench.cluster.run import dask_run, local_cluster
     from workbench.store import Project
-    from workbench.usecases.pipeline import corpus_of, detect, save_result
+    from workbench.usecases.pipeline import detect, filter_corpus, retitle_corpus, save_result
 
     def say(stage: str) -> None:
         now, peak = _rss_mb()
@@ -142,11 +142,14 @@ def client_stages(crawl: Path, where: Path, trace: bool = False) -> tuple[int, f
             say("filter: rows tasks done, files read")
             return made
 
-        corpus = corpus_of(str(crawl), params, pages, skipped, {}, site_boiler=run.site_boilerplate,
-                           too_common_ids=run.too_common_ids, checksum_groups=run.checksum_groups,
-                           matrix_rows=matrix_rows)
+        # corpus_of's two steps, with a mark after each.
+        corpus = filter_corpus(str(crawl), params, pages, skipped, {}, site_boiler=run.site_boilerplate,
+                               too_common_ids=run.too_common_ids, checksum_groups=run.checksum_groups,
+                               matrix_rows=matrix_rows)
         del pages
         say("filtered: signature matrix")
+        retitle_corpus(corpus)
+        say("site labels retitled")
         result = detect(corpus, join=run.join)
         say(f"matched and clustered ({len(result.pairs.a):,} pairs)")
         project = Project.create(where / "p.wbproj", str(crawl))

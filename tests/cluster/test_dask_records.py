@@ -22,6 +22,7 @@ from workbench.cluster.records.shards import ShardPage, ShardRef, read_pages, wr
 from workbench.cluster.records.shared_values import SharedValues
 from workbench.core.records import PageInfo, SkipRecord
 from workbench.detect.spotsigs.extract import ExtractedPage
+from workbench.text.site_titles import retitle_site_labels
 
 
 def _page(k: int, **fields: object) -> ExtractedPage:
@@ -208,3 +209,31 @@ def test_the_records_cost_the_client_little_beyond_their_text(tmp_path: Path):
     beyond = (live - text) / pages
     print(f"{beyond:.0f} bytes a page beyond the text")
     assert beyond < 200, f"{beyond:.0f} bytes a page beyond the text"
+
+
+def test_letting_go_of_the_title_candidates_keeps_nothing_a_page(tmp_path: Path):
+    """Once the site labels are settled, every page's other titles and opening go. On the
+    client's columns that frees their text and keeps no value a page aside (set a page
+    at a time, two dict entries and two ints a page stayed to the end of the run)."""
+    pages = 6000
+    path = tmp_path / "pages-0.parquet"
+    write_pages([_story(k) for k in range(pages)], path)
+    infos = _records_of(ShardPlaces([ShardRef(str(path), r) for r in range(pages)])).infos
+    full = infos.nbytes()
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        retitle_site_labels(infos, lambda page: page.link_host)
+        gc.collect()
+        kept = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert all(p.other_titles == () and p.opening == "" for p in infos)
+    assert infos[17].title == _story(17).info.title and infos[17].key == _story(17).info.key
+    candidates = sum(len(p.info.opening.encode()) + sum(len(t.encode()) for t in p.info.other_titles)
+                     for p in map(_story, range(pages)))
+    assert infos.nbytes() < full - candidates  # their text is gone from the columns
+    assert kept / pages < 16, f"{kept / pages:.0f} bytes a page kept"
+    infos[3].opening = "set again"  # a page's value can still be set
+    assert infos[3].opening == "set again" and infos[4].opening == ""

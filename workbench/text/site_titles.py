@@ -121,6 +121,17 @@ def retitle_site_labels(pages: Sequence[PageInfo], site_of: Callable[[PageInfo],
             if better is not None:
                 page.title = better
                 changed += 1
+    _let_go_of_candidates(pages)
+    return changed
+
+
+def _let_go_of_candidates(pages: Sequence[PageInfo]) -> None:
+    """Every page's other titles and opening emptied. Records held in columns (a cluster
+    run's client: workbench.cluster.records.page_table) drop the columns at once."""
+    everywhere = getattr(pages, "set_for_every_page", None)
+    if everywhere is not None:
+        everywhere("other_titles", ())
+        everywhere("opening", "")
+        return
     for page in pages:
         page.other_titles, page.opening = (), ""
-    return changed

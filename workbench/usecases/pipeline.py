@@ -363,11 +363,15 @@ def corpus_of(root: str, params: SpotSigsParams, extracted: list[ExtractedPage],
     makes it (``extracted`` is used up)."""
     corpus = filter_corpus(root, params, extracted, skipped, timings, progress, site_boiler, too_common_ids,
                            checksum_groups, matrix_rows)
-    # A title many pages of a site share, each another story, is the site's label: they
-    # take their next candidates (display only: detection never reads a title).
+    retitle_corpus(corpus)
+    return corpus
+
+
+def retitle_corpus(corpus: Corpus) -> None:
+    """A title many pages of a site share, each another story, is the site's label: they
+    take their next candidates (display only: detection never reads a title)."""
     m = corpus.matrix
     retitle_site_labels(corpus.pages, site_of, matrix_similarity(m.ptr, m.sig, m.cnt, m.lengths()))
-    return corpus
 
 
 

@@ -229,6 +229,24 @@ class _SameAsKey(_Column):
         return int(self._same.nbytes) + self._others.nbytes()
 
 
+class _Same(_Column):
+    """Every page the same value: a field let go of for all pages at once (its column's
+    text freed, not a value kept a page); a value set since is kept aside."""
+
+    def __init__(self, value: Any) -> None:
+        self._value = value
+        self._edits: dict[int, Any] = {}
+
+    def get(self, k: int) -> Any:
+        return self._edits.get(k, self._value) if self._edits else self._value
+
+    def set(self, k: int, value: Any) -> None:
+        self._edits[k] = value
+
+    def nbytes(self) -> int:
+        return 0
+
+
 def _column(values: pa.Array) -> _Column:
     kind = values.type
     if pa.types.is_integer(kind):
@@ -345,6 +363,15 @@ class PageTable(IndexedRows[PageInfo]):
             setattr(held, name, value)
         else:
             self._columns[name].set(k, value)
+
+    def set_for_every_page(self, name: str, value: Any) -> None:
+        """Field ``name`` of every page set to ``value``: its column goes (the site labels'
+        candidates, let go once the titles are settled). Set a page at a time, it would keep
+        a value for each page aside (two dict entries a page over a million pages)."""
+        for held in self._held.values():
+            setattr(held, name, value)
+        if self._columns:
+            self._columns[name] = _Same(value)
 
     def nbytes(self) -> int:
         """The bytes of the columns' arrays and text (not of values set since)."""
