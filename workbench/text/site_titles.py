@@ -93,7 +93,7 @@ def retitle_site_labels(pages: Sequence[PageInfo], site_of: Callable[[PageInfo],
     afterwards (they were kept for this alone)."""
     titles = Counter((site, p.title) for p in pages if p.title and (site := site_of(p)))
     repeated_sites = {site for (site, _), n in titles.items() if n >= MIN_PAGES}
-    changed = 0
+    retitled: dict[int, str] = {}
     if repeated_sites:
         offered: dict[tuple[str, str], list[int]] = defaultdict(list)
         sites: dict[int, str] = {}
@@ -119,10 +119,22 @@ def retitle_site_labels(pages: Sequence[PageInfo], site_of: Callable[[PageInfo],
                 continue
             better = next((t for t in _candidates(page) if not is_label((site, t))), None)
             if better is not None:
-                page.title = better
-                changed += 1
+                retitled[i] = better
+        del offered, labels, sites
+    _set_titles(pages, retitled)
     _let_go_of_candidates(pages)
-    return changed
+    return len(retitled)
+
+
+def _set_titles(pages: Sequence[PageInfo], titles: dict[int, str]) -> None:
+    """Page ``k`` titled ``titles[k]``. Records held in columns (a cluster run's client:
+    workbench.cluster.records.page_table) take them all at once."""
+    at_once = getattr(pages, "set_many", None)
+    if at_once is not None:
+        at_once("title", titles)
+        return
+    for k, title in titles.items():
+        pages[k].title = title
 
 
 def _let_go_of_candidates(pages: Sequence[PageInfo]) -> None:

@@ -19,10 +19,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from workbench.cluster.records.c_heap import arrow_on_c_heap
 from workbench.cluster.records.page_table import FIELDS, PageTable
 from workbench.cluster.records.places import ShardPlaces
 from workbench.cluster.records.shards import NOTE_COLUMNS, RECORD_COLUMNS, ShardFile, ShardPage, ShardReader
-from workbench.core.clusters.heap import release_free_memory
 from workbench.core.indexed_rows import IndexedRows
 from workbench.core.records import SkipRecord
 from workbench.detect.spotsigs.extract import ExtractedPage
@@ -44,16 +44,8 @@ class LightPages(IndexedRows[ExtractedPage]):
     a shard) as it was."""
 
     def __init__(self, places: ShardPlaces) -> None:
-        # Arrow's own allocator (mimalloc) kept the read-back's freed temporaries: 1.7 KB a
-        # page of resident memory for 0.3 KB of columns (100,000 pages; 0.4 KB after asking
-        # it to let go). From the C heap, they go back to the system once freed.
-        previous = pa.default_memory_pool()
-        pa.set_memory_pool(pa.system_memory_pool())
-        try:
+        with arrow_on_c_heap():  # the read-back's temporaries go back to the system
             self._read(places)
-        finally:
-            pa.set_memory_pool(previous)
-        release_free_memory()
 
     def _read(self, places: ShardPlaces) -> None:
         n = len(places)

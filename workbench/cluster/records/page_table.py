@@ -22,13 +22,14 @@ the client holds itself (one it read here) keeps its own ``PageInfo``.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any, cast
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from workbench.cluster.records.c_heap import arrow_on_c_heap
 from workbench.core.indexed_rows import IndexedRows
 from workbench.core.records import PageInfo
 
@@ -372,6 +373,24 @@ class PageTable(IndexedRows[PageInfo]):
             setattr(held, name, value)
         if self._columns:
             self._columns[name] = _Same(value)
+
+    def set_many(self, name: str, values: Mapping[int, Any]) -> None:
+        """Field ``name`` of page ``k`` set to ``values[k]``, for each ``k`` at once: the
+        column is made anew with them. Set a page at a time, each value would stay aside
+        as its own objects, made among the caller's temporaries, which then could not go
+        back to the system either (giving site labels' pages another title grew a 100,000
+        pages' client by about 80 MB)."""
+        column = self._columns.get(name)
+        for k, value in values.items():
+            held = self._held.get(k)
+            if held is not None:
+                setattr(held, name, value)
+            elif column is not None and not isinstance(column, _Text | _Coded):
+                column.set(k, value)
+        if isinstance(column, _Text | _Coded) and values:
+            with arrow_on_c_heap():
+                self._columns[name] = _column(pa.array([values.get(k, column.get(k)) for k in range(self._n)],
+                                                       type=pa.large_string()))
 
     def nbytes(self) -> int:
         """The bytes of the columns' arrays and text (not of values set since)."""
