@@ -20,7 +20,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from workbench.cluster.records.c_heap import arrow_on_c_heap
-from workbench.cluster.records.page_table import FIELDS, PageTable
+from workbench.cluster.records.page_table import PageTable
 from workbench.cluster.records.places import ShardPlaces
 from workbench.cluster.records.shards import NOTE_COLUMNS, RECORD_COLUMNS, ShardFile, ShardPage, ShardReader
 from workbench.core.indexed_rows import IndexedRows
@@ -64,18 +64,23 @@ class LightPages(IndexedRows[ExtractedPage]):
         at = np.where(in_shard, starts[np.maximum(places.shards, 0)] + places.rows, 0)
         moved = bool(self._others) or starts[-1] != n or not np.array_equal(at, np.arange(n))
         order = pa.array(at, mask=~in_shard) if moved else None
-        columns: dict[str, pa.Array] = {}
-        for name in RECORD_COLUMNS:
-            chunked = pa.chunked_array(_same_types([t.column(name).combine_chunks() for t in tables])) \
-                if tables else pa.chunked_array([], pa.null())
-            columns[name] = (chunked.take(order) if order is not None else chunked).combine_chunks()
-        del tables
-        self._spots = self._ints(columns.pop("_spots"), n)
-        self._blocks = self._ints(columns.pop("_blocks"), n)
-        self._read_notes(columns)
+
+        def take(name: str) -> pa.Array:
+            """Column ``name`` for every page, in the pages' order; it leaves the shards'
+            tables at once, so that the read-back holds the records about once, not twice."""
+            nonlocal tables
+            chunked = pa.chunked_array(_same_types([t.column(name).combine_chunks() for t in tables]))
+            tables = [t.drop_columns([name]) for t in tables]
+            return (chunked.take(order) if order is not None else chunked).combine_chunks()
+
+        self._spots: np.ndarray = np.zeros(n, dtype=np.int64)
+        self._blocks: np.ndarray = np.zeros(n, dtype=np.int64)
+        if tables:
+            self._spots, self._blocks = self._ints(take("_spots"), n), self._ints(take("_blocks"), n)
+            self._read_notes({name: take(name) for name in NOTE_COLUMNS})
         held = {k: page.info for k, page in self._others.items()}
-        self.infos = PageTable(pa.table({name: columns[name] for name in FIELDS}) if len(columns["key"])
-                               else None, n, held)
+        self.infos = PageTable(n, take if tables and n else None, held)
+        del tables
         for k, page in self._others.items():
             self._spots[k], self._blocks[k] = page.n_spots, page.n_blocks
 
@@ -120,7 +125,7 @@ class LightPages(IndexedRows[ExtractedPage]):
     def clear(self) -> None:
         """Let go of the pages (as ``list.clear``: the pipeline's filters use them up); the
         records' table stays with whoever took it (``infos``)."""
-        self.infos = PageTable(None, 0)
+        self.infos = PageTable(0)
         self._others, self._notes, self._files = {}, {}, []
         self._shards = self._rows = self._spots = self._blocks = np.empty(0, dtype=np.int64)
 

@@ -22,7 +22,7 @@ the client holds itself (one it read here) keeps its own ``PageInfo``.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, cast
 
 import numpy as np
@@ -259,12 +259,11 @@ def _column(values: pa.Array) -> _Column:
     return _Text(values)
 
 
-def _field_column(name: str, table: pa.Table, columns: dict[str, _Column]) -> _Column:
-    values = table.column(name).combine_chunks()
+def _field_column(name: str, values: pa.Array, keys: pa.Array | None, columns: dict[str, _Column]) -> _Column:
     if name == "checksum" and pa.types.is_string(values.type):
         return _Checksums(values)
-    if name == "source" and "key" in columns:
-        return _SameAsKey(values, table.column("key").combine_chunks(), columns["key"])
+    if name == "source" and keys is not None and "key" in columns:
+        return _SameAsKey(values, keys, columns["key"])
     return _column(values)
 
 
@@ -315,21 +314,28 @@ for _name in FIELDS:
 
 
 class PageTable(IndexedRows[PageInfo]):
-    """The pages' records in columns (``table``: a column for each ``PageInfo`` field, a
-    row a page in the pages' order). ``held``: pages the client holds the ``PageInfo`` of
-    itself, by number (their rows in ``table`` are not read)."""
+    """The records of ``pages`` pages in columns. ``column(name)`` gives a ``PageInfo``
+    field's values, a row a page in the pages' order; it is asked for one field at a time,
+    in ``FIELDS``' order, so that whoever reads them can let each go once its column is
+    made (None: every page is held). ``held``: pages the client holds the ``PageInfo`` of
+    itself, by number (their rows in the columns are not read)."""
 
-    def __init__(self, table: pa.Table | None, pages: int, held: dict[int, PageInfo] | None = None) -> None:
+    def __init__(self, pages: int, column: Callable[[str], pa.Array] | None = None,
+                 held: dict[int, PageInfo] | None = None) -> None:
         self._n = pages
         self._held = held or {}
         self._columns: dict[str, _Column] = {}
-        if table is not None and table.num_rows:
-            if table.num_rows != pages:
-                raise ValueError(f"{table.num_rows:,} records for {pages:,} pages")
-            for name in FIELDS:
-                self._columns[name] = _field_column(name, table, self._columns)
-        elif len(self._held) != pages:
-            raise ValueError(f"no records for {pages - len(self._held):,} pages")
+        if column is None:
+            if len(self._held) != pages:
+                raise ValueError(f"no records for {pages - len(self._held):,} pages")
+            return
+        keys = None  # the keys' values, while a page's source may be its key
+        for name in FIELDS:
+            values = column(name)
+            if len(values) != pages:
+                raise ValueError(f"{len(values):,} records for {pages:,} pages")
+            self._columns[name] = _field_column(name, values, keys, self._columns)
+            keys = values if name == "key" else None if name == "source" else keys
 
     def __len__(self) -> int:
         return self._n
