@@ -55,6 +55,37 @@ def test_a_next_candidate_that_is_a_label_too_is_passed_over():
     assert [p.title for p in pages] == ["Story 0", "Story 1", "Story 2"]
 
 
+def _mixed_crawl(seed: int) -> tuple[list[PageInfo], object]:
+    """Pages of a few sites, titled from a small pool (labels, shared headlines and
+    their own), some of them copies of one story."""
+    rng = random.Random(seed)
+    pool = ["Home", "News Home", "Daily Planet", "Storm closes schools", "Latest"]
+    pages = [_page(f"site{rng.randrange(4)}.com/{k}", rng.choice(pool + [f"Own {k}"]),
+                   tuple(rng.sample(pool, rng.randrange(3))) + (f"Other {k}",) * rng.randrange(2),
+                   rng.choice(["", f"Opening {k}…", "Shared opening…"]))
+             for k in range(300)]
+    copies = [list(range(start, start + rng.randrange(2, 6))) for start in range(0, 300, 17)]
+    return pages, _stories(*copies)
+
+
+def test_candidates_counted_by_their_hash_first_give_what_their_text_gives(monkeypatch):
+    """Candidates are counted by a hash before their text is kept: keys that share a hash
+    must still be told apart by their text (here every key, or every fourth, collides)."""
+    import workbench.text.site_titles as site_titles
+
+    for seed in range(3):
+        pages, stories = _mixed_crawl(seed)
+        retitled = retitle_site_labels(pages, site_of, stories)
+        want = [p.title for p in pages]
+        assert retitled > 0 and len(set(want)) > len(pages) // 3
+        for collide in (lambda key: 0, lambda key: hash(key) & 3):
+            monkeypatch.setattr(site_titles, "_key_hash", collide)
+            pages, stories = _mixed_crawl(seed)
+            assert retitle_site_labels(pages, site_of, stories) == retitled
+            assert [p.title for p in pages] == want
+            monkeypatch.undo()
+
+
 # ------------------------------------------------------------------ a real run
 
 

@@ -17,8 +17,10 @@ reads them.
 
 from __future__ import annotations
 
+import sys
+from array import array
 from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import combinations
 
 import numpy as np
@@ -36,6 +38,14 @@ SAME_STORY = 0.25
 SHOWN_OPENING_WORDS = 12
 
 Similarity = Callable[[int, int], float]
+# A candidate of a site: (site, text).
+Key = tuple[str, str]
+# Candidates are counted by this hash of their key first, and only those that come
+# MIN_PAGES times or more are then kept as text: keeping every page's candidates as keys
+# (most pages' openings and other titles are their own) held about 1 KB a page at once,
+# the client's peak on a 300,000-page --dask run. A module name, so that a test can make
+# every key collide.
+_key_hash: Callable[[Key], int] = hash
 
 
 def shown_opening(opening: str) -> str:
@@ -91,39 +101,68 @@ def retitle_site_labels(pages: Sequence[PageInfo], site_of: Callable[[PageInfo],
     none; how many pages got another title. ``similarity(i, j)`` of pages i and j tells
     copies of one story (None: no page is a copy of another). The candidates are let go
     afterwards (they were kept for this alone)."""
-    titles = Counter((site, p.title) for p in pages if p.title and (site := site_of(p)))
+    # Each site's text once, shared by its pages (site_of makes a new one per call).
+    sites = [None if (site := site_of(page)) is None else sys.intern(site) for page in pages]
+
+    def site_titles() -> Iterator[Key]:
+        for site, page in zip(sites, pages, strict=True):
+            if site and page.title:
+                yield site, page.title
+
+    titles = _counted_if_often(site_titles)
     repeated_sites = {site for (site, _), n in titles.items() if n >= MIN_PAGES}
     retitled: dict[int, str] = {}
     if repeated_sites:
-        offered: dict[tuple[str, str], list[int]] = defaultdict(list)
-        sites: dict[int, str] = {}
-        for i, page in enumerate(pages):
-            site = site_of(page)
-            if site in repeated_sites:
-                sites[i] = site
-                for text in _candidates(page):
-                    offered[(site, text)].append(i)
-        labels: dict[tuple[str, str], bool] = {}
+        def offers() -> Iterator[tuple[int, Key]]:
+            for i, site in enumerate(sites):
+                if site in repeated_sites:
+                    for text in _candidates(pages[i]):
+                        yield i, (site, text)
 
-        def is_label(key: tuple[str, str]) -> bool:
-            group = offered[key]
-            if len(group) < MIN_PAGES:
+        often = _often_hashes(key for _, key in offers())
+        offered: dict[Key, list[int]] = defaultdict(list)
+        for i, key in offers():
+            if _key_hash(key) in often:
+                offered[key].append(i)
+        labels: dict[Key, bool] = {}
+
+        def is_label(key: Key) -> bool:
+            group = offered.get(key)
+            if group is None or len(group) < MIN_PAGES:
                 return False
             if key not in labels:
                 labels[key] = _is_label(group, similarity)
             return labels[key]
 
-        for i, site in sites.items():
+        for i, site in enumerate(sites):
+            if site not in repeated_sites:
+                continue
             page = pages[i]
             if not is_label((site, page.title)):
                 continue
             better = next((t for t in _candidates(page) if not is_label((site, t))), None)
             if better is not None:
                 retitled[i] = better
-        del offered, labels, sites
+        del offered, labels
     _set_titles(pages, retitled)
     _let_go_of_candidates(pages)
     return len(retitled)
+
+
+def _often_hashes(keys: Iterable[Key]) -> set[int]:
+    """The hashes that at least :data:`MIN_PAGES` of ``keys`` have. Every key that comes
+    that often has one of them; a key that does not may share one with another key, so
+    the caller counts the keys themselves among those that have one."""
+    hashes = np.frombuffer(array("q", (_key_hash(key) for key in keys)), dtype=np.int64)
+    values, counts = np.unique(hashes, return_counts=True)
+    return set(values[counts >= MIN_PAGES].tolist())
+
+
+def _counted_if_often(keys: Callable[[], Iterable[Key]]) -> Counter[Key]:
+    """How often each key that could come :data:`MIN_PAGES` times comes (others are left
+    out): two passes over ``keys()``, the first counting hashes only."""
+    often = _often_hashes(keys())
+    return Counter(key for key in keys() if _key_hash(key) in often)
 
 
 def _set_titles(pages: Sequence[PageInfo], titles: dict[int, str]) -> None:
