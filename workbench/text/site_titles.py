@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import sys
 from array import array
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import combinations
 
@@ -104,13 +104,14 @@ def retitle_site_labels(pages: Sequence[PageInfo], site_of: Callable[[PageInfo],
     # Each site's text once, shared by its pages (site_of makes a new one per call).
     sites = [None if (site := site_of(page)) is None else sys.intern(site) for page in pages]
 
-    def site_titles() -> Iterator[Key]:
-        for site, page in zip(sites, pages, strict=True):
+    def site_titles() -> Iterator[tuple[int, Key]]:
+        for i, (site, page) in enumerate(zip(sites, pages, strict=True)):
             if site and page.title:
-                yield site, page.title
+                yield i, (site, page.title)
 
-    titles = _counted_if_often(site_titles)
-    repeated_sites = {site for (site, _), n in titles.items() if n >= MIN_PAGES}
+    titles = _grouped_if_often(site_titles)
+    repeated_sites = {site for (site, _), group in titles.items() if len(group) >= MIN_PAGES}
+    del titles
     retitled: dict[int, str] = {}
     if repeated_sites:
         def offers() -> Iterator[tuple[int, Key]]:
@@ -119,11 +120,7 @@ def retitle_site_labels(pages: Sequence[PageInfo], site_of: Callable[[PageInfo],
                     for text in _candidates(pages[i]):
                         yield i, (site, text)
 
-        often = _often_hashes(key for _, key in offers())
-        offered: dict[Key, list[int]] = defaultdict(list)
-        for i, key in offers():
-            if _key_hash(key) in often:
-                offered[key].append(i)
+        offered = _grouped_if_often(offers)
         labels: dict[Key, bool] = {}
 
         def is_label(key: Key) -> bool:
@@ -149,20 +146,19 @@ def retitle_site_labels(pages: Sequence[PageInfo], site_of: Callable[[PageInfo],
     return len(retitled)
 
 
-def _often_hashes(keys: Iterable[Key]) -> set[int]:
-    """The hashes that at least :data:`MIN_PAGES` of ``keys`` have. Every key that comes
-    that often has one of them; a key that does not may share one with another key, so
-    the caller counts the keys themselves among those that have one."""
-    hashes = np.frombuffer(array("q", (_key_hash(key) for key in keys)), dtype=np.int64)
+def _grouped_if_often(offers: Callable[[], Iterable[tuple[int, Key]]]) -> dict[Key, list[int]]:
+    """The pages (in order) that offer each key that could come :data:`MIN_PAGES` times
+    (others are left out): two passes over ``offers()``, the first counting hashes only.
+    Every key that comes that often has a frequent hash; a rarer key may share one with
+    another, so its group is made and its length tells."""
+    hashes = np.frombuffer(array("q", (_key_hash(key) for _, key in offers())), dtype=np.int64)
     values, counts = np.unique(hashes, return_counts=True)
-    return set(values[counts >= MIN_PAGES].tolist())
-
-
-def _counted_if_often(keys: Callable[[], Iterable[Key]]) -> Counter[Key]:
-    """How often each key that could come :data:`MIN_PAGES` times comes (others are left
-    out): two passes over ``keys()``, the first counting hashes only."""
-    often = _often_hashes(keys())
-    return Counter(key for key in keys() if _key_hash(key) in often)
+    often = set(values[counts >= MIN_PAGES].tolist())
+    grouped: dict[Key, list[int]] = defaultdict(list)
+    for i, key in offers():
+        if _key_hash(key) in often:
+            grouped[key].append(i)
+    return grouped
 
 
 def _set_titles(pages: Sequence[PageInfo], titles: dict[int, str]) -> None:
