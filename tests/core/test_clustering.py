@@ -121,14 +121,13 @@ def test_two_clusters_of_one_story_merge_when_most_cross_pairs_are_weakly_simila
 
 
 def test_links_at_a_threshold_every_pair_reaches_are_not_copied():
-    from workbench.core.clusters.clustering import _adjacency, _at_least
+    from workbench.core.clusters.links import Links
 
-    a, b, sim = [0, 1, 2], [1, 2, 3], np.array([0.2, 0.5, 0.9])
-    adj = _adjacency(4, a, b, sim)
-    assert _at_least(adj, sim, 0.15) is adj  # weak joins at the pair floor share the links
-    strong = _at_least(adj, sim, 0.5)
+    adj = Links.of_pairs(4, [0, 1, 2], [1, 2, 3], np.array([0.2, 0.5, 0.9]))
+    assert adj.at_least(0.15) is adj  # weak joins at the pair floor share the links
+    strong = adj.at_least(0.5)
     assert strong is not adj
-    assert strong == [{}, {2: 0.5}, {1: 0.5, 3: 0.9}, {2: 0.9}]
+    assert [strong[x] for x in range(4)] == [{}, {2: 0.5}, {1: 0.5, 3: 0.9}, {2: 0.9}]
     assert adj[0] == {1: 0.2}  # the whole graph is left as it was
 
 

@@ -7,55 +7,42 @@ itself >= tau to that cluster's reference, or to more than half of its members.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 import numpy as np
-import numpy.typing as npt
+from numba import njit
 
+from workbench.core.clusters.links import Links, PageColumn, Rows, SimilarityColumn
 from workbench.core.clusters.unionfind import UnionFind
 from workbench.core.records import Cluster
 
-# A column of the pair table: numpy arrays from a run, lists from the tests and calibration.
-PageColumn = Sequence[int] | npt.NDArray[np.integer]
-SimilarityColumn = Sequence[float] | npt.NDArray[np.floating]
+__all__ = ["METHODS", "PageColumn", "SimilarityColumn", "Vouch", "cluster_pairs"]
 
 
-def _adjacency(n: int, a: PageColumn, b: PageColumn, sim: SimilarityColumn) -> list[dict[int, float]]:
-    adj: list[dict[int, float]] = [{} for _ in range(n)]
-    # Lists of Python numbers in one call each: an int() and a float() per numpy scalar
-    # took half of this loop's time (a million pairs on 100,000 pages).
-    xs, ys = np.asarray(a, dtype=np.int64).tolist(), np.asarray(b, dtype=np.int64).tolist()
-    for x, y, s in zip(xs, ys, np.asarray(sim, dtype=np.float64).tolist(), strict=True):
-        adj[x][y] = s
-        adj[y][x] = s
-    return adj
-
-
-def _centre(group: list[int], adj: list[dict[int, float]]) -> int:
+def _centre(group: list[int], adj: Rows) -> int:
     """The member most similar to the rest of its group (ties: lowest index)."""
     members = set(group)
     return max(sorted(group), key=lambda x: (sum(s for y, s in adj[x].items() if y in members), -x))
 
 
-def _build(
-    groups: list[list[int]], adj: list[dict[int, float]], centres: list[int] | None = None
-) -> list[Cluster]:
+def _build(groups: list[list[int]], adj: Links, centres: list[int] | None = None) -> list[Cluster]:
     out = []
     for k, group in enumerate(groups):
         if len(group) < 2:
             continue
-        ref = centres[k] if centres else _centre(group, adj)
-        rest = sorted((x for x in group if x != ref), key=lambda x: (-adj[ref].get(x, 0.0), x))
+        ref = centres[k] if centres else _centre(group, adj.rows_of(group))
+        ref_links = adj[ref]
+        rest = sorted((x for x in group if x != ref), key=lambda x: (-ref_links.get(x, 0.0), x))
         members = [ref, *rest]
         # -1.0 marks "below tau, not computed here"; the pipeline fills in exact values.
-        sims = [1.0] + [adj[ref].get(x, -1.0) for x in rest]
+        sims = [1.0] + [ref_links.get(x, -1.0) for x in rest]
         out.append(Cluster(ref, members, sims))
     out.sort(key=lambda c: (-len(c.members), c.reference))
     return out
 
 
 def connected_components(n: int, a: PageColumn, b: PageColumn, sim: SimilarityColumn) -> list[Cluster]:
-    adj = _adjacency(n, a, b, sim)
+    adj = Links.of_pairs(n, a, b, sim)
     uf = UnionFind(n)
     for x, y in zip(a, b, strict=True):
         uf.union(int(x), int(y))
@@ -65,7 +52,7 @@ def connected_components(n: int, a: PageColumn, b: PageColumn, sim: SimilarityCo
 def best_guess(n: int, a: PageColumn, b: PageColumn, sim: SimilarityColumn) -> list[Cluster]:
     """Incremental Best Guess (tech report §3.3.1): taking pages in archive order, each
     joins the cluster of its most similar earlier page."""
-    adj = _adjacency(n, a, b, sim)
+    adj = Links.of_pairs(n, a, b, sim)
     uf = UnionFind(n)
     for x in range(n):
         earlier = [(s, -y) for y, s in adj[x].items() if y < x]
@@ -100,16 +87,17 @@ def star(n: int, a: PageColumn, b: PageColumn, sim: SimilarityColumn, corroborat
     reference left out) fall apart into groups not linked to each other, the largest
     holding less than ``hub_split`` of them, is split into those groups (:func:`_split_hubs`).
     """
-    adj_all = _adjacency(n, a, b, sim)
-    adj = adj_all if tau is None else _at_least(adj_all, sim, tau)
-    order = sorted(range(n), key=lambda x: (-len(adj[x]), -sum(adj[x].values()), x))
+    adj_all = Links.of_pairs(n, a, b, sim)
+    adj = adj_all if tau is None else adj_all.at_least(tau)
+    order = _greedy_order(adj, adj_all)
+    has_links = (adj.degrees() > 0).tolist()
     cluster_of = [-1] * n
     groups: list[list[int]] = []
     centres: list[int] = []
     for x in order:
-        if cluster_of[x] >= 0 or not adj[x]:
+        if cluster_of[x] >= 0 or not has_links[x]:
             continue
-        free = [y for y in adj[x] if cluster_of[y] < 0]
+        free = [y for y in adj.neighbours(x) if cluster_of[y] < 0]
         if not free:
             continue
         k = len(groups)
@@ -127,10 +115,18 @@ def star(n: int, a: PageColumn, b: PageColumn, sim: SimilarityColumn, corroborat
         groups = [_corroborated(g, c, adj, corroborate_below) for g, c in zip(groups, centres, strict=True)]
         cluster_of = _cluster_of(n, groups)
     if tau is not None and weak_join > 0:
-        weak = _at_least(adj_all, sim, weak_join)
+        weak = adj_all.at_least(weak_join)
         _join_by_majority(order, weak, cluster_of, groups, min_size=3, vouch=vouch)
         groups, centres = _merge_vouched(groups, centres, cluster_of, weak, vouch)
     return _build(groups, adj_all, centres)
+
+
+def _greedy_order(adj: Links, adj_all: Links) -> list[int]:
+    """The pages with any link, most links >= tau first, then the most similar in sum,
+    then the lowest; pages without any link are never clustered, so are left out."""
+    pages = np.arange(len(adj), dtype=np.int64)
+    order = np.lexsort((pages, -adj.sums(), -adj.degrees()))
+    return order[adj_all.degrees()[order] > 0].tolist()  # type: ignore[no-any-return]
 
 
 def _cluster_of(n: int, groups: list[list[int]]) -> list[int]:
@@ -153,7 +149,7 @@ HUB_MIN_SIZE = 4
 HUB_COPY = 0.8
 
 
-def _split_hubs(groups: list[list[int]], centres: list[int], adj: list[dict[int, float]],
+def _split_hubs(groups: list[list[int]], centres: list[int], links: Links,
                 share: float) -> tuple[list[list[int]], list[int]]:
     """Split star clusters that are hubs, not copies of one story.
 
@@ -197,6 +193,7 @@ def _split_hubs(groups: list[list[int]], centres: list[int], adj: list[dict[int,
             out_groups.append(group)
             out_centres.append(centre)
             continue
+        adj = links.rows_of(group)
         copies: list[int] = []
         parts = _member_groups(group, centre, adj)
         if not _falls_apart(parts, share):
@@ -230,7 +227,7 @@ def _split_hubs(groups: list[list[int]], centres: list[int], adj: list[dict[int,
     return out_groups, out_centres
 
 
-def _hub_copies(group: list[int], centre: int, adj: list[dict[int, float]]) -> list[int]:
+def _hub_copies(group: list[int], centre: int, adj: Rows) -> list[int]:
     """The members that hold a cluster together as copies of its story: those at least
     ``HUB_COPY`` similar to the reference, and those linked to more than half of the
     other members (a rewrite that every copy links to)."""
@@ -250,7 +247,7 @@ def _falls_apart(parts: list[list[int]], share: float, min_members: int = 1) -> 
     return total >= min_members and max(len(p) for p in parts) < share * total
 
 
-def _member_groups(group: list[int], centre: int, adj: list[dict[int, float]],
+def _member_groups(group: list[int], centre: int, adj: Rows,
                    leave_out: set[int] | None = None) -> list[list[int]]:
     """The members of a cluster but its reference (and ``leave_out``), as groups
     connected by their links among themselves."""
@@ -275,25 +272,18 @@ def _member_groups(group: list[int], centre: int, adj: list[dict[int, float]],
     return parts
 
 
-def _at_least(adj: list[dict[int, float]], sim: SimilarityColumn, threshold: float) -> list[dict[int, float]]:
-    """The links >= threshold. When every pair is (weak joins at the pair floor, as by
-    default), that is ``adj`` itself, not a copy: on 300,000 pages the dictionaries took
-    about 260 bytes a pair, and a run's millions of floor pairs were held twice."""
-    values = np.asarray(sim, dtype=np.float64)
-    if not len(values) or float(values.min()) >= threshold:
-        return adj
-    return [{y: s for y, s in d.items() if s >= threshold} for d in adj]
-
-
-def _join_by_majority(order: list[int], links: list[dict[int, float]], cluster_of: list[int],
+def _join_by_majority(order: list[int], links: Links, cluster_of: list[int],
                       groups: list[list[int]], min_size: int, vouch: Vouch | None = None) -> None:
     """Every page still alone joins the cluster (of ``min_size`` or more) to whose members
     it is linked most, when that is more than half of them (and ``vouch`` agrees)."""
     for x in order:
-        if cluster_of[x] >= 0 or not links[x]:
+        if cluster_of[x] >= 0:
+            continue
+        neighbours = links.neighbours(x)
+        if not neighbours:
             continue
         votes: dict[int, int] = {}
-        for y in links[x]:
+        for y in neighbours:
             if cluster_of[y] >= 0:
                 votes[cluster_of[y]] = votes.get(cluster_of[y], 0) + 1
         best = max(votes.items(), key=lambda kv: (kv[1] / len(groups[kv[0]]), -kv[0]), default=None)
@@ -305,21 +295,13 @@ def _join_by_majority(order: list[int], links: list[dict[int, float]], cluster_o
 
 
 def _merge_vouched(groups: list[list[int]], centres: list[int], cluster_of: list[int],
-                   weak: list[dict[int, float]],
+                   weak: Links,
                    vouch: Vouch | None = None) -> tuple[list[list[int]], list[int]]:
     """Join two clusters of 3 or more when more than half of the pairs across them are
     weakly linked: one story's copies that the greedy pass split around two references
     (rewrites share less with each other than with the wire original). With ``vouch``,
     only when it agrees both ways (each cluster's unshared text is its own)."""
-    cross: dict[tuple[int, int], int] = {}
-    for x, neighbours in enumerate(weak):
-        cx = cluster_of[x]
-        if cx < 0 or len(groups[cx]) < 3:
-            continue
-        for y in neighbours:
-            cy = cluster_of[y]
-            if cy > cx and len(groups[cy]) >= 3:
-                cross[(cx, cy)] = cross.get((cx, cy), 0) + 1
+    cross = _links_across(groups, cluster_of, weak)
     parent = list(range(len(groups)))
 
     def root(k: int) -> int:
@@ -328,13 +310,12 @@ def _merge_vouched(groups: list[list[int]], centres: list[int], cluster_of: list
             k = parent[k]
         return k
 
-    for (cx, cy), links in sorted(cross.items(), key=lambda kv: -kv[1]):
-        if 2 * links > len(groups[cx]) * len(groups[cy]):
-            if vouch is not None and not (vouch(groups[cx], groups[cy]) and vouch(groups[cy], groups[cx])):
-                continue
-            rx, ry = root(cx), root(cy)
-            if rx != ry:
-                parent[max(rx, ry)] = min(rx, ry)
+    for cx, cy in cross:
+        if vouch is not None and not (vouch(groups[cx], groups[cy]) and vouch(groups[cy], groups[cx])):
+            continue
+        rx, ry = root(cx), root(cy)
+        if rx != ry:
+            parent[max(rx, ry)] = min(rx, ry)
     merged: dict[int, list[int]] = {}
     for k, g in enumerate(groups):
         merged.setdefault(root(k), []).extend(g)
@@ -342,8 +323,46 @@ def _merge_vouched(groups: list[list[int]], centres: list[int], cluster_of: list
     return [merged[k] for k in keys], [centres[k] for k in keys]
 
 
-def _corroborated(group: list[int], centre: int, adj: list[dict[int, float]], below: float) -> list[int]:
+def _links_across(groups: list[list[int]], cluster_of: list[int], weak: Links) -> list[tuple[int, int]]:
+    """Pairs of clusters of 3 or more (lower first) between which more than half of the
+    pairs across are linked, the most links first (ties: in the order a page-by-page walk
+    meets them)."""
+    sizes = np.array([len(g) for g in groups], dtype=np.int64)
+    key = _cross_keys(weak.ptr, weak.to, np.array(cluster_of, dtype=np.int64), sizes)
+    found, first, counts = np.unique(key, return_index=True, return_counts=True)
+    g = len(groups)
+    lower, higher = found // g, found % g
+    # Only these can merge: the rest are most of a random crawl's cross links.
+    most = 2 * counts > sizes[lower] * sizes[higher]
+    order = np.lexsort((first[most], -counts[most]))
+    return list(zip(lower[most][order].tolist(), higher[most][order].tolist(), strict=True))
+
+
+@njit(cache=True)
+def _cross_keys(ptr: np.ndarray, to: np.ndarray, cluster_of: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """For each link from a page of a cluster of 3 or more to a page of a later such
+    cluster, page by page: the two clusters as one number (lower * clusters + higher)."""
+    g = len(sizes)
+    found = 0
+    for step in range(2):  # count, then fill
+        keys = np.empty(found, np.int64)
+        found = 0
+        for x in range(len(ptr) - 1):
+            cx = cluster_of[x]
+            if cx < 0 or sizes[cx] < 3:
+                continue
+            for j in range(ptr[x], ptr[x + 1]):
+                cy = cluster_of[to[j]]
+                if cy > cx and sizes[cy] >= 3:
+                    if step == 1:
+                        keys[found] = cx * g + cy
+                    found += 1
+    return keys
+
+
+def _corroborated(group: list[int], centre: int, links: Links, below: float) -> list[int]:
     """The group without weak members that no other member links to (until none is left)."""
+    adj = links.rows_of(group)
     members = list(group)
     while True:
         keep = [centre]
