@@ -29,6 +29,7 @@ import numpy as np
 
 from workbench.archive.scan import FileEntry
 from workbench.archive.worker import Process
+from workbench.cluster import die_with_client
 from workbench.cluster.extract import extract_on
 from workbench.cluster.filters.doc_freqs import too_common_and_filters_on, too_common_on
 from workbench.cluster.filters.identical import groups, repeats_on
@@ -207,7 +208,8 @@ def _blocks(pages: Sequence[ExtractedPage]) -> int:
 def local_cluster(workers: int | None = None) -> Any:
     """Worker processes on this machine, one thread each. They are the cluster's
     children: closing it ends them, and a worker whose parent dies (killed, even with
-    SIGKILL) exits by itself (distributed's nanny watches its parent)."""
+    SIGKILL) is ended by the kernel on Linux (workbench.cluster.die_with_client), and by
+    Dask's own watch of its parent elsewhere."""
     from distributed import LocalCluster
 
     # Only this machine may connect. The dashboard on a free port: None does not turn it off
@@ -216,7 +218,8 @@ def local_cluster(workers: int | None = None) -> Any:
     with new_workers_quiet(), short_logs():  # the scheduler (here) and its workers log little
         return LocalCluster(n_workers=workers or os.cpu_count() or 1,  # type: ignore[no-untyped-call]
                             threads_per_worker=1, processes=True, host="127.0.0.1",
-                            dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR)
+                            dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR,
+                            preload=[die_with_client.MODULE])
 
 
 def _started(value: Any) -> Future[Any]:

@@ -35,7 +35,6 @@ it had exited, and a timer of the process tree saw them left behind.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import multiprocessing
 import os
 import signal
@@ -49,6 +48,7 @@ from multiprocessing.context import BaseContext
 from typing import Any
 
 from workbench.detect.workers.job_object import kill_children_with_app
+from workbench.detect.workers.parent_death import killed_with_parent
 from workbench.detect.workers.start_method import StartMethod, start_method
 
 # What the fork server imports once, so that every worker starts with it loaded. The guard
@@ -56,7 +56,6 @@ from workbench.detect.workers.start_method import StartMethod, start_method
 # warm_workers last (it stops the guard).
 _PRELOAD = ["workbench.detect.workers.fork_server_guard", "workbench.detect.spotsigs.extract",
             "workbench.archive.worker", "workbench.detect.workers.warm_workers"]
-_PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 _HELPERS_END_S = 5.0  # how long a helper process is given to end before it is killed
 _ending_helpers = False  # whether end_helper_processes runs when this process exits
 
@@ -126,7 +125,7 @@ def end_with_app() -> None:
     telling the workers to stop, when a worker killed early loses nothing anyone reads). So
     no worker whose result is wanted can be killed by its thread ending first.
     """
-    if _killed_with_parent():
+    if killed_with_parent():
         _leave_fork_server_alive_pipe()
         _end_if_app_gone()
     else:
@@ -141,17 +140,6 @@ def _end_if_app_gone() -> None:
             and getattr(forkserver, "_forkserver", None) is not None \
             and forkserver._forkserver.get_inherited_fds() is None:  # spawned, not forked
         os._exit(1)
-
-
-def _killed_with_parent() -> bool:
-    """Ask Linux to SIGKILL this process when its parent ends; False where that is not known."""
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        return bool(libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0)
-    except (OSError, AttributeError):
-        return False
 
 
 def _leave_fork_server_alive_pipe() -> None:
