@@ -531,6 +531,7 @@ def detect(
     reference_similarities(corpus.matrix, clusters)
     if corpus.repeated is not None:
         boilerplate_shares(corpus.matrix, clusters, corpus.repeated, floor_pairs.a, floor_pairs.b)
+    release_free_memory()  # clustering's small objects, freed into the heap
     timings["cluster"] = time.perf_counter() - t3
     m = corpus.matrix
     return DedupResult(
