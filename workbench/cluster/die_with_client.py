@@ -13,11 +13,10 @@ watches that process for as long as it runs, so the signal comes when the workbe
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from typing import Any
 
-from workbench.detect.workers.parent_death import killed_with_parent
+from workbench.detect.workers.parent_death import killed_with_parent, parent_already_gone
 
 MODULE = __name__  # what local_cluster names as the workers' preload
 
@@ -26,8 +25,5 @@ def dask_setup(worker: Any) -> None:
     """Called by Dask in each worker as it starts (a preload's entry point)."""
     if not killed_with_parent():
         return  # not Linux: Dask's own watch, as before
-    # A parent that died before the request above would never send the signal: the
-    # worker's parent is then already another process.
-    parent = multiprocessing.parent_process()
-    if parent is not None and parent.pid is not None and os.getppid() != parent.pid:
+    if parent_already_gone():  # died before the request above: no signal will come
         os._exit(1)

@@ -301,7 +301,7 @@ def _merge_vouched(groups: list[list[int]], centres: list[int], cluster_of: list
     weakly linked: one story's copies that the greedy pass split around two references
     (rewrites share less with each other than with the wire original). With ``vouch``,
     only when it agrees both ways (each cluster's unshared text is its own)."""
-    cross = _links_across(groups, cluster_of, weak)
+    cross = _mostly_linked(groups, cluster_of, weak)
     parent = list(range(len(groups)))
 
     def root(k: int) -> int:
@@ -323,7 +323,7 @@ def _merge_vouched(groups: list[list[int]], centres: list[int], cluster_of: list
     return [merged[k] for k in keys], [centres[k] for k in keys]
 
 
-def _links_across(groups: list[list[int]], cluster_of: list[int], weak: Links) -> list[tuple[int, int]]:
+def _mostly_linked(groups: list[list[int]], cluster_of: list[int], weak: Links) -> list[tuple[int, int]]:
     """Pairs of clusters of 3 or more (lower first) between which more than half of the
     pairs across are linked, the most links first (ties: in the order a page-by-page walk
     meets them)."""

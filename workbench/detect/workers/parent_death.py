@@ -8,6 +8,8 @@ in a compiled kernel or a C parser holding the interpreter lock when its parent 
 from __future__ import annotations
 
 import ctypes
+import multiprocessing
+import os
 import signal
 import sys
 
@@ -23,3 +25,11 @@ def killed_with_parent() -> bool:
         return bool(libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0)
     except (OSError, AttributeError):
         return False
+
+
+def parent_already_gone() -> bool:
+    """Whether the process that started this one (by multiprocessing) has ended: the
+    parent is then another process already, and a :func:`killed_with_parent` request made
+    after that would never be answered."""
+    parent = multiprocessing.parent_process()
+    return parent is not None and parent.pid is not None and os.getppid() != parent.pid

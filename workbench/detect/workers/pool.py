@@ -48,7 +48,7 @@ from multiprocessing.context import BaseContext
 from typing import Any
 
 from workbench.detect.workers.job_object import kill_children_with_app
-from workbench.detect.workers.parent_death import killed_with_parent
+from workbench.detect.workers.parent_death import killed_with_parent, parent_already_gone
 from workbench.detect.workers.start_method import StartMethod, start_method
 
 # What the fork server imports once, so that every worker starts with it loaded. The guard
@@ -135,9 +135,7 @@ def end_with_app() -> None:
 def _end_if_app_gone() -> None:
     """A spawned worker whose app died before ``prctl`` was set would never get the signal:
     its parent is then already another process."""
-    app = multiprocessing.parent_process()
-    if app is not None and app.pid is not None and os.getppid() != app.pid \
-            and getattr(forkserver, "_forkserver", None) is not None \
+    if parent_already_gone() and getattr(forkserver, "_forkserver", None) is not None \
             and forkserver._forkserver.get_inherited_fds() is None:  # spawned, not forked
         os._exit(1)
 
