@@ -12,6 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from tests.cluster.test_dask_same_results import cluster, small_pages  # noqa: F401 - fixtures
+from tests.detect.spotsigs.member_overlap_reference import only_rows_asked
 from workbench.archive.scan import scan
 from workbench.cluster.filters import doc_freqs, rows
 from workbench.cluster.records.shards import ShardRef, write_pages
@@ -143,15 +144,22 @@ def test_rows_of_shards_out_of_order_and_pages_the_client_holds(cluster, goldset
     want_matrix, lengths = raw.filtered(counted, indexed, lambda _: keep)
     want_table = with_matrix_ids(table, raw.raw_ids)
     with dask_run(None, tmp_path / "work", cluster=cluster) as run:
-        made, got_table = rows.matrix_rows_on(run.client, run.work_dir, refs, boiler, filters, 5,
-                                              lambda *_: None)
+        made, in_files = rows.matrix_rows_on(run.client, run.work_dir, refs, boiler, filters, 5,
+                                             lambda *_: None)
         assert np.array_equal(made.lengths, lengths)
         got_matrix = made.finish(keep)  # read from the run's work folder
+        got_table = in_files.whole()  # read from there too, once asked for
+        rng = np.random.default_rng(7)
+        masks = [(rng.random(len(refs)) < share, rng.random(len(refs)) < share) for share in (0.0, 0.2, 0.7)]
+        some_rows = [(spots, blocks, in_files.for_pages(spots, blocks)) for spots, blocks in masks]
     assert made.with_sigs == int((np.diff(raw.ptr) > 0).sum())
     assert made.too_common_ids() == frozenset(raw.raw_ids[~counted].tolist())
     _same_arrays(got_matrix, want_matrix, (*MATRIX, "unindexed"))
     _same_arrays(got_table, want_table, TABLE)
     assert got_table.matrix_ids
+    # Some pages' rows only, as boilerplate shares ask for them: the same rows, the others empty.
+    for spots, blocks, got in some_rows:
+        _same_arrays(got, only_rows_asked(want_table, spots, blocks), TABLE)
     hashes, weights, sizes = rows.corpus_inputs(refs, sum(p.n_blocks for p in mine))
     assert np.array_equal(hashes, np.concatenate([p.block_hashes for p in mine]))
     assert np.array_equal(weights, np.concatenate(list(_weights(mine))).astype(np.float64))
@@ -178,6 +186,8 @@ def test_the_client_reads_no_packed_arrays_and_the_tasks_make_the_rows(cluster, 
         assert len({p for p in (tmp_path / "work").rglob("pages-*.parquet")}) >= 3
         dask = detect(corpus, join=run.join)
         ran = run.client.run_on_scheduler(lambda dask_scheduler: sorted(dask_scheduler.task_prefixes))
+        assert isinstance(corpus.repeated, rows.RepeatedInFiles)
+        table = corpus.repeated.whole()  # read while the run's files are there
     monkeypatch.setattr(pq, "read_table", read_table)
 
     assert asked, "the client read nothing of the page shards"
@@ -191,8 +201,8 @@ def test_the_client_reads_no_packed_arrays_and_the_tasks_make_the_rows(cluster, 
     local = run_dedup(small_pages, params, workers=2)
     local_corpus = load_corpus(small_pages, params, workers=2)
     _same_arrays(corpus.matrix, local_corpus.matrix, MATRIX)
-    assert corpus.repeated is not None and local_corpus.repeated is not None
-    _same_arrays(corpus.repeated, local_corpus.repeated, TABLE)
+    assert local_corpus.repeated is not None
+    _same_arrays(table, local_corpus.repeated, TABLE)
     assert corpus.filters == local_corpus.filters and corpus.filters.boilerplate
     assert corpus.pages == local_corpus.pages
     assert [(c.reference, c.members, c.similarities, c.boilerplate_share) for c in dask.clusters] == \
@@ -251,10 +261,14 @@ def test_the_client_reads_final_rows_and_never_filters_a_matrix(cluster, small_p
     monkeypatch.setattr(np, "load", counting)
     with dask_run(None, tmp_path / "work", cluster=cluster) as run:
         corpus = load_corpus(small_pages, params, workers=2, **run.corpus_hooks)
+        # The repeated blocks' table stays in the files until it is asked for.
+        assert "sig_id" not in read and "page_block" not in read, read
+        assert isinstance(corpus.repeated, rows.RepeatedInFiles)
+        table = corpus.repeated.whole()
     monkeypatch.undo()
 
-    m, table = corpus.matrix, corpus.repeated
-    assert table is not None and local.repeated is not None
+    m = corpus.matrix
+    assert local.repeated is not None
     assert read["ids"] == m.sig.nbytes and read["counts"] == m.cnt.nbytes, (read, m.sig.nbytes)
     assert read["sig_id"] == table.sig_id.nbytes and table.sig_id.dtype == np.int32
     _same_arrays(m, local.matrix, (*MATRIX, "unindexed"))

@@ -49,6 +49,7 @@ from workbench.detect.spotsigs.corpus_boilerplate import block_weights
 from workbench.detect.spotsigs.extract import ExtractedPage, PageArrays, extract_batch, page_multisets
 from workbench.detect.spotsigs.member_overlap import (
     RepeatedBlocks,
+    RepeatedSource,
     boilerplate_shares,
     repeated_blocks,
     with_matrix_ids,
@@ -90,10 +91,11 @@ TooCommonIds = Callable[[dict[str, np.ndarray], SpotSigsParams],
 # page shards: workbench.cluster.filters.identical.
 ChecksumGroups = Callable[[int], np.ndarray | None]
 # The boilerplate found, the document frequencies counted (TooCommonIds' answer), the
-# repeated blocks (for doubtful members) and the signature matrix before the IDF filter, or
-# its rows with the filters applied where they were made (a cluster's tasks: FilteredRows).
+# repeated blocks (for doubtful members: the table, or where it is read from once clusters
+# ask) and the signature matrix before the IDF filter, or its rows with the filters applied
+# where they were made (a cluster's tasks: FilteredRows).
 MadeRows = tuple[dict[str, np.ndarray], Callable[[], tuple[int, np.ndarray | None] | None] | None,
-                 RepeatedBlocks, SignatureMatrix | FilteredRows]
+                 RepeatedSource, SignatureMatrix | FilteredRows]
 # Given the extracted pages (whose arrays may never have come here), the settings and
 # progress: MadeRows made elsewhere, the same as filter_corpus makes them here, or None:
 # made here after all. A cluster's tasks, from the pages' shards: workbench.cluster.filters.rows.
@@ -295,8 +297,9 @@ class Corpus:
     idf_applied: bool
     timings: dict[str, float]
     filters: RunFilters = field(default_factory=RunFilters)
-    # For doubtful members: blocks found on more than one page, and their signatures.
-    repeated: RepeatedBlocks | None = None
+    # For doubtful members: blocks found on more than one page, and their signatures (the
+    # table, or where boilerplate_shares reads the rows it needs from: a cluster's files).
+    repeated: RepeatedSource | None = None
 
 
 def load_corpus(
@@ -475,7 +478,8 @@ def filter_corpus(root: str, params: SpotSigsParams, extracted: list[ExtractedPa
     else:
         matrix, _ = raw_matrix.filtered(counted, indexed, usable)
     del raw_matrix
-    repeated = with_matrix_ids(repeated, matrix.raw_ids)
+    if isinstance(repeated, RepeatedBlocks):  # a table made elsewhere has the matrix's ids already
+        repeated = with_matrix_ids(repeated, matrix.raw_ids)
     found = checksum_groups(len(infos)) if checksum_groups is not None else None
     if found is not None:
         checksums = found

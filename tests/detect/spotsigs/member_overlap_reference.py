@@ -13,6 +13,7 @@ import numpy as np
 
 from workbench.core.records import Cluster
 from workbench.detect.join.matcher import SignatureMatrix
+from workbench.detect.spotsigs.member_overlap import RepeatedBlocks
 
 
 @dataclass(slots=True)
@@ -127,3 +128,20 @@ def _share(matrix: SignatureMatrix, a: int, b: int, repeated: ReferenceRepeatedB
         unrelated = [blk for blk in np.unique(blocks[here]).tolist() if outside(blk)]
         flagged |= np.isin(raw, sigs[here & np.isin(blocks, unrelated)])
     return float(weight[flagged].sum() / weight.sum())
+
+
+def only_rows_asked(t: RepeatedBlocks, spots: np.ndarray, blocks: np.ndarray) -> RepeatedBlocks:
+    """What ``RepeatedSource.for_pages(spots, blocks)`` gives of the table ``t``, page by
+    page: the spot rows of the pages where ``spots`` is true, the block rows of those where
+    ``blocks`` is true, every other row empty."""
+    sig_rows = [(t.sig_id[t.sig_ptr[p]:t.sig_ptr[p + 1]], t.sig_block[t.sig_ptr[p]:t.sig_ptr[p + 1]])
+                if spots[p] else (t.sig_id[:0], t.sig_block[:0]) for p in range(t.n_pages)]
+    block_rows = [t.page_block[t.page_block_ptr[p]:t.page_block_ptr[p + 1]] if blocks[p]
+                  else t.page_block[:0] for p in range(t.n_pages)]
+    sig_ptr = np.cumsum([0, *(len(ids) for ids, _ in sig_rows)]).astype(np.int64)
+    block_ptr = np.cumsum([0, *map(len, block_rows)]).astype(np.int64)
+    return RepeatedBlocks(t.block_ids, t.block_pages, block_ptr,
+                          np.concatenate([t.page_block[:0], *block_rows]), sig_ptr,
+                          np.concatenate([t.sig_id[:0], *(ids for ids, _ in sig_rows)]),
+                          np.concatenate([t.sig_block[:0], *(b for _, b in sig_rows)]),
+                          matrix_ids=t.matrix_ids)

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from tests.detect.spotsigs.member_overlap_reference import (
     ReferenceRepeatedBlocks,
+    only_rows_asked,
     reference_boilerplate_shares,
     reference_repeated_blocks,
 )
@@ -135,8 +136,28 @@ def _check_both(corpus: dict) -> None:
     again = [Cluster(ref, list(members)) for ref, members in corpus["clusters"]]
     boilerplate_shares(matrix, again, dense, a, b)
     assert [c.boilerplate_share for c in again] == [c.boilerplate_share for c in want]
+    # A table read only for the pages asked for (as a cluster run's files give it): the
+    # same shares, so boilerplate_shares asks for every row it reads.
+    asked = [Cluster(ref, list(members)) for ref, members in corpus["clusters"]]
+    boilerplate_shares(matrix, asked, _OnlyAsked(dense), a, b)
+    assert [c.boilerplate_share for c in asked] == [c.boilerplate_share for c in want]
     for g in got:
         assert g.boilerplate_share is None or all(s is None or type(s) is float for s in g.boilerplate_share)
+
+
+class _OnlyAsked:
+    """A ``RepeatedSource`` that gives, of ``table``, only the rows asked for: every other
+    page's spot and block rows empty."""
+
+    def __init__(self, table: RepeatedBlocks) -> None:
+        self.table = table
+
+    @property
+    def n_pages(self) -> int:
+        return self.table.n_pages
+
+    def for_pages(self, spots: np.ndarray, blocks: np.ndarray) -> RepeatedBlocks:
+        return only_rows_asked(self.table, spots, blocks)
 
 
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -260,7 +260,7 @@ class _RowsFiles:
 
 
 def matrix_rows_on(client: Any, work_dir: Path, refs: Sequence[Any], boiler: dict[str, np.ndarray],
-                   filters: Any, min_sigs: int, progress: ProgressFn) -> tuple[FilteredMade, RepeatedBlocks]:
+                   filters: Any, min_sigs: int, progress: ProgressFn) -> tuple[FilteredMade, RepeatedInFiles]:
     """The signature matrix's rows after the filters and the repeated blocks of the pages
     ``refs`` names (ShardRefs; an ExtractedPage there is a page the client holds and is
     done here), made by the cluster's tasks with the boilerplate ``boiler`` decided.
@@ -297,9 +297,7 @@ def matrix_rows_on(client: Any, work_dir: Path, refs: Sequence[Any], boiler: dic
     files = _RowsFiles(refs, [path for path, _ in done], mine)
     made = FilteredMade(files, len(refs), filters[0], filters[1],
                         sum(with_sigs for _, with_sigs in done) + (int(mine["with_sigs"][0]) if mine else 0))
-    table = _repeated_blocks(files, made, block_ids, block_pages)
-    release_free_memory()  # the files' arrays, freed into the heap, go back before the matrix's
-    return made, table
+    return made, RepeatedInFiles(files, made, block_ids, block_pages)
 
 
 class FilteredMade:
@@ -364,23 +362,61 @@ class FilteredMade:
         return SignatureMatrix(ptr, sig, cnt, raw_ids, unindexed)
 
 
-def _repeated_blocks(files: _RowsFiles, made: FilteredMade, block_ids: np.ndarray,
-                     block_pages: np.ndarray) -> RepeatedBlocks:
-    """The repeated blocks' table with matrix ids, copied from the files' parts straight
-    into its arrays (``joined_parts`` and ``with_matrix_ids`` without their copies)."""
-    page_block_ptr, sig_ptr = _ptr(made.blocks_of_page), _ptr(made.spots_of_page)
-    made.blocks_of_page = made.spots_of_page = np.empty(0, np.int64)
-    page_block = np.empty(int(page_block_ptr[-1]), dtype=np.int32)
-    sig_id = np.empty(int(sig_ptr[-1]), dtype=np.int32)
-    sig_block = np.empty(int(sig_ptr[-1]), dtype=np.int32)
-    page = 0
-    for lo, hi, got in files.walk(("blocks_of_page", "spots_of_page", "page_block", "sig_id", "sig_block")):
-        blocks, spots = _ptr(got["blocks_of_page"]), _ptr(got["spots_of_page"])
-        a, b, at = int(blocks[lo]), int(blocks[hi]), int(page_block_ptr[page])
-        page_block[at : at + b - a] = got["page_block"][a:b]
-        a, b, at = int(spots[lo]), int(spots[hi]), int(sig_ptr[page])
-        sig_id[at : at + b - a] = got["sig_id"][a:b]
-        sig_block[at : at + b - a] = got["sig_block"][a:b]
-        page += hi - lo
-    return RepeatedBlocks(block_ids, block_pages, page_block_ptr, page_block, sig_ptr, sig_id, sig_block,
-                          matrix_ids=True)
+class RepeatedInFiles:
+    """The repeated blocks' table left in the rows files until boilerplate shares ask for
+    the rows they read (``member_overlap.RepeatedSource``): the whole table is about
+    0.5 KB a small page (about 500 MB on a million), which the client then does not hold
+    while it matches and clusters, and afterwards holds only the references' and members'
+    spot rows. Each call copies the rows asked for from the files, a unit at a time, into
+    arrays sized once (``joined_parts`` and ``with_matrix_ids`` without their copies)."""
+
+    def __init__(self, files: _RowsFiles, made: FilteredMade, block_ids: np.ndarray,
+                 block_pages: np.ndarray) -> None:
+        self.files = files
+        self.block_ids, self.block_pages = block_ids, block_pages
+        # Each page's rows in the table: a few bytes a page, to size the copies.
+        self.blocks_of_page = made.blocks_of_page.astype(np.int32)
+        self.spots_of_page = made.spots_of_page.astype(np.int32)
+        made.blocks_of_page = made.spots_of_page = np.empty(0, np.int64)
+
+    @property
+    def n_pages(self) -> int:
+        return len(self.blocks_of_page)
+
+    def for_pages(self, spots: np.ndarray, blocks: np.ndarray) -> RepeatedBlocks:
+        n = self.n_pages
+        spots, blocks = np.asarray(spots[:n], dtype=bool), np.asarray(blocks[:n], dtype=bool)
+        page_block_ptr = _ptr(np.where(blocks, self.blocks_of_page, 0))
+        sig_ptr = _ptr(np.where(spots, self.spots_of_page, 0))
+        page_block = np.empty(int(page_block_ptr[-1]), dtype=np.int32)
+        sig_id = np.empty(int(sig_ptr[-1]), dtype=np.int32)
+        sig_block = np.empty(int(sig_ptr[-1]), dtype=np.int32)
+        page = 0
+        for lo, hi, got in self.files.walk(("blocks_of_page", "spots_of_page", "page_block", "sig_id",
+                                            "sig_block")):
+            on_page, end = _ptr(got["blocks_of_page"]), page + hi - lo
+            _copy_rows(got["page_block"], on_page, lo, hi, blocks[page:end], page_block,
+                       int(page_block_ptr[page]))
+            on_page = _ptr(got["spots_of_page"])
+            _copy_rows(got["sig_id"], on_page, lo, hi, spots[page:end], sig_id, int(sig_ptr[page]))
+            _copy_rows(got["sig_block"], on_page, lo, hi, spots[page:end], sig_block, int(sig_ptr[page]))
+            page = end
+        return RepeatedBlocks(self.block_ids, self.block_pages, page_block_ptr, page_block, sig_ptr, sig_id,
+                              sig_block, matrix_ids=True)
+
+    def whole(self) -> RepeatedBlocks:
+        """Every page's rows (as the local run holds the table)."""
+        every = np.ones(self.n_pages, dtype=bool)
+        return self.for_pages(every, every)
+
+
+def _copy_rows(values: np.ndarray, ptr: np.ndarray, lo: int, hi: int, wanted: np.ndarray, out: np.ndarray,
+               at: int) -> None:
+    """Rows ``lo:hi`` of a file's table (``values`` by row pointers ``ptr``), those of the
+    ``wanted`` pages only, into ``out`` from ``at``."""
+    a, b = int(ptr[lo]), int(ptr[hi])
+    if wanted.all():
+        out[at : at + b - a] = values[a:b]
+    elif wanted.any():
+        kept = values[a:b][np.repeat(wanted, np.diff(ptr[lo : hi + 1]))]
+        out[at : at + len(kept)] = kept

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -59,6 +60,10 @@ class RepeatedBlocks:
     def n_pages(self) -> int:
         return len(self.sig_ptr) - 1
 
+    def for_pages(self, spots: np.ndarray, blocks: np.ndarray) -> RepeatedBlocks:
+        """The table, which holds every page's rows already (:class:`RepeatedSource`)."""
+        return self
+
     def pages_of(self, block_id: int) -> np.ndarray:
         """The pages that carry the block with this hash, ascending (empty if it is not a
         repeated block). A scan of the whole table: for tests and inspection only."""
@@ -68,6 +73,24 @@ class RepeatedBlocks:
         page = np.repeat(np.arange(self.n_pages, dtype=np.int64), np.diff(self.page_block_ptr))
         carrying: npt.NDArray[np.int64] = page[self.page_block == pos]
         return carrying
+
+
+class RepeatedSource(Protocol):
+    """Where the repeated blocks' table is read from: held whole (:class:`RepeatedBlocks`),
+    or left in files until :func:`boilerplate_shares` asks for the rows it reads (a cluster
+    run's rows files, workbench.cluster.filters.rows): the whole table is about 0.5 KB a
+    small page, which a million-page run's client then does not hold while it matches and
+    clusters."""
+
+    @property
+    def n_pages(self) -> int: ...
+
+    def for_pages(self, spots: np.ndarray, blocks: np.ndarray) -> RepeatedBlocks:
+        """The table with the spot rows (``sig_ptr``, ``sig_id``, ``sig_block``) of the
+        pages where ``spots`` is true and the block rows (``page_block_ptr``,
+        ``page_block``) of those where ``blocks`` is true (boolean, a page each); the
+        other pages' rows empty. The blocks' ids and page counts are the whole crawl's."""
+        ...
 
 
 def repeated_blocks(
@@ -366,7 +389,7 @@ def _concatenate_freeing(parts: list[np.ndarray], dtype: type) -> np.ndarray:
 def boilerplate_shares(
     matrix: SignatureMatrix,
     clusters: list[Cluster],
-    repeated: RepeatedBlocks,
+    repeated: RepeatedSource,
     pair_a: np.ndarray,
     pair_b: np.ndarray,
 ) -> None:
@@ -382,6 +405,7 @@ def boilerplate_shares(
                           count=int(sizes.sum()))
     member_ptr = _ptr(sizes)
     adj_ptr, adj = _neighbours(refs, np.asarray(pair_a, np.int64), np.asarray(pair_b, np.int64), n)
+    repeated = repeated.for_pages(*_pages_read(n, refs, members, adj_ptr, adj))
     width = _widths(matrix.ptr, n)
     rep_width = _widths(repeated.sig_ptr, n)
     carried = _widths(repeated.page_block_ptr, n)
@@ -542,6 +566,19 @@ def _segment_sums(values: np.ndarray, start: np.ndarray, count: np.ndarray) -> n
     np.cumsum(values, out=cum[1:])
     sums: npt.NDArray[np.int64] = cum[start + count] - cum[start]
     return sums
+
+
+def _pages_read(n: int, refs: np.ndarray, members: np.ndarray, adj_ptr: np.ndarray,
+                adj: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The pages whose spot rows :func:`boilerplate_shares` reads (references and members:
+    its slots) and those whose block rows it reads (those, and the references' neighbours:
+    the pages related to a cluster)."""
+    spots = np.zeros(n, dtype=bool)
+    spots[refs] = True
+    spots[members] = True
+    blocks = spots.copy()
+    blocks[adj[expand_ranges(adj_ptr[refs], np.diff(adj_ptr)[refs])]] = True
+    return spots, blocks
 
 
 def _ptr(counts: np.ndarray) -> np.ndarray:
