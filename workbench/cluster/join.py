@@ -82,7 +82,7 @@ def find_pairs_on(client: Any, work_dir: Path, m: SignatureMatrix, tau: float,
     parts = []
     for shard, _, verified in done[len(indexes):]:
         a, b, s = read_pairs(shard)
-        parts.append((a.astype(np.int64), b.astype(np.int64), s, verified))
+        parts.append((a, b, s, verified))  # rows as stored: finish_join makes them pages
     shutil.rmtree(ranked_dir, ignore_errors=True)  # what only this join reads
     for bucket in done[: len(indexes)]:
         Path(bucket).unlink(missing_ok=True)
