@@ -29,6 +29,7 @@ from workbench.cluster.join_buckets import (
     release_buckets,
     write_ranked,
 )
+from workbench.cluster.records.c_heap import arrow_on_c_heap
 from workbench.cluster.records.shards import new_shard, read_pairs, write_pairs
 from workbench.cluster.tasks import wait_all
 from workbench.core.progress import ProgressFn, no_progress
@@ -79,11 +80,14 @@ def find_pairs_on(client: Any, work_dir: Path, m: SignatureMatrix, tau: float,
     done = wait_all(client, futures, report)
     # The workers' buckets go now, not when the next join comes (a worker gone meanwhile holds none).
     client.run(release_buckets, on_error="ignore")
-    parts = []
-    for shard, _, verified in done[len(indexes):]:
-        a, b, s = read_pairs(shard)
-        parts.append((a, b, s, verified))  # rows as stored: finish_join makes them pages
     shutil.rmtree(ranked_dir, ignore_errors=True)  # what only this join reads
     for bucket in done[: len(indexes)]:
         Path(bucket).unlink(missing_ok=True)
-    return finish_join(plan, parts)
+    # The pair shards' columns are read into the C heap: finish_join lets each go once
+    # copied, and they go back to the system then, not to Arrow's pool for the run's rest.
+    with arrow_on_c_heap():
+        parts = []
+        for shard, _, verified in done[len(indexes):]:
+            a, b, s = read_pairs(shard)
+            parts.append((a, b, s, verified))  # rows as stored: finish_join makes them pages
+        return finish_join(plan, parts)
