@@ -21,10 +21,12 @@ vocabulary, whether the IDF filter counts it and whether a second page has it
 ids only), each page's length and unindexed count (a page too short left empty), and the
 table's part with the matrix's 32-bit ids. The client reads each page's figures first
 (``pipeline.filter_corpus`` sets aside the pages with too little text from the lengths),
-then copies the files, one at a time and in page order, straight into the matrix's and the
-table's arrays, sized once: the same arrays as the local run's, without ever holding the
-pages' packed arrays, the matrix before the filters next to its filtered copy (about
-1 KB a page at the filter stage's peak), or the table's 64-bit ids.
+then copies the files, one at a time and in page order, straight into the matrix's
+arrays, sized once: the same arrays as the local run's, without ever holding the pages'
+packed arrays or the matrix before the filters next to its filtered copy (about 1 KB a
+page at the filter stage's peak). The table stays in the files until the doubtful
+members' shares ask for the rows they read (:class:`RepeatedInFiles`), and is then
+copied the same way, with 32-bit ids, those rows only.
 
 The corpus boilerplate's inputs (block hashes and weights) are read by the client from
 their own columns of the shards (:func:`corpus_inputs`): the decision samples pages of
