@@ -1,7 +1,6 @@
 """Joining the probed ranges' pairs (matcher.finish_join) holds little above its result: on
 a large crawl the ranges' arrays, their concatenations, the pages' arrays and a sorted copy
-of each were held at once, about 100 bytes a pair (a gigabyte at ten million pairs, the
-client's peak while it matched)."""
+of each were held at once (the join rose 103 MB for 981,624 pairs on 100,000 small pages)."""
 
 from __future__ import annotations
 
