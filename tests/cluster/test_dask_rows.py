@@ -148,7 +148,7 @@ def test_rows_of_shards_out_of_order_and_pages_the_client_holds(cluster, goldset
                                              lambda *_: None)
         assert np.array_equal(made.lengths, lengths)
         got_matrix = made.finish(keep)  # read from the run's work folder
-        got_table = in_files.whole()  # read from there too, once asked for
+        got_table = _whole(in_files)  # read from there too, once asked for
         rng = np.random.default_rng(7)
         masks = [(rng.random(len(refs)) < share, rng.random(len(refs)) < share) for share in (0.0, 0.2, 0.7)]
         some_rows = [(spots, blocks, in_files.for_pages(spots, blocks)) for spots, blocks in masks]
@@ -187,7 +187,7 @@ def test_the_client_reads_no_packed_arrays_and_the_tasks_make_the_rows(cluster, 
         dask = detect(corpus, join=run.join)
         ran = run.client.run_on_scheduler(lambda dask_scheduler: sorted(dask_scheduler.task_prefixes))
         assert isinstance(corpus.repeated, rows.RepeatedInFiles)
-        table = corpus.repeated.whole()  # read while the run's files are there
+        table = _whole(corpus.repeated)  # read while the run's files are there
     monkeypatch.setattr(pq, "read_table", read_table)
 
     assert asked, "the client read nothing of the page shards"
@@ -208,6 +208,12 @@ def test_the_client_reads_no_packed_arrays_and_the_tasks_make_the_rows(cluster, 
     assert [(c.reference, c.members, c.similarities, c.boilerplate_share) for c in dask.clusters] == \
            [(c.reference, c.members, c.similarities, c.boilerplate_share) for c in local.clusters]
     assert dask.pairs.similarity.tobytes() == local.pairs.similarity.tobytes()
+
+
+def _whole(table: rows.RepeatedInFiles) -> RepeatedBlocks:
+    """Every page's rows of the table left in the files (as the local run holds it)."""
+    every = np.ones(table.n_pages, dtype=bool)
+    return table.for_pages(every, every)
 
 
 class _CountingNpz:
@@ -264,7 +270,7 @@ def test_the_client_reads_final_rows_and_never_filters_a_matrix(cluster, small_p
         # The repeated blocks' table stays in the files until it is asked for.
         assert "sig_id" not in read and "page_block" not in read, read
         assert isinstance(corpus.repeated, rows.RepeatedInFiles)
-        table = corpus.repeated.whole()
+        table = _whole(corpus.repeated)
     monkeypatch.undo()
 
     m = corpus.matrix

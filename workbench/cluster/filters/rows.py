@@ -345,16 +345,10 @@ class FilteredMade:
         cnt = np.empty(int(ptr[-1]), dtype=np.int32)
         page = 0
         for lo, hi, got in files.walk(("ptr", "ids", "counts")):
-            rows_ptr, at = got["ptr"], int(ptr[page])
-            a, b = int(rows_ptr[lo]), int(rows_ptr[hi])
-            kept = keep[page : page + hi - lo]
-            if kept.all():
-                sig[at : at + b - a] = got["ids"][a:b]
-                cnt[at : at + b - a] = got["counts"][a:b]
-            else:  # a page the caller set aside for another reason: its entries stay out
-                entry_kept = np.repeat(kept, np.diff(rows_ptr[lo : hi + 1]))
-                sig[at : int(ptr[page + hi - lo])] = got["ids"][a:b][entry_kept]
-                cnt[at : int(ptr[page + hi - lo])] = got["counts"][a:b][entry_kept]
+            # A page the caller set aside for another reason: its entries stay out.
+            kept, at = keep[page : page + hi - lo], int(ptr[page])
+            _copy_rows(got["ids"], got["ptr"], lo, hi, kept, sig, at)
+            _copy_rows(got["counts"], got["ptr"], lo, hi, kept, cnt, at)
             page += hi - lo
         unindexed = np.where(keep, self.left_out, 0)
         self.entries = self.left_out = np.empty(0, np.int64)
@@ -405,11 +399,6 @@ class RepeatedInFiles:
             page = end
         return RepeatedBlocks(self.block_ids, self.block_pages, page_block_ptr, page_block, sig_ptr, sig_id,
                               sig_block, matrix_ids=True)
-
-    def whole(self) -> RepeatedBlocks:
-        """Every page's rows (as the local run holds the table)."""
-        every = np.ones(self.n_pages, dtype=bool)
-        return self.for_pages(every, every)
 
 
 def _copy_rows(values: np.ndarray, ptr: np.ndarray, lo: int, hi: int, wanted: np.ndarray, out: np.ndarray,
