@@ -28,6 +28,7 @@ Python and numpy objects still alive once the records are back too (tracemalloc:
 from __future__ import annotations
 
 import argparse
+import ctypes
 import itertools
 import os
 import shutil
@@ -88,24 +89,115 @@ def _rss_mb() -> tuple[float, float]:
     return now, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def _live_objects(pages: int) -> None:
+class _MallInfo2(ctypes.Structure):
+    # glibc's struct mallinfo2 (malloc.h): every field a size_t.
+    _fields_ = [(name, ctypes.c_size_t) for name in
+                ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
+                 "fordblks", "keepcost")]
+
+
+def _c_heap_mb() -> tuple[float, float] | None:
+    """glibc's heap: the bytes in use (small blocks and mapped ones) and the free bytes it
+    keeps, in MB; None off glibc."""
+    try:
+        fn = ctypes.CDLL("libc.so.6").mallinfo2
+    except (OSError, AttributeError):
+        return None
+    fn.restype = _MallInfo2
+    info = fn()
+    return (info.uordblks + info.hblkhd) / 2**20, info.fordblks / 2**20
+
+
+def _mappings_mb() -> dict[str, float]:
+    """This process's resident memory by kind of mapping (/proc/self/smaps), in MB: files
+    (libraries and mapped files), code made at run time (numba's compiled loops), and
+    the rest of the anonymous memory (the C heap, Python's own arenas, Arrow's pool)."""
+    out = {"files": 0.0, "run-time code": 0.0, "anonymous": 0.0}
+    kind = "anonymous"
+    with open("/proc/self/smaps") as fh:
+        for line in fh:
+            head = line.split()
+            if "-" in head[0] and len(head) >= 5:  # a mapping's first line
+                name = head[5] if len(head) > 5 else ""
+                kind = ("files" if name.startswith("/") else
+                        "run-time code" if "x" in head[1] else "anonymous")
+            elif head[0] == "Rss:":
+                out[kind] += int(head[1]) / 1024
+    return out
+
+
+def _python_arenas_mb() -> tuple[float, float]:
+    """The memory of Python's own small-object arenas (mapped apart from the C heap) and
+    the part of it in live objects, in MB, from ``sys._debugmallocstats`` (which writes to
+    the C stderr)."""
+    import re
+
+    with tempfile.TemporaryFile(mode="w+") as tmp:
+        saved = os.dup(2)
+        os.dup2(tmp.fileno(), 2)
+        try:
+            sys._debugmallocstats()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        tmp.seek(0)
+        text = tmp.read()
+    figures = []
+    for pattern in (r"arenas \* \d+ bytes/arena\s*=\s*([\d,]+)",
+                    r"# bytes in allocated blocks\s*=\s*([\d,]+)"):
+        got = re.search(pattern, text)
+        figures.append(int(got.group(1).replace(",", "")) / 2**20 if got else float("nan"))
+    return figures[0], figures[1]
+
+
+def _parts(trim: bool = False) -> str:
+    """Where the resident memory is: mappings, glibc's heap, Arrow's pool, and what
+    tracemalloc sees (Python objects and numpy arrays) when it runs."""
+    import tracemalloc
+
+    import pyarrow as pa
+
+    maps = _mappings_mb()
+    heap = _c_heap_mb()
+    said = [f"files {maps['files']:.0f}", f"run-time code {maps['run-time code']:.0f}",
+            f"anonymous {maps['anonymous']:.0f}"]
+    if heap is not None:
+        said.append(f"C heap in use {heap[0]:.0f} + free {heap[1]:.0f}")
+    arenas, live = _python_arenas_mb()
+    said.append(f"Python's arenas {arenas:.0f} ({live:.0f} in objects)")
+    said.append(f"Arrow's pools {pa.total_allocated_bytes() / 2**20:.0f} + "
+                f"{pa.system_memory_pool().bytes_allocated() / 2**20:.0f} (C heap)")
+    if tracemalloc.is_tracing():
+        said.append(f"traced {tracemalloc.get_traced_memory()[0] / 2**20:.0f}")
+    if trim:  # what glibc's heap gives back when asked: its resident free pages
+        from workbench.core.clusters.heap import release_free_memory
+
+        before = _mappings_mb()["anonymous"]
+        release_free_memory()
+        said.append(f"trimmed {before - _mappings_mb()['anonymous']:.0f}")
+    return "      MB: " + ", ".join(said)
+
+
+def _live_objects(pages: int, stop: bool = True) -> None:
     """The allocations still alive (tracemalloc has traced since the read-back began)."""
     import gc
     import tracemalloc
 
     gc.collect()
     stats = tracemalloc.take_snapshot().statistics("lineno")
-    tracemalloc.stop()
+    if stop:
+        tracemalloc.stop()
     total = sum(s.size for s in stats)
     print(f"    live objects made since: {total / 2**20:.1f} MB, {total / max(pages, 1):.0f} bytes a page; "
           "the largest:", flush=True)
-    for stat in stats[:6]:
+    for stat in stats[:12]:
         where = stat.traceback[0]
         print(f"      {stat.size / 2**20:7.1f} MB {stat.count:>10,} objects  "
               f"{where.filename.split('site-packages/')[-1]}:{where.lineno}", flush=True)
 
 
-def client_stages(crawl: Path, where: Path, trace: bool = False) -> tuple[int, float]:
+def client_stages(crawl: Path, where: Path, trace: bool = False, parts: bool = False,
+                  trim: bool = False) -> tuple[int, float]:
     """Prints the stages; returns the pages and how much the client grew reading their
     records back (MB)."""
     sys.path.insert(0, str(ROOT))
@@ -116,6 +208,8 @@ def client_stages(crawl: Path, where: Path, trace: bool = False) -> tuple[int, f
     def say(stage: str) -> None:
         now, peak = _rss_mb()
         print(f"  {stage:<34} client now {now:7.0f} MB, peak so far {peak:7.0f} MB", flush=True)
+        if parts:
+            print(_parts(trim), flush=True)
 
     say("start")
     with local_cluster(2) as cluster, dask_run(None, where, cluster=cluster) as run:
@@ -133,7 +227,7 @@ def client_stages(crawl: Path, where: Path, trace: bool = False) -> tuple[int, f
         n = len(pages)
         say(f"pages' records read back ({n:,})")
         if trace:
-            _live_objects(n)
+            _live_objects(n, stop=not parts)
 
         def matrix_rows(*args: Any) -> Any:
             # The filter stage's two steps: the rows tasks' files read (the repeated blocks'
@@ -150,6 +244,8 @@ def client_stages(crawl: Path, where: Path, trace: bool = False) -> tuple[int, f
         say("filtered: signature matrix")
         retitle_corpus(corpus)
         say("site labels retitled")
+        if trace and parts:
+            _live_objects(n)
         result = detect(corpus, join=run.join)
         say(f"matched and clustered ({len(result.pairs.a):,} pairs)")
         project = Project.create(where / "p.wbproj", str(crawl))
@@ -167,6 +263,12 @@ def main() -> None:
     ap.add_argument("--stages", action="store_true", help="the client's memory stage by stage (in process)")
     ap.add_argument("--trace", action="store_true",
                     help="with --stages: the objects alive once the records are back (tracemalloc)")
+    ap.add_argument("--parts", action="store_true",
+                    help="with --stages: where the memory is at each stage (mappings, C heap, Arrow's "
+                         "pool; with --trace, what tracemalloc sees, and its largest objects once "
+                         "retitled too)")
+    ap.add_argument("--trim", action="store_true",
+                    help="with --parts: then give the C heap's free pages back, and say how much went")
     ap.add_argument("--keep", type=Path, default=None,
                     help="keep the projects in this folder (to score them afterwards: "
                          "scripts/score_project.py); default: removed")
@@ -176,7 +278,7 @@ def main() -> None:
         for crawl in args.crawls:
             with tempfile.TemporaryDirectory(dir=args.project_dir) as where:
                 print(f"{crawl}:", flush=True)
-                grown.append(client_stages(crawl, Path(where), args.trace))
+                grown.append(client_stages(crawl, Path(where), args.trace, args.parts, args.trim))
         for (n0, mb0), (n1, mb1) in itertools.pairwise(grown):
             if n1 != n0:
                 print(f"records read back: {n0:,} -> {n1:,} pages, the client grew {mb0:.0f} -> {mb1:.0f} "

@@ -17,7 +17,8 @@ from typing import Any
 import numpy as np
 import pyarrow.parquet as pq
 
-from workbench.cluster.filters.reduce import SPLIT_EVERY, shard_bag
+from workbench.cluster.filters.reduce import SPLIT_EVERY, shard_bag, shard_units
+from workbench.cluster.records.places import ShardPlaces
 from workbench.cluster.records.shards import ShardRef
 from workbench.detect.spotsigs.extract import ExtractedPage
 
@@ -76,13 +77,28 @@ def _partition(items: Iterable[tuple[str, tuple[list[int], list[int]]]]) -> Firs
     return merge([shard_first_pages(shard, rows, numbers) for shard, (rows, numbers) in items])
 
 
-def repeats_on(client: Any, refs: Sequence[Any]) -> Callable[[], tuple[np.ndarray, np.ndarray]]:
-    """Starts the reduction over the pages ``refs`` name, in the run's order (ShardRefs; an
-    ExtractedPage there is a page the client holds and is looked at here); the call returned
-    waits for :func:`repeats`' answer."""
-    rows: dict[str, tuple[list[int], list[int]]] = {}
+# A shard's unit: its rows, and their pages' numbers in the run.
+_Unit = tuple[str, tuple[Sequence[int] | np.ndarray, Sequence[int] | np.ndarray]]
+
+
+def _units(refs: Sequence[Any]) -> tuple[list[_Unit], list[int], list[str]]:
+    """The shards' units, and the numbers and checksums of the pages the client holds.
+    From :class:`ShardPlaces`, arrays (no int object a page, held until the reduction ran)."""
     here_numbers: list[int] = []
     here_checksums: list[str] = []
+    if isinstance(refs, ShardPlaces):
+        units, _ = shard_units(refs)  # each shard's rows, in page order within it
+        numbers = np.argsort(refs.shards, kind="stable")[np.count_nonzero(refs.shards < 0):]
+        ends = np.cumsum([len(rows) for _, rows in units], dtype=np.int64)
+        out: list[_Unit] = [(shard, (rows, numbers[end - len(rows) : end]))
+                            for (shard, rows), end in zip(units, ends.tolist(), strict=True)]
+        for k in np.flatnonzero(refs.shards < 0).tolist():
+            page = refs[k]
+            if isinstance(page, ExtractedPage):
+                here_numbers.append(k)
+                here_checksums.append(page.info.checksum)
+        return out, here_numbers, here_checksums
+    rows: dict[str, tuple[list[int], list[int]]] = {}
     for k, ref in enumerate(refs):
         if isinstance(ref, ShardRef):
             at = rows.setdefault(ref.shard, ([], []))
@@ -91,8 +107,15 @@ def repeats_on(client: Any, refs: Sequence[Any]) -> Callable[[], tuple[np.ndarra
         elif isinstance(ref, ExtractedPage):
             here_numbers.append(k)
             here_checksums.append(ref.info.checksum)
+    return list(rows.items()), here_numbers, here_checksums
+
+
+def repeats_on(client: Any, refs: Sequence[Any]) -> Callable[[], tuple[np.ndarray, np.ndarray]]:
+    """Starts the reduction over the pages ``refs`` name, in the run's order (ShardRefs; an
+    ExtractedPage there is a page the client holds and is looked at here); the call returned
+    waits for :func:`repeats`' answer."""
+    units, here_numbers, here_checksums = _units(refs)
     own = first_pages(_as_bytes(here_checksums), np.asarray(here_numbers, np.int64))
-    units = list(rows.items())
     if not units:
         decided = repeats(own)
         return lambda: decided

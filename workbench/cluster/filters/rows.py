@@ -46,6 +46,8 @@ import numpy as np
 
 from workbench.cluster.filters.doc_freqs import IdFilters
 from workbench.cluster.filters.reduce import SPLIT_EVERY, add_counts, shard_bag, shard_units
+from workbench.cluster.records.light_pages import LightPages
+from workbench.cluster.records.places import ShardPlaces
 from workbench.cluster.records.shards import ShardPage, ShardRef, new_shard, read_block_inputs, read_pages
 from workbench.cluster.tasks import wait_all
 from workbench.core.clusters.heap import release_free_memory
@@ -72,14 +74,20 @@ BlockPages = tuple[np.ndarray, np.ndarray]
 Segment = tuple[int, int, int]
 
 
-def where_pages_are(pages: Sequence[ExtractedPage]) -> list[Any]:
-    """Each page's place: the shard row of a page left in its shard, else the page."""
+def where_pages_are(pages: Sequence[ExtractedPage]) -> Sequence[Any]:
+    """Each page's place: the shard row of a page left in its shard, else the page. Light
+    pages give the places they were read from, a few bytes a page (a list of refs was an
+    object a page, held for the whole filter stage)."""
+    if isinstance(pages, LightPages):
+        return pages.places
     return [p.ref if isinstance(p, ShardPage) else p for p in pages]
 
 
 def segments(refs: Sequence[Any]) -> list[Segment]:
     """``refs`` (the pages in the run's order) as runs of consecutive rows of one unit of
     ``shard_units(refs)`` (units numbered in their order there), or of the client's pages."""
+    if isinstance(refs, ShardPlaces):
+        return _place_segments(refs)
     unit_of: dict[str, int] = {}
     taken: list[int] = []  # rows of each unit met so far
     here = 0
@@ -101,6 +109,28 @@ def segments(refs: Sequence[Any]) -> list[Segment]:
         else:
             out.append((unit, at, at + 1))
     return out
+
+
+def _place_segments(places: ShardPlaces) -> list[Segment]:
+    """:func:`segments` of places, from their arrays: a unit is a shard, numbered as in
+    ``places.paths`` (the order of their first pages, as ``shard_units`` numbers them), and
+    each page's position is its rank among its unit's pages (-1: the client's pages)."""
+    unit = places.shards.astype(np.int64)
+    n = len(unit)
+    if not n:
+        return []
+    order = np.argsort(unit, kind="stable")
+    ordered = unit[order]
+    first = np.ones(n, dtype=bool)
+    first[1:] = ordered[1:] != ordered[:-1]
+    group_start = np.maximum.accumulate(np.where(first, np.arange(n), 0))
+    at = np.empty(n, dtype=np.int64)
+    at[order] = np.arange(n) - group_start
+    new = np.ones(n, dtype=bool)  # a run ends where the unit changes (ranks follow on within it)
+    new[1:] = unit[1:] != unit[:-1]
+    starts = np.flatnonzero(new)
+    ends = np.append(starts[1:], n)
+    return list(zip(unit[starts].tolist(), at[starts].tolist(), (at[ends - 1] + 1).tolist(), strict=True))
 
 
 def _ptr(counts: np.ndarray) -> np.ndarray:
@@ -132,7 +162,7 @@ def corpus_inputs(refs: Sequence[Any], blocks: int) -> tuple[np.ndarray, np.ndar
             if read is None or read[0] != unit:
                 shard, rows = units[unit]
                 h, w, n = read_block_inputs(shard)
-                if rows != list(range(len(n))):  # some of the shard's rows only
+                if not np.array_equal(rows, np.arange(len(n))):  # some of the shard's rows only
                     ptr = _ptr(n)
                     keep = np.concatenate([np.arange(ptr[r], ptr[r + 1]) for r in rows])
                     h, w, n = h[keep], w[keep], n[rows]

@@ -49,6 +49,7 @@ class LightPages(IndexedRows[ExtractedPage]):
 
     def _read(self, places: ShardPlaces) -> None:
         n = len(places)
+        self.places = places  # where the pages are: the cluster's reductions start from it
         reader = ShardReader()
         self._files = [ShardFile(path, reader) for path in places.paths]
         self._shards = places.shards
@@ -126,6 +127,7 @@ class LightPages(IndexedRows[ExtractedPage]):
         """Let go of the pages (as ``list.clear``: the pipeline's filters use them up); the
         records' table stays with whoever took it (``infos``)."""
         self.infos = PageTable(0)
+        self.places = ShardPlaces(())
         self._others, self._notes, self._files = {}, {}, []
         self._shards = self._rows = self._spots = self._blocks = np.empty(0, dtype=np.int64)
 
