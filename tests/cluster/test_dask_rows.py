@@ -15,6 +15,7 @@ from tests.cluster.test_dask_same_results import cluster, small_pages  # noqa: F
 from tests.detect.spotsigs.member_overlap_reference import only_rows_asked
 from workbench.archive.scan import scan
 from workbench.cluster.filters import doc_freqs, rows
+from workbench.cluster.filters.corpus_blocks import corpus_inputs_on
 from workbench.cluster.records.shards import ShardRef, write_pages
 from workbench.cluster.run import dask_run
 from workbench.core.records import RawPage
@@ -22,9 +23,10 @@ from workbench.detect.join.matcher import MatrixBuilder, SignatureMatrix
 from workbench.detect.spotsigs import matrix_kernels
 from workbench.detect.spotsigs.boilerplate import ANY_SITE, boilerplate_masks, site_boilerplate
 from workbench.detect.spotsigs.corpus_boilerplate import (
+    SAMPLE,
     block_weights,
     corpus_boilerplate,
-    corpus_boilerplate_flat,
+    corpus_boilerplate_weighed,
 )
 from workbench.detect.spotsigs.extract import ExtractedPage, PageArrays, extract_batch, page_multisets
 from workbench.detect.spotsigs.member_overlap import (
@@ -102,19 +104,6 @@ def test_repeated_blocks_from_parts_in_any_split_are_the_local_table(goldset_dev
         _same_arrays(joined_parts(block_ids, block_pages, parts), want, TABLE)
 
 
-def test_corpus_boilerplate_of_flat_arrays_is_the_same(goldset_dev: Path):
-    pages = _pages(goldset_dev)
-    hashes = [p.block_hashes for p in pages]
-    flat = np.concatenate(hashes)
-    weights = np.concatenate(list(_weights(pages)))
-    sizes = np.array([len(h) for h in hashes], dtype=np.int64)
-    for min_pages, share, own in ((3, 0.5, 0.0), (2, 0.8, 0.1), (20, 0.5, 0.0)):
-        want = corpus_boilerplate(hashes, _weights(pages), min_pages, share, min_own_share=own)
-        got = corpus_boilerplate_flat(flat, weights, sizes, min_pages, share, min_own_share=own)
-        assert got.dtype == want.dtype and np.array_equal(got, want), (min_pages, share, own)
-    assert len(corpus_boilerplate(hashes, _weights(pages), 3, 0.5)), "nothing to compare"
-
-
 @pytest.mark.slow
 def test_rows_of_shards_out_of_order_and_pages_the_client_holds(cluster, goldset_dev: Path,  # noqa: F811
                                                                  tmp_path: Path):
@@ -160,10 +149,19 @@ def test_rows_of_shards_out_of_order_and_pages_the_client_holds(cluster, goldset
     # Some pages' rows only, as boilerplate shares ask for them: the same rows, the others empty.
     for spots, blocks, got in some_rows:
         _same_arrays(got, only_rows_asked(want_table, spots, blocks), TABLE)
-    hashes, weights, sizes = rows.corpus_inputs(refs, sum(p.n_blocks for p in mine))
-    assert np.array_equal(hashes, np.concatenate([p.block_hashes for p in mine]))
-    assert np.array_equal(weights, np.concatenate(list(_weights(mine))).astype(np.float64))
-    assert np.array_equal(sizes, [p.n_blocks for p in mine])
+    # The corpus boilerplate from the blocks that weigh, made by the tasks in the run's order.
+    found = 0
+    for min_pages, share, own in ((5, 0.35, 0.25), (2, 0.8, 0.1), (3, 0.5, 0.0), (4, 0.8, 0.0)):
+        want = corpus_boilerplate([p.block_hashes for p in mine], _weights(mine), min_pages, share,
+                                  min_own_share=own)
+        found += len(want)
+        with dask_run(None, tmp_path / "work", cluster=cluster) as run:
+            weighed = corpus_inputs_on(run.client, refs, min_pages, SAMPLE, lambda *_: None)
+        got = corpus_boilerplate_weighed(*weighed, min_pages, share, SAMPLE, own)
+        assert np.array_equal(got, want), (min_pages, share, own)
+        if min_pages > 3:  # a block on one page or two weighs in no decision: the client never has it
+            assert len(weighed[2]) < sum(p.n_blocks for p in mine)
+    assert found, "nothing to compare"
 
 
 @pytest.mark.slow

@@ -31,10 +31,11 @@ from workbench.archive.scan import FileEntry
 from workbench.archive.worker import Process
 from workbench.cluster import die_with_client
 from workbench.cluster.extract import extract_on
+from workbench.cluster.filters.corpus_blocks import corpus_inputs_on
 from workbench.cluster.filters.doc_freqs import too_common_and_filters_on, too_common_on
 from workbench.cluster.filters.identical import groups, repeats_on
 from workbench.cluster.filters.reduce import SiteCounts, boilerplate_of, merge, site_counts_on
-from workbench.cluster.filters.rows import corpus_inputs, matrix_rows_on, where_pages_are
+from workbench.cluster.filters.rows import matrix_rows_on, where_pages_are
 from workbench.cluster.join import find_pairs_on
 from workbench.cluster.quiet import new_workers_quiet, quiet_while
 from workbench.cluster.records.light_pages import LightPages
@@ -45,7 +46,7 @@ from workbench.core.progress import ProgressFn
 from workbench.core.records import PageInfo, SkipRecord
 from workbench.detect.join.matcher import FilteredRows, PairResult, SignatureMatrix
 from workbench.detect.spotsigs.boilerplate import ANY_SITE, site_boilerplate
-from workbench.detect.spotsigs.corpus_boilerplate import corpus_boilerplate_flat
+from workbench.detect.spotsigs.corpus_boilerplate import SAMPLE, corpus_boilerplate_weighed
 from workbench.detect.spotsigs.extract import ExtractedPage, extract_batch
 from workbench.detect.spotsigs.params import SpotSigsParams
 
@@ -129,9 +130,12 @@ class DaskRun:
         boiler = self.site_boilerplate(infos, (), params.site_min_pages, params.site_block_share) \
             if params.site_boilerplate else {}
         if params.corpus_boilerplate:
-            everywhere = corpus_boilerplate_flat(*corpus_inputs(refs, _blocks(pages)),
-                                                 params.corpus_min_pages, params.corpus_core_share,
-                                                 min_own_share=params.corpus_own_share)
+            # Made by the tasks: only the blocks that weigh in the decision reach the client
+            # (workbench.cluster.filters.corpus_blocks), not every page's blocks.
+            weighed = corpus_inputs_on(self.client, refs, params.corpus_min_pages, SAMPLE, progress)
+            everywhere = corpus_boilerplate_weighed(*weighed, params.corpus_min_pages,
+                                                    params.corpus_core_share, SAMPLE, params.corpus_own_share)
+            del weighed
             if len(everywhere):
                 boiler[ANY_SITE] = everywhere
             release_free_memory()  # its temporaries go back to the system before the matrix's
@@ -198,11 +202,6 @@ class DaskRun:
     def grow_hooks(self) -> dict[str, Any]:
         """What ``grow_into_project`` takes to run on the cluster."""
         return {"read": self.read_files, "join": self.join}
-
-
-def _blocks(pages: Sequence[ExtractedPage]) -> int:
-    """The pages' blocks, all told."""
-    return pages.total_blocks() if isinstance(pages, LightPages) else sum(p.n_blocks for p in pages)
 
 
 def local_cluster(workers: int | None = None) -> Any:

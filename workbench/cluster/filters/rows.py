@@ -28,10 +28,8 @@ page at the filter stage's peak). The table stays in the files until the doubtfu
 members' shares ask for the rows they read (:class:`RepeatedInFiles`), and is then
 copied the same way, with 32-bit ids, those rows only.
 
-The corpus boilerplate's inputs (block hashes and weights) are read by the client from
-their own columns of the shards (:func:`corpus_inputs`): the decision samples pages of
-each frequent block across the whole crawl and takes medians over them, so it needs every
-page's blocks at once; they cost 16 bytes a block for the moment of the decision only.
+The corpus boilerplate is decided before the rows are made, from only the blocks that
+weigh in it, which tasks give the client (workbench.cluster.filters.corpus_blocks).
 """
 
 from __future__ import annotations
@@ -48,14 +46,13 @@ from workbench.cluster.filters.doc_freqs import IdFilters
 from workbench.cluster.filters.reduce import SPLIT_EVERY, add_counts, shard_bag, shard_units
 from workbench.cluster.records.light_pages import LightPages
 from workbench.cluster.records.places import ShardPlaces
-from workbench.cluster.records.shards import ShardPage, ShardRef, new_shard, read_block_inputs, read_pages
+from workbench.cluster.records.shards import ShardPage, ShardRef, new_shard, read_pages
 from workbench.cluster.tasks import wait_all
 from workbench.core.clusters.heap import release_free_memory
 from workbench.core.progress import ProgressFn
 from workbench.detect.join.matcher import SignatureMatrix
 from workbench.detect.spotsigs import matrix_kernels
 from workbench.detect.spotsigs.boilerplate import boilerplate_masks
-from workbench.detect.spotsigs.corpus_boilerplate import block_weights
 from workbench.detect.spotsigs.extract import ExtractedPage, page_multisets
 from workbench.detect.spotsigs.member_overlap import (
     RepeatedBlocks,
@@ -137,47 +134,6 @@ def _ptr(counts: np.ndarray) -> np.ndarray:
     ptr = np.zeros(len(counts) + 1, dtype=np.int64)
     np.cumsum(counts, out=ptr[1:])
     return ptr
-
-
-# -- The corpus boilerplate's inputs (read by the client, columns only) ---------------------
-
-def corpus_inputs(refs: Sequence[Any], blocks: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every page's block hashes and weights, flat and in the run's order, and each page's
-    number of blocks (``blocks`` in all): from the shards' two columns, and from the
-    client's own pages."""
-    units, here = shard_units(refs)
-    hashes = np.empty(blocks, dtype=np.int64)
-    weights = np.empty(blocks, dtype=np.float64)
-    sizes = np.empty(len(refs), dtype=np.int64)
-    read: tuple[int, tuple[np.ndarray, np.ndarray, np.ndarray]] | None = None
-    at = page = 0
-    for unit, lo, hi in segments(refs):
-        if unit < 0:
-            mine = here[lo:hi]
-            got = (np.concatenate([p.block_hashes for p in mine]),
-                   np.concatenate([block_weights(p.spot_block, p.n_blocks) for p in mine]),
-                   np.fromiter((p.n_blocks for p in mine), dtype=np.int64, count=hi - lo))
-            lo, hi = 0, hi - lo
-        else:
-            if read is None or read[0] != unit:
-                shard, rows = units[unit]
-                h, w, n = read_block_inputs(shard)
-                if not np.array_equal(rows, np.arange(len(n))):  # some of the shard's rows only
-                    ptr = _ptr(n)
-                    keep = np.concatenate([np.arange(ptr[r], ptr[r + 1]) for r in rows])
-                    h, w, n = h[keep], w[keep], n[rows]
-                read = unit, (h, w, n)
-            got = read[1]
-        ptr = _ptr(got[2])
-        a, b = int(ptr[lo]), int(ptr[hi])
-        hashes[at : at + b - a] = got[0][a:b]
-        weights[at : at + b - a] = got[1][a:b]
-        sizes[page : page + hi - lo] = got[2][lo:hi]
-        at, page = at + b - a, page + hi - lo
-    if at != blocks or page != len(refs):
-        raise RuntimeError(f"the shards held {at:,} blocks of {page:,} pages, "
-                           f"not {blocks:,} of {len(refs):,}")
-    return hashes, weights, sizes
 
 
 # -- The repeated blocks: a tree reduction of compared blocks' page counts ------------------

@@ -120,9 +120,6 @@ class LightPages(IndexedRows[ExtractedPage]):
         if any(v is not None for v in values):
             raise TypeError("light pages are read from their shards, not replaced")
 
-    def total_blocks(self) -> int:
-        return int(self._blocks.sum())
-
     def clear(self) -> None:
         """Let go of the pages (as ``list.clear``: the pipeline's filters use them up); the
         records' table stays with whoever took it (``infos``)."""

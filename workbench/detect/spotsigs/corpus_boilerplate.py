@@ -37,6 +37,8 @@ from numba import njit
 
 from workbench.core.distinct import distinct
 
+# Pages of a block looked at, at most (evenly spread over its pages).
+SAMPLE = 200
 # Blocks looked up at once when numbering them (bounds the lookup's temporaries).
 _CHUNK = 4_000_000
 # Blocks of a page up to which they are put in order by insertion.
@@ -59,7 +61,7 @@ def corpus_boilerplate(
     block_weights: Sequence[np.ndarray],
     min_pages: int,
     max_core_share: float = 0.5,
-    sample: int = 200,
+    sample: int = SAMPLE,
     min_own_share: float = 0.0,
 ) -> np.ndarray:
     """The sorted ids (hashes) of the corpus's boilerplate blocks (see the module's doc)."""
@@ -81,34 +83,73 @@ def corpus_boilerplate(
     np.cumsum(sizes, out=block_ptr[1:])
     page, block, summed, start = _page_entries(block_ptr, dense, weights)
     del dense, weights
-    return _decided(ids, _Entries(page, block, summed, start, np.bincount(page, weights=summed, minlength=n)),
-                    min_pages, max_core_share, sample, min_own_share)
+    entries = _Entries(page, block, summed, start, np.bincount(page, weights=summed, minlength=n))
+    return _decided_here(ids, entries, min_pages, max_core_share, sample, min_own_share)
 
 
-def corpus_boilerplate_flat(
-    hashes: np.ndarray,
+def fewest_pages_weighed(min_pages: int, sample: int) -> int:
+    """The fewest pages a block must stand on to weigh in the decision: a candidate stands
+    on ``max(min_pages, 2)`` pages or more, and a block is in a candidate's core when it
+    stands on half its sampled pages or more, of which there are at least
+    ``min(max(min_pages, 2), sample)``. A block on fewer pages than this counts only in its
+    pages' totals, and in their own share when it is on one page alone."""
+    least_sampled = max(1, min(max(min_pages, 2), sample))
+    return (least_sampled + 1) // 2
+
+
+def corpus_boilerplate_weighed(
+    ids: np.ndarray,
+    pages_of: np.ndarray,
+    blocks: np.ndarray,
     weights: np.ndarray,
     sizes: np.ndarray,
+    total: np.ndarray,
+    own_weight: np.ndarray,
     min_pages: int,
     max_core_share: float = 0.5,
-    sample: int = 200,
+    sample: int = SAMPLE,
     min_own_share: float = 0.0,
 ) -> np.ndarray:
-    """:func:`corpus_boilerplate` of pages given flat (the same answer to the last bit):
-    every page's block hashes one after the other, ``sizes[p]`` of them for page p, and
-    their weights alike. What a cluster's client reads from the page shards, without an
-    array per page (workbench.cluster.filters.rows)."""
+    """:func:`corpus_boilerplate` (the same answer to the last bit) from only the blocks
+    that weigh in the decision (:func:`fewest_pages_weighed`) and the figures of each page
+    that the others make. ``ids``: the weighed blocks' hashes, sorted; ``pages_of``: how
+    many pages of the whole crawl carry each. ``blocks``: every page's weighed blocks one
+    after the other, ``sizes[p]`` of them for page p, each once and by its place in
+    ``ids`` (ascending within a page; int32), with ``weights`` its copies' weight added up
+    (float64). ``total``: each page's weight of all its blocks; ``own_weight``: of its
+    blocks on no other page. What a cluster's tasks give its client
+    (workbench.cluster.filters.corpus_blocks): the decision takes these arrays as its own,
+    with no copy, and the client never holds every page's blocks nor their hashes."""
     n = len(sizes)
-    if not n or not sizes.sum():
+    if not n or not len(ids):
         return np.empty(0, np.int64)
-    ids = distinct(hashes)
-    dense = _dense_ids(ids, hashes)
-    block_ptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(sizes, out=block_ptr[1:])
-    page, block, summed, start = _page_entries(block_ptr, dense, np.asarray(weights, np.float64))
-    del dense
-    return _decided(ids, _Entries(page, block, summed, start, np.bincount(page, weights=summed, minlength=n)),
-                    min_pages, max_core_share, sample, min_own_share)
+    start = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(sizes, out=start[1:])
+    blocks = np.asarray(blocks, np.int32)
+    if len(blocks) != start[-1] or len(weights) != len(blocks):
+        raise ValueError(f"{len(blocks):,} blocks and {len(weights):,} weights for pages of {start[-1]:,}")
+    if not _ascending_within(start, blocks, len(ids)):
+        raise ValueError("a page's blocks are not its weighed blocks once each, in order")
+    if not np.array_equal(np.bincount(blocks, minlength=len(ids)), pages_of):
+        raise ValueError("the pages given are not every page of the blocks counted")
+    page = np.repeat(np.arange(n, dtype=np.int32), np.asarray(sizes, np.int64))
+    entries = _Entries(page, blocks, np.asarray(weights, np.float64), start, np.asarray(total, np.float64))
+    own = np.asarray(own_weight, np.float64) / np.maximum(entries.total, 1e-9)
+    return _decided(ids, entries, np.asarray(pages_of, np.int64), own, min_pages, max_core_share, sample,
+                    min_own_share)
+
+
+@njit(cache=True, nogil=True)
+def _ascending_within(start: np.ndarray, blocks: np.ndarray, n_ids: int) -> bool:
+    """Whether every page's blocks are numbers of ``ids`` in strictly ascending order."""
+    for p in range(len(start) - 1):
+        last = -1
+        for e in range(start[p], start[p + 1]):
+            b = blocks[e]
+            if b <= last or b >= n_ids:
+                return False
+            last = b
+    return True
 
 
 def block_weights(spot_block: np.ndarray, n_blocks: int) -> np.ndarray:
@@ -117,11 +158,20 @@ def block_weights(spot_block: np.ndarray, n_blocks: int) -> np.ndarray:
     return np.bincount(spot_block, minlength=n_blocks)
 
 
-def _decided(ids: np.ndarray, entries: _Entries, min_pages: int, max_core_share: float, sample: int,
-             min_own_share: float) -> np.ndarray:
+def _decided_here(ids: np.ndarray, entries: _Entries, min_pages: int, max_core_share: float, sample: int,
+                  min_own_share: float) -> np.ndarray:
     """The boilerplate among the blocks ``ids`` (sorted), from every (page, block) entry."""
-    n = len(entries.total)
     df = np.bincount(entries.block, minlength=len(ids))
+    own_weight = _own_weights(entries.page_start, entries.block, entries.weight, df)
+    own = own_weight / np.maximum(entries.total, 1e-9)
+    return _decided(ids, entries, df, own, min_pages, max_core_share, sample, min_own_share)
+
+
+def _decided(ids: np.ndarray, entries: _Entries, df: np.ndarray, own: np.ndarray, min_pages: int,
+             max_core_share: float, sample: int, min_own_share: float) -> np.ndarray:
+    """The boilerplate among the blocks ``ids`` (sorted), from their entries (every page of
+    each: ``df`` of them) and each page's own share (of its weight, in blocks on no other
+    page)."""
     candidates = np.flatnonzero(df >= max(min_pages, 2))
     if not len(candidates):
         return np.empty(0, np.int64)
@@ -138,8 +188,6 @@ def _decided(ids: np.ndarray, entries: _Entries, min_pages: int, max_core_share:
     kept_samples = [s for s, k in zip(samples, keep, strict=True) if k]
     second_share = _median_shares(entries, kept_samples, ignore=ignore)
 
-    own_weight = np.bincount(entries.page, weights=entries.weight * (df[entries.block] == 1), minlength=n)
-    own = own_weight / np.maximum(entries.total, 1e-9)
     kept_sizes = np.fromiter(map(len, kept_samples), dtype=np.int64, count=len(kept_samples))
     own_median = _group_medians(np.repeat(np.arange(len(kept_samples)), kept_sizes),
                                 own[np.concatenate(kept_samples)], len(kept_samples), empty=0.0)
@@ -207,16 +255,44 @@ def _page_entries(block_ptr: np.ndarray, dense: np.ndarray,
 
 def _samples(entries: _Entries, df: np.ndarray, candidates: np.ndarray, sample: int) -> list[np.ndarray]:
     """For each candidate block, its pages (in page order), at most ``sample`` evenly spread."""
-    order = np.argsort(entries.block, kind="stable")  # by block, pages ascending within
-    pages_by_block = entries.page[order]
     start = np.zeros(len(df) + 1, dtype=np.int64)
     np.cumsum(df, out=start[1:])
+    pages_by_block = _pages_by_block(entries.page_start, entries.block, start)
     out = []
     for c in candidates.tolist():
         pages = pages_by_block[start[c] : start[c + 1]]
         if len(pages) > sample:
             pages = pages[np.linspace(0, len(pages) - 1, sample).astype(np.int64)]
         out.append(pages)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _pages_by_block(page_start: np.ndarray, block: np.ndarray, block_start: np.ndarray) -> np.ndarray:
+    """Every block's pages, ascending, block after block (block b's at
+    ``block_start[b]:block_start[b + 1]``): the entries' pages in the order of a stable
+    sort by block, without the sort's 8 bytes an entry."""
+    out = np.empty(len(block), dtype=np.int32)
+    fill = block_start[:-1].copy()
+    for p in range(len(page_start) - 1):
+        for e in range(page_start[p], page_start[p + 1]):
+            b = block[e]
+            out[fill[b]] = p
+            fill[b] += 1
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _own_weights(page_start: np.ndarray, block: np.ndarray, weight: np.ndarray, df: np.ndarray) -> np.ndarray:
+    """Each page's weight in blocks on no other page (``df`` 1), added up in the entries'
+    order as np.bincount added them (so the same to the last bit), with no array an entry."""
+    out = np.zeros(len(page_start) - 1, dtype=np.float64)
+    for p in range(len(page_start) - 1):
+        got = 0.0
+        for e in range(page_start[p], page_start[p + 1]):
+            if df[block[e]] == 1:
+                got += weight[e]
+        out[p] = got
     return out
 
 
