@@ -155,11 +155,14 @@ def corpus_inputs_on(client: Any, refs: Sequence[Any], min_pages: int, sample: i
     futures = [client.submit(weighed_task, shard, rows, counted, least, pure=False, retries=RETRIES,
                              key=f"{TASK}-{run}-{k}")
                for k, (shard, rows) in enumerate(units)]
-    wait_all(client, [counted, *futures], lambda done: progress("tasks", done, len(futures) + 1))
+    tasks = len(futures) + 1
+    wait_all(client, [counted, *futures], lambda done: progress("tasks", done, tasks), gather=False)
     ids, pages = counted.result()
     here_answer = weighed_of(*mine, (ids, pages), least) if here else None
     del mine
-    return _in_run_order(segments(refs), list(futures), here_answer, len(refs), (ids, pages), least)
+    answers: list[Any] = futures
+    del futures  # each answer is fetched once, and its future let go after its last run
+    return _in_run_order(segments(refs), answers, here_answer, len(refs), (ids, pages), least)
 
 
 def _in_run_order(runs: list[tuple[int, int, int]], answers: list[Any], here_answer: Weighed | None,
