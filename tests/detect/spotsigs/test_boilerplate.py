@@ -247,3 +247,20 @@ def test_page_entries_sum_each_pages_copies_of_a_block(most):
     assert page.tolist() == (keys // 40).tolist() and block.tolist() == (keys % 40).tolist()
     assert summed.tolist() == np.bincount(inverse, weights=weight, minlength=len(keys)).tolist()
     assert start.tolist() == [0, *np.cumsum(np.bincount(keys // 40, minlength=len(sizes))).tolist()]
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_own_medians_are_np_median_of_each_candidates_sampled_pages(seed):
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(0, 9, 40)  # even and odd samples, and candidates with none
+    sample_start = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    own = rng.integers(0, 5, 30) / rng.integers(1, 5, 30)  # ties, and shares that round
+    pages = rng.integers(0, len(own), int(sizes.sum())).astype(np.int32)
+    use = rng.random(len(sizes)) < 0.7
+    got = corpus_boilerplate_module._own_medians(sample_start, pages, own, use)
+    for c, size in enumerate(sizes.tolist()):
+        if not use[c]:
+            assert np.isnan(got[c])
+        else:
+            want = np.median(own[pages[sample_start[c] : sample_start[c + 1]]]) if size else 0.0
+            assert got[c] == want, (c, got[c], want)

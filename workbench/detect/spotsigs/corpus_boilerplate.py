@@ -175,22 +175,20 @@ def _decided(ids: np.ndarray, entries: _Entries, df: np.ndarray, own: np.ndarray
     candidates = np.flatnonzero(df >= max(min_pages, 2))
     if not len(candidates):
         return np.empty(0, np.int64)
-    samples = _samples(entries, df, candidates, sample)
-
+    sample_start, sampled = _samples(entries, df, candidates, sample)
+    every = np.ones(len(candidates), dtype=bool)
     nothing = np.zeros(len(ids), dtype=bool)
-    first_share = _median_shares(entries, samples, ignore=nothing)
-    first = candidates[first_share <= max_core_share]
+    first_share = _core_share_medians(entries.page_start, entries.block, entries.weight, entries.total,
+                                      sample_start, sampled, nothing, every)
+    keep = first_share <= max_core_share
+    first = candidates[keep]
     if not len(first):
         return np.empty(0, np.int64)
-    ignore = nothing.copy()
+    ignore = nothing
     ignore[first] = True
-    keep = np.isin(candidates, first)
-    kept_samples = [s for s, k in zip(samples, keep, strict=True) if k]
-    second_share = _median_shares(entries, kept_samples, ignore=ignore)
-
-    kept_sizes = np.fromiter(map(len, kept_samples), dtype=np.int64, count=len(kept_samples))
-    own_median = _group_medians(np.repeat(np.arange(len(kept_samples)), kept_sizes),
-                                own[np.concatenate(kept_samples)], len(kept_samples), empty=0.0)
+    second_share = _core_share_medians(entries.page_start, entries.block, entries.weight, entries.total,
+                                       sample_start, sampled, ignore, keep)[keep]
+    own_median = _own_medians(sample_start, sampled, own, keep)[keep]
     boiler = first[(second_share <= max_core_share) & (own_median >= min_own_share)]
     return np.sort(ids[boiler])
 
@@ -253,18 +251,23 @@ def _page_entries(block_ptr: np.ndarray, dense: np.ndarray,
     return page[:k], block[:k], summed[:k], start
 
 
-def _samples(entries: _Entries, df: np.ndarray, candidates: np.ndarray, sample: int) -> list[np.ndarray]:
-    """For each candidate block, its pages (in page order), at most ``sample`` evenly spread."""
+def _samples(entries: _Entries, df: np.ndarray, candidates: np.ndarray, sample: int
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """For each candidate block, its pages (in page order), at most ``sample`` evenly
+    spread: candidate c's are ``pages[sample_start[c]:sample_start[c + 1]]`` (int32)."""
     start = np.zeros(len(df) + 1, dtype=np.int64)
     np.cumsum(df, out=start[1:])
     pages_by_block = _pages_by_block(entries.page_start, entries.block, start)
-    out = []
-    for c in candidates.tolist():
+    sizes = np.minimum(df[candidates], sample)
+    sample_start = np.zeros(len(candidates) + 1, dtype=np.int64)
+    np.cumsum(sizes, out=sample_start[1:])
+    out = np.empty(int(sample_start[-1]), dtype=np.int32)
+    for k, c in enumerate(candidates.tolist()):
         pages = pages_by_block[start[c] : start[c + 1]]
         if len(pages) > sample:
             pages = pages[np.linspace(0, len(pages) - 1, sample).astype(np.int64)]
-        out.append(pages)
-    return out
+        out[sample_start[k] : sample_start[k + 1]] = pages
+    return sample_start, out
 
 
 @njit(cache=True, nogil=True)
@@ -296,23 +299,14 @@ def _own_weights(page_start: np.ndarray, block: np.ndarray, weight: np.ndarray, 
     return out
 
 
-def _median_shares(entries: _Entries, samples: list[np.ndarray], ignore: np.ndarray) -> np.ndarray:
-    """Per candidate block (``samples[c]``: its sampled pages): the median over those pages
-    of the core's share of the page, leaving the ``ignore`` blocks that are not in the
-    core out of the page."""
-    sizes = np.fromiter(map(len, samples), dtype=np.int64, count=len(samples))
-    sample_start = np.zeros(len(samples) + 1, dtype=np.int64)
-    np.cumsum(sizes, out=sample_start[1:])
-    pages = np.concatenate(samples) if samples else np.empty(0, np.int64)
-    return _core_share_medians(entries.page_start, entries.block, entries.weight, entries.total,
-                               sample_start, pages.astype(np.int64), ignore)
-
-
 @njit(cache=True, nogil=True)
 def _core_share_medians(page_start: np.ndarray, block: np.ndarray, weight: np.ndarray, total: np.ndarray,
-                        sample_start: np.ndarray, pages: np.ndarray, ignore: np.ndarray) -> np.ndarray:
-    """The loop behind :func:`_median_shares`: candidate c's sampled pages are
-    ``pages[sample_start[c]:sample_start[c + 1]]``. As numpy arrays this built a row per
+                        sample_start: np.ndarray, pages: np.ndarray, ignore: np.ndarray,
+                        use: np.ndarray) -> np.ndarray:
+    """Per candidate block c with ``use[c]`` (NaN for the others): the median over its
+    sampled pages (``pages[sample_start[c]:sample_start[c + 1]]``) of the core's share of
+    the page, leaving the ``ignore`` blocks that are not in the core out of the page.
+    As numpy arrays this built a row per
     (candidate, sampled page, block of that page), 35 million on 100,000 small pages, and
     took 3 s; here one counter per block is set and reset candidate by candidate. The
     weights are added up in the order numpy's bincount added them, so the shares and
@@ -325,6 +319,9 @@ def _core_share_medians(page_start: np.ndarray, block: np.ndarray, weight: np.nd
         most = max(most, sample_start[c + 1] - sample_start[c])
     shares = np.empty(most, dtype=np.float64)
     for c in range(n_cand):
+        if not use[c]:
+            out[c] = np.nan
+            continue
         lo, hi = sample_start[c], sample_start[c + 1]
         sampled = hi - lo
         for s in range(lo, hi):
@@ -360,15 +357,29 @@ def _core_share_medians(page_start: np.ndarray, block: np.ndarray, weight: np.nd
     return out
 
 
-def _group_medians(group: np.ndarray, values: np.ndarray, groups: int, empty: float) -> np.ndarray:
-    """np.median of the values of every group (``empty`` for a group with none)."""
-    order = np.lexsort((values, group))
-    group, values = group[order], values[order]
-    size = np.bincount(group, minlength=groups)
-    start = np.cumsum(size) - size
-    out = np.full(groups, empty, dtype=np.float64)
-    has = size > 0
-    low = values[(start + (size - 1) // 2)[has]]
-    high = values[(start + size // 2)[has]]
-    out[has] = np.where(size[has] % 2 == 1, low, (low + high) / 2)
+@njit(cache=True, nogil=True)
+def _own_medians(sample_start: np.ndarray, pages: np.ndarray, own: np.ndarray, use: np.ndarray) -> np.ndarray:
+    """Per candidate c with ``use[c]`` (NaN for the others): the median of its sampled
+    pages' own shares, as np.median takes it (0 for a candidate with no page), without the
+    arrays a sampled page that grouping them with numpy made."""
+    n_cand = len(sample_start) - 1
+    out = np.empty(n_cand, dtype=np.float64)
+    most = 0
+    for c in range(n_cand):
+        most = max(most, sample_start[c + 1] - sample_start[c])
+    values = np.empty(most, dtype=np.float64)
+    for c in range(n_cand):
+        if not use[c]:
+            out[c] = np.nan
+            continue
+        lo, hi = sample_start[c], sample_start[c + 1]
+        size = hi - lo
+        if size == 0:
+            out[c] = 0.0
+            continue
+        for s in range(lo, hi):
+            values[s - lo] = own[pages[s]]
+        ordered = np.sort(values[:size])
+        low, high = ordered[(size - 1) // 2], ordered[size // 2]
+        out[c] = low if size % 2 == 1 else (low + high) / 2
     return out
