@@ -23,6 +23,13 @@ added (issue 34's client memory: the records stay for the whole run). ``--trace`
 Python and numpy objects still alive once the records are back too (tracemalloc: slower).
 
     python benchmarks/bench_dask_memory.py --stages [--trace] /tmp/gs100k/pages /tmp/gs300k/pages
+
+``--parts`` says where the client's memory is at each stage: file mappings, glibc's heap
+(in use and free), Python's own arenas (and the part in live objects), Arrow's pools, and
+what tracemalloc sees with ``--trace``; ``--trim`` then gives the heap's free pages back and
+says how much went. ``--steps`` marks the filter stage's client steps (the corpus
+boilerplate's inputs and decision, the document frequencies, the rows): the client's
+memory before each, at its peak (sampled every 5 ms) and after.
 """
 
 from __future__ import annotations
@@ -196,8 +203,64 @@ def _live_objects(pages: int, stop: bool = True) -> None:
               f"{where.filename.split('site-packages/')[-1]}:{where.lineno}", flush=True)
 
 
+# The client's steps of the filter stage that --steps marks (workbench.cluster.run's names;
+# the two before them are what an older checkout calls the corpus boilerplate's steps).
+_FILTER_STEPS = ("corpus_inputs", "corpus_boilerplate_flat", "corpus_inputs_on", "corpus_boilerplate_weighed",
+                 "too_common_and_filters_on", "matrix_rows_on")
+
+
+class _PeakWatch:
+    """This process's largest resident set while a step runs, sampled every 5 ms."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.peak = 0.0
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    def _sample(self) -> None:
+        while not self._done.is_set():
+            self.peak = max(self.peak, _rss_mb()[0])
+            self._done.wait(0.005)
+
+    def __enter__(self) -> _PeakWatch:
+        self.peak = _rss_mb()[0]  # a step shorter than a sample has its start and end
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._done.set()
+        self._thread.join()
+        self.peak = max(self.peak, _rss_mb()[0])
+
+
+def _mark_steps() -> None:
+    """Each filter step of the client prints its resident memory before, at its peak and
+    after (its temporaries: what it adds above what the client held)."""
+    import functools
+
+    import workbench.cluster.run as run
+
+    for name in _FILTER_STEPS:
+        step = getattr(run, name, None)
+        if step is None:
+            continue
+
+        def marked(*args: Any, _step: Any = step, _name: str = name, **kwargs: Any) -> Any:
+            before = _rss_mb()[0]
+            with _PeakWatch() as watch:
+                try:
+                    return _step(*args, **kwargs)
+                finally:
+                    print(f"    {_name:<30} before {before:6.0f} MB, peak {watch.peak:6.0f} "
+                          f"(+{watch.peak - before:4.0f}), after {_rss_mb()[0]:6.0f}", flush=True)
+
+        setattr(run, name, functools.wraps(step)(marked))
+
+
 def client_stages(crawl: Path, where: Path, trace: bool = False, parts: bool = False,
-                  trim: bool = False) -> tuple[int, float]:
+                  trim: bool = False, steps: bool = False) -> tuple[int, float]:
     """Prints the stages; returns the pages and how much the client grew reading their
     records back (MB)."""
     sys.path.insert(0, str(ROOT))
@@ -211,6 +274,8 @@ def client_stages(crawl: Path, where: Path, trace: bool = False, parts: bool = F
         if parts:
             print(_parts(trim), flush=True)
 
+    if steps:
+        _mark_steps()
     say("start")
     with local_cluster(2) as cluster, dask_run(None, where, cluster=cluster) as run:
         say("cluster up")
@@ -267,6 +332,8 @@ def main() -> None:
                     help="with --stages: where the memory is at each stage (mappings, C heap, Arrow's "
                          "pool; with --trace, what tracemalloc sees, and its largest objects once "
                          "retitled too)")
+    ap.add_argument("--steps", action="store_true",
+                    help="with --stages: the client's memory around each of the filter stage's steps")
     ap.add_argument("--trim", action="store_true",
                     help="with --parts: then give the C heap's free pages back, and say how much went")
     ap.add_argument("--keep", type=Path, default=None,
@@ -278,7 +345,7 @@ def main() -> None:
         for crawl in args.crawls:
             with tempfile.TemporaryDirectory(dir=args.project_dir) as where:
                 print(f"{crawl}:", flush=True)
-                grown.append(client_stages(crawl, Path(where), args.trace, args.parts, args.trim))
+                grown.append(client_stages(crawl, Path(where), args.trace, args.parts, args.trim, args.steps))
         for (n0, mb0), (n1, mb1) in itertools.pairwise(grown):
             if n1 != n0:
                 print(f"records read back: {n0:,} -> {n1:,} pages, the client grew {mb0:.0f} -> {mb1:.0f} "
