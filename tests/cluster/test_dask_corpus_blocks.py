@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.detect.spotsigs.corpus_boilerplate_reference import draw_corpus
 from workbench.cluster.filters import corpus_blocks
 from workbench.detect.spotsigs.corpus_boilerplate import (
     corpus_boilerplate,
@@ -51,18 +52,11 @@ def _weighed_inputs(hashes: list[np.ndarray], weights: list[np.ndarray], cuts: l
 def test_the_weighed_blocks_decide_as_every_block_does(data):
     """Random corpora of a few block kinds (banners, story paragraphs, own text), blocks
     repeated on a page, pages without blocks, every setting of the decision."""
-    n = data.draw(st.integers(1, 30))
-    hashes = [np.array(data.draw(st.lists(st.integers(0, 12), max_size=7)), dtype=np.int64) for _ in range(n)]
-    weights = [np.array(data.draw(st.lists(st.integers(0, 9), min_size=len(h), max_size=len(h))),
-                        dtype=np.int64) for h in hashes]
-    min_pages = data.draw(st.integers(1, 6))
-    core = data.draw(st.sampled_from([0.2, 0.35, 0.5, 0.8]))
-    own = data.draw(st.sampled_from([0.0, 0.25, 0.5]))
-    sample = data.draw(st.sampled_from([1, 2, 3, 5, 200]))
-    cuts = data.draw(st.lists(st.integers(0, n), max_size=4))
-    want = corpus_boilerplate(hashes, weights, min_pages, core, sample=sample, min_own_share=own)
-    got = corpus_boilerplate_weighed(*_weighed_inputs(hashes, weights, cuts, min_pages, sample), min_pages,
-                                     core, sample, own)
+    c = draw_corpus(data, min_n=1, samples=(1, 2, 3, 5, 200))
+    cuts = data.draw(st.lists(st.integers(0, len(c.hashes)), max_size=4))
+    want = corpus_boilerplate(c.hashes, c.weights, c.min_pages, c.core, sample=c.sample, min_own_share=c.own)
+    got = corpus_boilerplate_weighed(*_weighed_inputs(c.hashes, c.weights, cuts, c.min_pages, c.sample),
+                                     c.min_pages, c.core, c.sample, c.own)
     assert got.dtype == want.dtype and got.tolist() == want.tolist()
 
 

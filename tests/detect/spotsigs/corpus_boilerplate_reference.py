@@ -5,6 +5,8 @@ tested against."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -66,3 +68,31 @@ def _median_share(pages: list[int], core: set[int], weight_of: list[dict[int, fl
         if in_core + rest > 0:
             shares.append(in_core / (in_core + rest))
     return float(np.median(shares)) if shares else 1.0
+
+
+@dataclass
+class DrawnCorpus:
+    """A random corpus and settings for the corpus boilerplate (:func:`draw_corpus`)."""
+
+    hashes: list[np.ndarray]
+    weights: list[np.ndarray]
+    min_pages: int
+    core: float
+    own: float
+    sample: int
+
+
+def draw_corpus(data: Any, min_n: int = 0, samples: Sequence[int] = (3, 5, 200)) -> DrawnCorpus:
+    """Random corpora of a few block kinds (banners, story paragraphs, own text: 13 block
+    hashes over up to 30 pages, repeated on a page too), and every setting of the rule,
+    drawn with hypothesis's ``st.data()``."""
+    from hypothesis import strategies as st
+
+    n = data.draw(st.integers(min_n, 30))
+    hashes = [np.array(data.draw(st.lists(st.integers(0, 12), max_size=7)), dtype=np.int64) for _ in range(n)]
+    weights = [np.array(data.draw(st.lists(st.integers(0, 9), min_size=len(h), max_size=len(h))),
+                        dtype=np.int64) for h in hashes]
+    min_pages = data.draw(st.integers(1, 6))
+    core = data.draw(st.sampled_from([0.2, 0.35, 0.5, 0.8]))
+    own = data.draw(st.sampled_from([0.0, 0.25, 0.5]))
+    return DrawnCorpus(hashes, weights, min_pages, core, own, data.draw(st.sampled_from(list(samples))))

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.detect.spotsigs.corpus_boilerplate_reference import reference_corpus_boilerplate
+from tests.detect.spotsigs.corpus_boilerplate_reference import draw_corpus, reference_corpus_boilerplate
 from workbench.core.records import PageInfo, RawPage
 from workbench.detect.spotsigs import corpus_boilerplate as corpus_boilerplate_module
 from workbench.detect.spotsigs.boilerplate import (
@@ -210,16 +210,10 @@ def test_masks_in_one_pass_equal_the_page_by_page_definition(data):
 @given(st.data())
 def test_corpus_boilerplate_over_arrays_equals_the_block_by_block_rule(data):
     """Random corpora of a few block kinds: banners, story paragraphs, own text."""
-    n = data.draw(st.integers(0, 30))
-    hashes = [np.array(data.draw(st.lists(st.integers(0, 12), max_size=7)), dtype=np.int64) for _ in range(n)]
-    weights = [np.array(data.draw(st.lists(st.integers(0, 9), min_size=len(h), max_size=len(h))),
-                        dtype=np.int64) for h in hashes]
-    min_pages = data.draw(st.integers(1, 6))
-    core = data.draw(st.sampled_from([0.2, 0.35, 0.5, 0.8]))
-    own = data.draw(st.sampled_from([0.0, 0.25, 0.5]))
-    sample = data.draw(st.sampled_from([3, 5, 200]))
-    got = corpus_boilerplate(hashes, weights, min_pages, core, sample=sample, min_own_share=own)
-    want = reference_corpus_boilerplate(hashes, weights, min_pages, core, sample=sample, min_own_share=own)
+    c = draw_corpus(data)
+    got = corpus_boilerplate(c.hashes, c.weights, c.min_pages, c.core, sample=c.sample, min_own_share=c.own)
+    want = reference_corpus_boilerplate(c.hashes, c.weights, c.min_pages, c.core, sample=c.sample,
+                                        min_own_share=c.own)
     assert got.tolist() == want.tolist()
 
 

@@ -299,6 +299,26 @@ def _own_weights(page_start: np.ndarray, block: np.ndarray, weight: np.ndarray, 
     return out
 
 
+@njit(nogil=True)
+def _largest_sample(sample_start: np.ndarray) -> int:
+    """The most pages any candidate has sampled."""
+    most = 0
+    for c in range(len(sample_start) - 1):
+        most = max(most, sample_start[c + 1] - sample_start[c])
+    return most
+
+
+@njit(nogil=True)
+def _median(values: np.ndarray) -> float:
+    """np.median of ``values`` (not empty), as numpy takes it: the middle value, or the
+    mean of the two middle ones."""
+    ordered = np.sort(values)
+    size = len(ordered)
+    low: float = ordered[(size - 1) // 2]
+    high: float = ordered[size // 2]
+    return low if size % 2 == 1 else (low + high) / 2
+
+
 @njit(cache=True, nogil=True)
 def _core_share_medians(page_start: np.ndarray, block: np.ndarray, weight: np.ndarray, total: np.ndarray,
                         sample_start: np.ndarray, pages: np.ndarray, ignore: np.ndarray,
@@ -314,10 +334,7 @@ def _core_share_medians(page_start: np.ndarray, block: np.ndarray, weight: np.nd
     n_cand = len(sample_start) - 1
     on_pages = np.zeros(len(ignore), dtype=np.int64)  # of the candidate's sampled pages
     out = np.empty(n_cand, dtype=np.float64)
-    most = 0
-    for c in range(n_cand):
-        most = max(most, sample_start[c + 1] - sample_start[c])
-    shares = np.empty(most, dtype=np.float64)
+    shares = np.empty(_largest_sample(sample_start), dtype=np.float64)
     for c in range(n_cand):
         if not use[c]:
             out[c] = np.nan
@@ -348,12 +365,7 @@ def _core_share_medians(page_start: np.ndarray, block: np.ndarray, weight: np.nd
             p = pages[s]
             for e in range(page_start[p], page_start[p + 1]):
                 on_pages[block[e]] = 0
-        if counted == 0:
-            out[c] = 1.0
-        else:
-            ordered = np.sort(shares[:counted])
-            low, high = ordered[(counted - 1) // 2], ordered[counted // 2]
-            out[c] = low if counted % 2 == 1 else (low + high) / 2
+        out[c] = _median(shares[:counted]) if counted else 1.0
     return out
 
 
@@ -364,22 +376,13 @@ def _own_medians(sample_start: np.ndarray, pages: np.ndarray, own: np.ndarray, u
     arrays a sampled page that grouping them with numpy made."""
     n_cand = len(sample_start) - 1
     out = np.empty(n_cand, dtype=np.float64)
-    most = 0
-    for c in range(n_cand):
-        most = max(most, sample_start[c + 1] - sample_start[c])
-    values = np.empty(most, dtype=np.float64)
+    values = np.empty(_largest_sample(sample_start), dtype=np.float64)
     for c in range(n_cand):
         if not use[c]:
             out[c] = np.nan
             continue
         lo, hi = sample_start[c], sample_start[c + 1]
-        size = hi - lo
-        if size == 0:
-            out[c] = 0.0
-            continue
         for s in range(lo, hi):
             values[s - lo] = own[pages[s]]
-        ordered = np.sort(values[:size])
-        low, high = ordered[(size - 1) // 2], ordered[size // 2]
-        out[c] = low if size % 2 == 1 else (low + high) / 2
+        out[c] = _median(values[: hi - lo]) if hi > lo else 0.0
     return out
