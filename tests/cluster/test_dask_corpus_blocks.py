@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from tests.detect.spotsigs.corpus_boilerplate_reference import draw_corpus
 from workbench.cluster.filters import corpus_blocks
+from workbench.cluster.filters.reduce import merge_counts
 from workbench.detect.spotsigs.corpus_boilerplate import (
     corpus_boilerplate,
     corpus_boilerplate_weighed,
@@ -40,7 +41,7 @@ def _weighed_inputs(hashes: list[np.ndarray], weights: list[np.ndarray], cuts: l
                 np.concatenate([np.empty(0, np.int64), *weights[lo:hi]]),
                 np.array([len(h) for h in hashes[lo:hi]], dtype=np.int64))
 
-    counted = corpus_blocks.shared(corpus_blocks.merge(corpus_blocks.counts_of(*flat(lo, hi))
+    counted = corpus_blocks.shared(merge_counts(corpus_blocks.counts_of(*flat(lo, hi))
                                                        for lo, hi in units), least)
     answers = [_Done(corpus_blocks.weighed_of(*flat(lo, hi), counted, least)) for lo, hi in units]
     runs = [(k, 0, hi - lo) for k, (lo, hi) in enumerate(units)]

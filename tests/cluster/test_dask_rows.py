@@ -16,6 +16,7 @@ from tests.detect.spotsigs.member_overlap_reference import only_rows_asked
 from workbench.archive.scan import scan
 from workbench.cluster.filters import doc_freqs, rows
 from workbench.cluster.filters.corpus_blocks import corpus_inputs_on
+from workbench.cluster.filters.reduce import merge_counts
 from workbench.cluster.records.shards import ShardRef, write_pages
 from workbench.cluster.run import dask_run
 from workbench.core.records import RawPage
@@ -93,7 +94,7 @@ def test_repeated_blocks_from_parts_in_any_split_are_the_local_table(goldset_dev
         counts = [rows.page_block_pages(part, boiler) for part in splits]
         level = [counts[k] for k in rng.permutation(len(counts)).tolist()]  # addition does not care
         while len(level) > 1:
-            level = [rows.merge(level[k:k + 3]) for k in range(0, len(level), 3)]
+            level = [merge_counts(level[k:k + 3]) for k in range(0, len(level), 3)]
         block_ids, block_pages = rows.repeated_of(level[0])
         parts = []
         for part in splits:

@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from workbench.cluster.filters.reduce import SPLIT_EVERY, UnitRows, add_counts, shard_bag, shard_units
+from workbench.cluster.filters.reduce import SPLIT_EVERY, UnitRows, merge_counts, shard_bag, shard_units
 from workbench.cluster.records.shards import read_block_inputs
 from workbench.cluster.tasks import wait_all
 from workbench.core.progress import ProgressFn
@@ -112,14 +112,6 @@ def _here_inputs(pages: Sequence[ExtractedPage]) -> tuple[np.ndarray, np.ndarray
             np.fromiter((p.n_blocks for p in pages), dtype=np.int64, count=len(pages)))
 
 
-def merge(parts: Iterable[BlockCounts]) -> BlockCounts:
-    """Partial counts added up (the reduction's step; associative and commutative)."""
-    got = [p for p in parts if len(p[0])]
-    if not got:
-        return np.empty(0, np.int64), np.empty(0, np.int64)
-    return got[0] if len(got) == 1 else add_counts(got)
-
-
 def shared(counts: BlockCounts, least: int) -> BlockCounts:
     """The blocks on two pages or more, and how many (every block, when a block on one
     page weighs: ``least`` 1)."""
@@ -129,7 +121,7 @@ def shared(counts: BlockCounts, least: int) -> BlockCounts:
 
 
 def _count_partition(items: Iterable[tuple[str, UnitRows]]) -> BlockCounts:
-    return merge(counts_of(*_flat(*read_block_inputs(shard), rows)) for shard, rows in items)
+    return merge_counts(counts_of(*_flat(*read_block_inputs(shard), rows)) for shard, rows in items)
 
 
 def weighed_task(shard: str, rows: UnitRows, counted: BlockCounts, least: int) -> Weighed:
@@ -148,9 +140,9 @@ def corpus_inputs_on(client: Any, refs: Sequence[Any], min_pages: int, sample: i
     units, here = shard_units(refs)
     mine = _here_inputs(here)
     own_counts = counts_of(*mine)
-    tree = shard_bag(units).reduction(_count_partition, merge, split_every=SPLIT_EVERY,
+    tree = shard_bag(units).reduction(_count_partition, merge_counts, split_every=SPLIT_EVERY,
                                       name="corpus-block-pages")
-    [counted] = client.compute([tree.apply(lambda whole: shared(merge([whole, own_counts]), least))])
+    [counted] = client.compute([tree.apply(lambda whole: shared(merge_counts([whole, own_counts]), least))])
     run = uuid.uuid4().hex
     futures = [client.submit(weighed_task, shard, rows, counted, least, pure=False, retries=RETRIES,
                              key=f"{TASK}-{run}-{k}")

@@ -88,7 +88,7 @@ def _units(refs: Sequence[Any]) -> tuple[list[_Unit], list[int], list[str]]:
     here_checksums: list[str] = []
     if isinstance(refs, ShardPlaces):
         units, _ = shard_units(refs)  # each shard's rows, in page order within it
-        numbers = np.argsort(refs.shards, kind="stable")[np.count_nonzero(refs.shards < 0):]
+        numbers = refs.by_shard()
         ends = np.cumsum([len(rows) for _, rows in units], dtype=np.int64)
         out: list[_Unit] = [(shard, (rows, numbers[end - len(rows) : end]))
                             for (shard, rows), end in zip(units, ends.tolist(), strict=True)]

@@ -58,6 +58,15 @@ def merge(parts: Iterable[SiteCounts]) -> SiteCounts:
     return out
 
 
+def merge_counts(parts: Iterable[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    """Partial (ids, counts) added up, the empty ones skipped (a reduction's step;
+    associative and commutative)."""
+    got = [p for p in parts if len(p[0])]
+    if not got:
+        return np.empty(0, np.int64), np.empty(0, np.int64)
+    return got[0] if len(got) == 1 else add_counts(got)
+
+
 def add_counts(parts: Sequence[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
     """Counts per id added up: the ids sorted and distinct, the sum of each one's counts."""
     ids = np.concatenate([p[0] for p in parts])
@@ -91,14 +100,12 @@ def shard_units(refs: Sequence[Any]) -> tuple[list[tuple[str, UnitRows]], list[E
 
 
 def _place_units(places: ShardPlaces) -> tuple[list[tuple[str, UnitRows]], list[ExtractedPage]]:
-    in_shard = places.shards >= 0
-    order = np.argsort(places.shards, kind="stable")[np.count_nonzero(~in_shard):]  # by shard, in page order
     sizes = places.pages_in()
     ends = np.cumsum(sizes)
-    rows = places.rows[order]
+    rows = places.rows[places.by_shard()]
     units: list[tuple[str, UnitRows]] = [
         (path, rows[lo:hi]) for path, lo, hi in zip(places.paths, ends - sizes, ends, strict=True)]
-    here = [page for k in np.flatnonzero(~in_shard).tolist()
+    here = [page for k in np.flatnonzero(places.shards < 0).tolist()
             if isinstance(page := places[k], ExtractedPage)]
     return units, here
 

@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 
 from workbench.cluster.filters.doc_freqs import IdFilters
-from workbench.cluster.filters.reduce import SPLIT_EVERY, add_counts, shard_bag, shard_units
+from workbench.cluster.filters.reduce import SPLIT_EVERY, merge_counts, shard_bag, shard_units
 from workbench.cluster.records.light_pages import LightPages
 from workbench.cluster.records.places import ShardPlaces
 from workbench.cluster.records.shards import ShardPage, ShardRef, new_shard, read_pages
@@ -144,14 +144,6 @@ def page_block_pages(pages: Sequence[ExtractedPage], boiler: dict[str, np.ndarra
     return compared_block_pages(hashes, boilerplate_masks([p.info for p in pages], hashes, boiler))
 
 
-def merge(parts: Iterable[BlockPages]) -> BlockPages:
-    """Partial counts added up (the reduction's step; associative and commutative)."""
-    got = [p for p in parts if len(p[0])]
-    if not got:
-        return np.empty(0, np.int64), np.empty(0, np.int64)
-    return got[0] if len(got) == 1 else add_counts(got)
-
-
 def repeated_of(counts: BlockPages) -> BlockPages:
     """The repeated blocks: the compared blocks on two pages or more, with their pages."""
     ids, pages = counts
@@ -166,7 +158,7 @@ def _read(shard: str, rows: Sequence[int]) -> list[ExtractedPage]:
 
 def _count_partition(items: Iterable[tuple[str, list[int]]], boiler: dict[str, np.ndarray]
                      ) -> list[BlockPages]:
-    return [merge(page_block_pages(_read(shard, rows), boiler) for shard, rows in items)]
+    return [merge_counts(page_block_pages(_read(shard, rows), boiler) for shard, rows in items)]
 
 
 # -- The rows --------------------------------------------------------------------------------
@@ -265,8 +257,8 @@ def matrix_rows_on(client: Any, work_dir: Path, refs: Sequence[Any], boiler: dic
     if units:
         [shared] = client.scatter([boiler], hash=False)  # into the cluster once, not into every task
         counted = shard_bag(units).map_partitions(_count_partition, delayed(boiler, traverse=False))
-        tree = counted.reduction(merge, merge, split_every=SPLIT_EVERY, name="repeated-blocks")
-        repeated = client.compute(tree.apply(lambda whole: repeated_of(merge([whole, own]))))
+        tree = counted.reduction(merge_counts, merge_counts, split_every=SPLIT_EVERY, name="repeated-blocks")
+        repeated = client.compute(tree.apply(lambda whole: repeated_of(merge_counts([whole, own]))))
         futures = [client.submit(rows_task, shard, rows, shared, repeated, filters, min_sigs, str(work_dir),
                                  pure=False, retries=RETRIES, key=f"{ROWS_TASK}-{uuid.uuid4().hex}")
                    for shard, rows in units]

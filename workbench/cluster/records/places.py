@@ -71,6 +71,13 @@ class ShardPlaces(IndexedRows[Any]):
             rows = self.rows[lo : lo + _AT_ONCE].tolist()
             yield from zip(range(lo, lo + len(shards)), shards, rows, strict=True)
 
+    def by_shard(self) -> np.ndarray:
+        """The numbers of the pages in a shard, shard after shard (in ``paths``' order),
+        in page order within each: shard i's are the ``pages_in()[i]`` after those of the
+        shards before it."""
+        order = np.argsort(self.shards, kind="stable")
+        return order[np.count_nonzero(self.shards == _NOT_IN_A_SHARD):]
+
     def pages_in(self) -> np.ndarray:
         """How many pages each shard of ``paths`` holds."""
         return np.bincount(self.shards[self.shards != _NOT_IN_A_SHARD], minlength=len(self.paths))
