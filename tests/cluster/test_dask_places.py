@@ -10,23 +10,21 @@ from typing import Any
 import numpy as np
 import pytest
 
-from workbench.archive.tasks import Revisit
-from workbench.cluster.extract import _placed
 from workbench.cluster.filters import identical
 from workbench.cluster.filters.reduce import shard_units
 from workbench.cluster.filters.rows import segments, where_pages_are
 from workbench.cluster.records.places import ShardPlaces
-from workbench.cluster.records.shards import ShardRef, ShardRun
-from workbench.core.records import PageInfo, SkipRecord
+from workbench.cluster.records.shards import ShardRef
+from workbench.core.records import PageInfo
 from workbench.detect.spotsigs.extract import ExtractedPage
 
 
-def _held(k: int, note: SkipRecord | None = None) -> ExtractedPage:
+def _held(k: int) -> ExtractedPage:
     """A page the client holds itself (not in a shard)."""
     info = PageInfo(key=f"held-{k}", source=f"held-{k}", content_type="text/html", encoding="utf-8",
                     title="", checksum=f"{k:040x}", signature_count=0)
     empty = np.empty(0, np.int64)
-    return ExtractedPage.of(info, empty, empty, empty, note=note)
+    return ExtractedPage.of(info, empty, empty, empty)
 
 
 def _refs(rng: random.Random) -> list[Any]:
@@ -91,59 +89,3 @@ def test_light_pages_give_their_places_not_a_ref_a_page():
     assert where_pages_are(light) is Light.places
     held = _held(0)
     assert where_pages_are([held]) == [held]
-
-
-def _runs_of(refs: list[Any], rng: random.Random) -> list[Any]:
-    """``refs`` with some of the consecutive rows of one shard joined into a run."""
-    out: list[Any] = []
-    run: ShardRun | None = None
-    for ref in refs:
-        follows = (isinstance(ref, ShardRef) and run is not None and ref.shard == run.shard
-                   and ref.row == run.first + run.count)
-        if follows and rng.random() < 0.8:
-            assert run is not None
-            run.add(ref.note)
-        elif isinstance(ref, ShardRef) and rng.random() < 0.7:
-            run = ShardRun(ref.shard, ref.row)
-            run.add(ref.note)
-            out.append(run)
-        else:
-            out.append(ref)
-            run = None
-    return out
-
-
-@pytest.mark.parametrize("seed", range(40))
-def test_runs_of_pages_are_placed_as_the_refs_they_stand_for(seed: int):
-    rng = random.Random(seed)
-    refs = [ShardRef(r.shard, r.row, SkipRecord(r.shard, f"note {k}") if rng.random() < 0.1 else None)
-            if isinstance(r, ShardRef) else r for k, r in enumerate(_refs(rng))]
-    runs = _runs_of(refs, rng)
-    places = ShardPlaces(runs)
-    assert len(places) == len(refs)
-    assert list(places) == refs  # every page's shard, row and note, and the held pages
-    assert places.paths == ShardPlaces(refs).paths
-    assert places.rows.dtype == np.int64 and places.shards.dtype == np.int32
-
-
-def test_a_tasks_pages_come_back_as_runs_broken_where_one_must_stand_alone():
-    note = SkipRecord("x.warc", "read its first 10 MB only")
-    pages = [_held(k, note if k == 1 else None) for k in range(7)]
-    revisit = Revisit(rv=None, local=None, yielded=True, has_result=True)  # type: ignore[arg-type]
-    skip = SkipRecord("y.html", "not HTML")
-    log = [pages[0], pages[1], revisit, pages[2], pages[3], skip, pages[4], pages[5],
-           Revisit(rv=None, local=None), pages[6]]  # type: ignore[arg-type]
-    written: list[ExtractedPage] = []
-    out = _placed(log, "s.parquet", written, runs=True)
-    assert written == pages  # every page in the shard, in the log's order
-    kinds = [type(item).__name__ for item in out]
-    # The revisit's result stands alone (the replay takes the one item after it); a
-    # revisit with no result breaks a run but the page after it starts one.
-    assert kinds == ["ShardRun", "Revisit", "ShardRef", "ShardRun", "SkipRecord", "ShardRun",
-                     "Revisit", "ShardRun"]
-    assert [(r.first, r.count) for r in out if isinstance(r, ShardRun)] == [(0, 2), (3, 1), (4, 2), (6, 1)]
-    assert out[2] == ShardRef("s.parquet", 2, None)
-    assert out[0].notes() == [note] and out[3].notes() == []
-    # A follow-up's pages fill one slot each: refs, never runs.
-    alone = _placed(list(pages[:3]), "t.parquet", [], runs=False)
-    assert alone == [ShardRef("t.parquet", k, p.note) for k, p in enumerate(pages[:3])]

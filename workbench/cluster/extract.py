@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.archive.scan import FileEntry
-from workbench.archive.tasks import FileBatch, FileRange, RangeLog, Revisit, SplitFile, plan, plan_items
+from workbench.archive.tasks import FileBatch, FileRange, RangeLog, SplitFile, plan, plan_items
 from workbench.archive.worker import Process, read_files, resolve_pages
 from workbench.cluster.records.light_pages import LightPages
 from workbench.cluster.records.places import ShardPlaces
@@ -27,7 +27,6 @@ from workbench.cluster.records.shards import (
     ShardFile,
     ShardReader,
     ShardRef,
-    ShardRun,
     new_shard,
     read_pages,
     write_pages,
@@ -51,10 +50,7 @@ _TASKS_PER_WORKER = 4  # at least this many tasks a worker, so that all finish a
 
 def sharded(fn: Callable[..., Any], work_dir: str, *args: Any) -> Any:
     """Task: ``fn(*args)`` (a worker function of ``archive.worker``) with its pages left in
-    a shard; returns its result with where they are in their places: a :class:`ShardRun`
-    for each run of pages in a log, a :class:`ShardRef` for a page that must stand alone
-    (a revisit's result, which the replay takes as one item; each of the pages a follow-up
-    resolves, which fill one slot each)."""
+    a shard; returns its result with refs in their places."""
     got = fn(*args)
     logs: list[list[Any]]
     if fn is read_files:
@@ -65,35 +61,14 @@ def sharded(fn: Callable[..., Any], work_dir: str, *args: Any) -> Any:
         logs = [got]
     pages: list[ExtractedPage] = []
     path = new_shard(work_dir, "pages")
-    runs = fn is not resolve_pages
     for log in logs:
-        log[:] = _placed(log, str(path), pages, runs)
+        for k, item in enumerate(log):
+            if isinstance(item, ExtractedPage):
+                log[k] = ShardRef(str(path), len(pages), item.note)
+                pages.append(item)
     if pages:
         write_pages(pages, path)
     return got
-
-
-def _placed(log: list[Any], path: str, pages: list[ExtractedPage], runs: bool) -> list[Any]:
-    """``log`` with each page appended to ``pages`` and named by where it will be in the
-    shard at ``path``."""
-    out: list[Any] = []
-    run: ShardRun | None = None
-    alone = False  # the item before was a revisit whose result follows
-    for item in log:
-        if isinstance(item, ExtractedPage):
-            if runs and not alone:
-                if run is None:
-                    run = ShardRun(path, len(pages))
-                    out.append(run)
-                run.add(item.note)
-            else:
-                out.append(ShardRef(path, len(pages), item.note))
-            pages.append(item)
-        else:
-            out.append(item)
-            run = None
-        alone = isinstance(item, Revisit) and item.has_result
-    return out
 
 
 def _unit_bytes(args: tuple[Any, ...]) -> int:

@@ -1,10 +1,9 @@
 """Where a cluster run's pages are, a few bytes a page: each one's shard and row.
 
-The map tasks' logs name the pages by :class:`ShardRun` (a task's pages in a row of its
-shard) and :class:`ShardRef` (a page alone: its shard's path, its row and its note). The
-client keeps where the pages are from the read-back until the matrix's rows are made (the
-reductions over the shards start from it), and a list of refs cost it about 80 bytes a
-page for that (the ref, its row's int and the list's pointer).
+The map tasks' logs name every page by a :class:`ShardRef` (its shard's path, its row and
+its note). The client keeps where the pages are from the read-back until the matrix's rows
+are made (the reductions over the shards start from it), and a list of refs cost it about
+80 bytes a page for that (the ref, its row's int and the list's pointer).
 :class:`ShardPlaces` holds the same as two integer arrays (12 bytes a page) and the paths
 once, and gives the refs back one by one, as the list did.
 """
@@ -16,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from workbench.cluster.records.shards import ShardRef, ShardRun
+from workbench.cluster.records.shards import ShardRef
 from workbench.core.indexed_rows import IndexedRows
 from workbench.core.records import SkipRecord
 
@@ -25,41 +24,33 @@ _AT_ONCE = 4096  # pages iterated a slice at a time
 
 
 class ShardPlaces(IndexedRows[Any]):
-    """``refs`` (ShardRefs, ShardRuns: as many refs as their pages, and anything else: a
-    page the client holds) in their order, compactly. Item ``k`` is a ShardRef equal to
-    the k-th ref (a new object), or the thing that stood there."""
+    """``refs`` (ShardRefs, and anything else: a page the client holds) in their order,
+    compactly. Item ``k`` is a ShardRef equal to the k-th ref (a new object), or the
+    thing that stood there."""
 
     def __init__(self, refs: Iterable[Any]) -> None:
         self.paths: list[str] = []  # the shards, in the order of their first page
         number: dict[str, int] = {}
-        # Runs of pages in a row of one shard: (first page, shard, first row, pages).
-        runs: list[tuple[int, int, int, int]] = []
+        shards: list[int] = []
+        rows: list[int] = []
         self._notes: dict[int, SkipRecord] = {}  # the few refs that carry a note
         self._others: dict[int, Any] = {}  # whatever is not a ShardRef, by its place
-        k = 0
-        for ref in refs:
-            if isinstance(ref, ShardRef | ShardRun):
+        for k, ref in enumerate(refs):
+            if isinstance(ref, ShardRef):
                 at = number.get(ref.shard)
                 if at is None:
                     at = number[ref.shard] = len(self.paths)
                     self.paths.append(ref.shard)
-                if isinstance(ref, ShardRun):
-                    runs.append((k, at, ref.first, ref.count))
-                    self._notes.update((k + place, note) for place, note in ref.by_place.items())
-                    k += ref.count
-                    continue
-                runs.append((k, at, ref.row, 1))
+                shards.append(at)
+                rows.append(ref.row)
                 if ref.note is not None:
                     self._notes[k] = ref.note
             else:
-                runs.append((k, _NOT_IN_A_SHARD, 0, 1))
+                shards.append(_NOT_IN_A_SHARD)
+                rows.append(0)
                 self._others[k] = ref
-            k += 1
-        table = np.array(runs, dtype=np.int64).reshape(-1, 4)
-        count = table[:, 3]
-        self.shards = np.repeat(table[:, 1], count).astype(np.int32)  # an index into paths
-        # Each page's row: its run's first row, plus its place in the run.
-        self.rows = np.arange(k, dtype=np.int64) + np.repeat(table[:, 2] - table[:, 0], count)
+        self.shards = np.array(shards, dtype=np.int32)  # each page's shard, an index into paths
+        self.rows = np.array(rows, dtype=np.int64)
 
     def __len__(self) -> int:
         return len(self.shards)

@@ -31,7 +31,6 @@ from workbench.cluster.records.shared_values import SharedValues
 from workbench.core.records import PageInfo, SkipRecord
 from workbench.detect.spotsigs.corpus_boilerplate import block_weights
 from workbench.detect.spotsigs.extract import ExtractedPage, share_buffer
-from workbench.detect.workers.page_run import PageRun
 
 _INFO_FIELDS = dataclasses.fields(PageInfo)
 # PageInfo fields held as tuples (Parquet gives lists back).
@@ -46,38 +45,6 @@ class ShardRef:
     shard: str
     row: int
     note: SkipRecord | None = None
-
-
-class ShardRun(PageRun):
-    """Where a task left ``count`` pages in a row: rows ``first`` on of shard ``shard``,
-    with the notes of those that have one (by their place in the run)."""
-
-    __slots__ = ("shard", "first", "count", "by_place")
-
-    def __init__(self, shard: str, first: int) -> None:
-        self.shard = shard
-        self.first = first
-        self.count = 0
-        self.by_place: dict[int, SkipRecord] = {}
-
-    def add(self, note: SkipRecord | None) -> None:
-        """One page more, the next row."""
-        if note is not None:
-            self.by_place[self.count] = note
-        self.count += 1
-
-    @property
-    def page_count(self) -> int:
-        return self.count
-
-    def notes(self) -> list[SkipRecord]:
-        return [self.by_place[k] for k in sorted(self.by_place)]
-
-    def __getstate__(self) -> tuple[str, int, int, dict[int, SkipRecord]]:
-        return self.shard, self.first, self.count, self.by_place
-
-    def __setstate__(self, state: tuple[str, int, int, dict[int, SkipRecord]]) -> None:
-        self.shard, self.first, self.count, self.by_place = state
 
 
 def new_shard(work_dir: str | Path, kind: str) -> Path:

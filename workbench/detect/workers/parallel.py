@@ -40,7 +40,6 @@ from workbench.archive.worker import Meter, Process, init_worker, read_file_rang
 from workbench.core.progress import Cancelled, ProgressFn
 from workbench.core.records import RawPage, SkipRecord
 from workbench.detect.spotsigs.extract import ExtractedPage, extract_batch
-from workbench.detect.workers.page_run import PageRun
 from workbench.detect.workers.pool import worker_context, worker_pool
 
 _TASKS_PER_WORKER = 3  # tasks in flight: enough to keep every worker fed, memory stays flat
@@ -209,9 +208,7 @@ class _Run:
         if isinstance(item, RawPage | Deferred):
             self._add_loose(item)
         else:
-            if isinstance(item, PageRun):
-                self.pages += item.page_count
-            elif not isinstance(item, SkipRecord):
+            if not isinstance(item, SkipRecord):
                 self.pages += 1
             self.entries.append(item)
 
@@ -263,9 +260,6 @@ class _Run:
         for entry in self.entries:
             value = entry.value if isinstance(entry, _Slot) else entry
             (skipped if isinstance(value, SkipRecord) else out).append(value)
-            if isinstance(value, PageRun):
-                skipped.extend(value.notes())
-                continue
             # What of the page was left unread, beside it (a page extracted on a cluster
             # comes back as a reference to its shard that carries its note: workbench.cluster).
             note = value.note if isinstance(value, ExtractedPage) else getattr(value, "note", None)
