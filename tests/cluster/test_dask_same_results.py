@@ -125,6 +125,25 @@ def test_small_pages_with_bad_files_on_dask_are_the_local_run(on_dask: DaskRun, 
     _assert_same(local, _on_dask(on_dask, small_pages))
 
 
+def test_revisits_in_a_file_across_files_and_across_ranges_on_dask_are_the_local_run(
+        on_dask: DaskRun, tmp_path: Path, monkeypatch):
+    """Every kind of input (the archive readers' mixed test folder), its WARC files read
+    in ranges of 2 KB: revisits resolved by the task that read their original, by a
+    follow-up task and by the client (a file read again whole) come out as locally."""
+    from tests.archive.test_parallel_read import _mixed
+    from workbench.archive import tasks
+
+    root = tmp_path / "crawl"
+    _mixed(root)
+    local = run_dedup(root, workers=2)
+    urls = [p.url for p in local.pages if p.url]
+    assert len(local.pages) > 150 and len(set(urls)) < len(urls)  # revisits came back as pages
+    assert any("truncated" in s.reason for s in local.skipped)
+    monkeypatch.setattr(tasks, "range_size", lambda total, workers: 2048)
+    assert any(hasattr(u, "ranges") for u in tasks.plan(root, 2).units)
+    _assert_same(local, _on_dask(on_dask, root))
+
+
 def test_a_worker_killed_mid_run_changes_nothing(cluster, tmp_path: Path, small_pages: Path):
     """The first extraction task to start kills its worker process (as an out-of-memory
     kill would); Dask runs the task again on a worker that lives, and the result is exact."""
