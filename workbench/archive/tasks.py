@@ -11,12 +11,13 @@ reading, decompressing or sending any page.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from workbench.archive.chunks import RangeEnd, splittable
 from workbench.archive.common import Positions
+from workbench.archive.file_table import FileTable, files_size
 from workbench.archive.scan import FileEntry, read_file, walk
 from workbench.archive.scan import scan as scan_here
 from workbench.archive.sniff import SNIFF_BYTES
@@ -61,7 +62,7 @@ def scan(root: Path | str, progress: ProgressFn = no_progress) -> Scan:
 class FileBatch:
     """Whole files read by one worker, with the walk's skip records among them, in walk order."""
 
-    items: list[FileEntry | SkipRecord]
+    items: Sequence[FileEntry | SkipRecord]  # a slice of the plan's FileTable, or a list
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,39 +96,41 @@ def plan(root: Path | str, workers: int, *, range_bytes: int | None = None) -> P
     """Walk ``root`` (as ``scan`` does) and cut the reading into tasks.
 
     A WARC file of at least two ranges (``range_bytes``, by default sized to the crawl)
-    is split into ranges; every other file is read whole by one worker.
+    is split into ranges; every other file is read whole by one worker. The walk is held
+    as a :class:`FileTable` (a few bytes a file), its batches as slices of it.
     """
-    return plan_items(list(walk(Path(root))), workers, range_bytes=range_bytes)
+    return plan_items(FileTable(walk(Path(root))), workers, range_bytes=range_bytes)
 
 
-def plan_items(items: list[FileEntry | SkipRecord], workers: int, *, range_bytes: int | None = None) -> Plan:
+def plan_items(items: Sequence[FileEntry | SkipRecord], workers: int, *,
+               range_bytes: int | None = None) -> Plan:
     """:func:`plan` for the files (and walk skip records) given, in their order: a crawl that
-    grew reads only its new files (workbench.usecases.grow)."""
-    total = sum(item.size for item in items if isinstance(item, FileEntry))
+    grew reads only its new files (workbench.usecases.grow). A batch is a slice of
+    ``items``."""
+    total = files_size(items)
     step = range_bytes or range_size(total, workers)
     units: list[FileBatch | SplitFile] = []
-    batch: list[FileEntry | SkipRecord] = []
+    lo = 0  # the current batch's first item
     size = 0
     files = 0
-    for item in items:
+    for k, item in enumerate(items):
         if isinstance(item, FileEntry):
             files += 1
             gzipped = _split_kind(item) if item.size >= 2 * step else None
             if gzipped is not None:
-                if batch:
-                    units.append(FileBatch(batch))
-                    batch, size = [], 0
+                if k > lo:
+                    units.append(FileBatch(items[lo:k]))
+                lo, size = k + 1, 0
                 cuts = list(range(0, item.size, step)) + [item.size]
                 units.append(SplitFile(item, [FileRange(item, gzipped, a, b)
                                               for a, b in zip(cuts, cuts[1:], strict=False)]))
                 continue
             size += item.size
-        batch.append(item)
-        if len(batch) >= BATCH_FILES or size >= BATCH_BYTES:
-            units.append(FileBatch(batch))
-            batch, size = [], 0
-    if batch:
-        units.append(FileBatch(batch))
+        if k + 1 - lo >= BATCH_FILES or size >= BATCH_BYTES:
+            units.append(FileBatch(items[lo : k + 1]))
+            lo, size = k + 1, 0
+    if len(items) > lo:
+        units.append(FileBatch(items[lo:]))
     small = (files < 2 * BATCH_FILES and total < 2 * BATCH_BYTES
              and not any(isinstance(u, SplitFile) for u in units))
     return Plan(total, units, small)

@@ -18,6 +18,7 @@ from concurrent.futures import CancelledError, Executor, Future
 from pathlib import Path
 from typing import Any
 
+from workbench.archive.file_table import files_size, joined
 from workbench.archive.scan import FileEntry
 from workbench.archive.tasks import FileBatch, FileRange, RangeLog, SplitFile, plan, plan_items
 from workbench.archive.worker import Process, read_files, resolve_pages
@@ -74,7 +75,7 @@ def sharded(fn: Callable[..., Any], work_dir: str, *args: Any) -> Any:
 def _unit_bytes(args: tuple[Any, ...]) -> int:
     unit = args[0] if args else None
     if isinstance(unit, FileBatch):
-        return sum(getattr(item, "size", 0) for item in unit.items)
+        return files_size(unit.items)
     if isinstance(unit, FileRange):
         return unit.end - unit.start
     return 0
@@ -164,13 +165,13 @@ def coarser(units: list[FileBatch | SplitFile], workers: int) -> list[FileBatch 
     for unit in units:
         last = out[-1] if out else None
         if isinstance(unit, FileBatch):
-            grow = sum(getattr(item, "size", 0) for item in unit.items)
+            grow = files_size(unit.items)
             if (isinstance(last, FileBatch) and len(last.items) + len(unit.items) <= most
                     and size + grow <= TASK_BYTES):
-                last.items.extend(unit.items)
+                last.items = joined(last.items, unit.items)
                 size += grow
                 continue
-            out.append(FileBatch(list(unit.items)))
+            out.append(FileBatch(unit.items))
             size = grow
         else:
             out.append(unit)

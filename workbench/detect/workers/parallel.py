@@ -22,6 +22,7 @@ from concurrent.futures import Executor, Future
 from pathlib import Path
 from typing import Any
 
+from workbench.archive.file_table import files_size
 from workbench.archive.replay import MainIndex, must_read_here, ranges_join, replay
 from workbench.archive.scan import FileEntry
 from workbench.archive.tasks import (
@@ -146,7 +147,7 @@ class _Run:
         while units:
             unit = units.popleft()
             if isinstance(unit, FileBatch):
-                size = sum(i.size for i in unit.items if not isinstance(i, SkipRecord))
+                size = files_size(unit.items)
                 yield unit, self.pool.submit(read_files, unit, self.process, self.params), size
             else:
                 for part in unit.ranges:
