@@ -22,7 +22,7 @@ from workbench.archive import scan
 from workbench.archive.tasks import plan
 from workbench.core.progress import Cancelled, no_progress
 from workbench.core.records import RawPage, SkipRecord
-from workbench.detect.workers.parallel import read_and_extract, run_plan
+from workbench.detect.workers.parallel import ListEntries, read_and_extract, run_plan
 from workbench.usecases.pipeline import load_corpus
 
 
@@ -259,7 +259,7 @@ class _Counter:
 
 def _by_tasks_here(root: Path, range_bytes: int | None) -> tuple[list[tuple], list[SkipRecord]]:
     return run_plan(plan(root, 2, range_bytes=range_bytes), _Here(), _Counter(), None, no_progress,
-                    2, describe)
+                    2, describe, ListEntries())
 
 
 @settings(max_examples=150, deadline=None,
@@ -304,7 +304,7 @@ def test_the_mb_figure_rises_with_the_pages_when_results_are_always_ready(tmp_pa
     total = sum(p.stat().st_size for p in root.iterdir())
     events: list[tuple[str, int, int | None]] = []
     run_plan(plan(root, 2, range_bytes=4096), _Here(), _Counter(), None,
-             lambda *e: events.append(e), 2, describe)
+             lambda *e: events.append(e), 2, describe, ListEntries())
 
     shown, at_extract = 0, []  # the MB figure shown beside each pages figure
     for stage, done, _ in events:

@@ -13,18 +13,19 @@ import pytest
 from workbench.cluster.filters import identical
 from workbench.cluster.filters.reduce import shard_units
 from workbench.cluster.filters.rows import segments, where_pages_are
-from workbench.cluster.records.places import ShardPlaces
+from workbench.cluster.records.places import PlaceEntries, ShardPlaces
 from workbench.cluster.records.shards import ShardRef
-from workbench.core.records import PageInfo
+from workbench.core.records import PageInfo, SkipRecord
 from workbench.detect.spotsigs.extract import ExtractedPage
+from workbench.detect.workers.parallel import ListEntries, _Slot
 
 
-def _held(k: int) -> ExtractedPage:
+def _held(k: int, note: SkipRecord | None = None) -> ExtractedPage:
     """A page the client holds itself (not in a shard)."""
     info = PageInfo(key=f"held-{k}", source=f"held-{k}", content_type="text/html", encoding="utf-8",
                     title="", checksum=f"{k:040x}", signature_count=0)
     empty = np.empty(0, np.int64)
-    return ExtractedPage.of(info, empty, empty, empty)
+    return ExtractedPage.of(info, empty, empty, empty, note=note)
 
 
 def _refs(rng: random.Random) -> list[Any]:
@@ -89,3 +90,47 @@ def test_light_pages_give_their_places_not_a_ref_a_page():
     assert where_pages_are(light) is Light.places
     held = _held(0)
     assert where_pages_are([held]) == [held]
+
+
+def _entries(rng: random.Random) -> tuple[list[Any], list[tuple[_Slot, Any]]]:
+    """A run's output as it comes: refs (some with a note), skip records, pages the client
+    read (some with a note), and places a follow-up fills later with a ref, a page or a
+    skip record; with what each place gets."""
+    out: list[Any] = []
+    fills: list[tuple[_Slot, Any]] = []
+    note = lambda k: SkipRecord(f"s{k}", "read its first 10 MB only") if rng.random() < 0.2 else None  # noqa: E731
+    for k, ref in enumerate(_refs(rng)):
+        roll = rng.random()
+        if roll < 0.1:
+            out.append(SkipRecord(f"bad-{k}", "not HTML"))
+        if isinstance(ref, ShardRef):
+            ref = ShardRef(ref.shard, ref.row, note(k))
+        elif roll < 0.5:
+            ref = _held(k, note(k))
+        if rng.random() < 0.15:  # a follow-up's place
+            slot = _Slot()
+            out.append(slot)
+            fills.append((slot, ref if rng.random() < 0.8 else SkipRecord(f"gone-{k}", "revisit of nothing")))
+        else:
+            out.append(ref)
+    return out, fills
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_places_kept_as_the_run_goes_are_those_of_the_list_of_its_entries(seed: int):
+    entries, fills = _entries(random.Random(seed))
+    listed, kept = ListEntries(), PlaceEntries()
+    for entry in entries:
+        listed.append(entry)
+        kept.append(entry)
+    for slot, value in fills:  # the follow-ups answer after the entries after them came
+        slot.value = value
+    want_pages, want_skipped = listed.results()
+    places, skipped = kept.results()
+    assert skipped == want_skipped  # skip records and notes, each in its place
+    assert len(places) == len(want_pages)
+    assert list(places) == want_pages  # shard, row and note of each page; held pages as they were
+    assert places.rows.dtype == np.int64 and places.shards.dtype == np.int32
+    assert places.paths == ShardPlaces(want_pages).paths  # in the order of their first page
+    # A follow-up's page in its shard is placed there, not held as an object.
+    assert np.count_nonzero(places.shards < 0) == sum(isinstance(p, ExtractedPage) for p in want_pages)

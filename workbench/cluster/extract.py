@@ -23,7 +23,7 @@ from workbench.archive.scan import FileEntry
 from workbench.archive.tasks import FileBatch, FileRange, RangeLog, SplitFile, plan, plan_items
 from workbench.archive.worker import Process, read_files, resolve_pages
 from workbench.cluster.records.light_pages import LightPages
-from workbench.cluster.records.places import ShardPlaces
+from workbench.cluster.records.places import PlaceEntries, ShardPlaces
 from workbench.cluster.records.shards import (
     ShardFile,
     ShardReader,
@@ -203,12 +203,11 @@ def extract_on(client: Any, work_dir: Path, root: Path, params: SpotSigsParams, 
         progress(stage, done, total)
 
     try:
-        refs, skipped = run_plan(found, pool, pool.counter, params, with_tasks, workers, process)
+        places, skipped = run_plan(found, pool, pool.counter, params, with_tasks, workers, process,
+                                   PlaceEntries())
     except BaseException:
         pool.shutdown(cancel_futures=True)
         raise
-    places = ShardPlaces(refs)
-    del refs  # an object a page (workbench.cluster.records.places)
     if on_refs is not None:
         on_refs(places)
     return (_records_of(places) if light else _read_back(places)), skipped

@@ -5,11 +5,13 @@ its note). The client keeps where the pages are from the read-back until the mat
 are made (the reductions over the shards start from it), and a list of refs cost it about
 80 bytes a page for that (the ref, its row's int and the list's pointer).
 :class:`ShardPlaces` holds the same as two integer arrays (12 bytes a page) and the paths
-once, and gives the refs back one by one, as the list did.
+once, and gives the refs back one by one, as the list did. :class:`PlaceEntries` makes
+them as the logs are replayed, so that no list of refs is ever held.
 """
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -18,9 +20,88 @@ import numpy as np
 from workbench.cluster.records.shards import ShardRef
 from workbench.core.indexed_rows import IndexedRows
 from workbench.core.records import SkipRecord
+from workbench.detect.workers.parallel import Entries, settled
 
 _NOT_IN_A_SHARD = -1
 _AT_ONCE = 4096  # pages iterated a slice at a time
+
+
+class PlaceEntries(Entries[Any]):
+    """A cluster run's output as it comes (``run_plan``'s entries): each ShardRef kept as
+    its shard's number and its row in two growing C arrays, and let go at once. A list of
+    the refs cost the client about 100 bytes a page until the run ended (210 MB of
+    Python's arenas at a million pages, left fragmented once they were freed); these
+    arrays cost 12. Anything else (skip records, pages the client read, places a
+    follow-up task fills) is kept by its place."""
+
+    def __init__(self) -> None:
+        self.paths: list[str] = []  # the shards, in the order of their first page
+        self._number: dict[str, int] = {}
+        self._shards = array("i")  # each entry's shard (an index into paths), or -1
+        self._rows = array("q")
+        self._others: dict[int, Any] = {}  # the entries that are not refs, by their place
+        self._notes: dict[int, SkipRecord] = {}  # the refs' notes, by their place
+
+    def _shard(self, path: str) -> int:
+        at = self._number.get(path)
+        if at is None:
+            at = self._number[path] = len(self.paths)
+            self.paths.append(path)
+        return at
+
+    def append(self, entry: Any) -> None:
+        if isinstance(entry, ShardRef):
+            if entry.note is not None:
+                self._notes[len(self._rows)] = entry.note
+            self._shards.append(self._shard(entry.shard))
+            self._rows.append(entry.row)
+        else:
+            self._others[len(self._rows)] = entry
+            self._shards.append(_NOT_IN_A_SHARD)
+            self._rows.append(0)
+
+    def results(self) -> tuple[ShardPlaces, list[SkipRecord]]:
+        """Where the pages are, and the skip records, as ``ListEntries`` gives them."""
+        shards = np.array(self._shards, dtype=np.int32)
+        rows = np.array(self._rows, dtype=np.int64)
+        self._shards, self._rows = array("i"), array("q")
+        is_page = np.ones(len(shards), dtype=bool)
+        skipped: list[SkipRecord] = []
+        notes: dict[int, SkipRecord] = {}
+        others: dict[int, Any] = {}
+        for k in sorted(self._others.keys() | self._notes.keys()):
+            value = settled(self._others[k]) if k in self._others else None
+            if isinstance(value, SkipRecord):
+                is_page[k] = False
+                skipped.append(value)
+                continue
+            if isinstance(value, ShardRef):  # a page a follow-up task left in its shard
+                shards[k], rows[k] = self._shard(value.shard), value.row
+            elif value is not None:
+                others[k] = value
+            note = self._notes.get(k) if value is None else getattr(value, "note", None)
+            if isinstance(note, SkipRecord):
+                notes[k] = note
+                skipped.append(note)
+        number = np.cumsum(is_page) - 1  # each entry's page number, if it is a page
+        paths, shards = _by_first_page(self.paths, shards[is_page])
+        places = ShardPlaces.of(
+            paths, shards, rows[is_page],
+            {int(number[k]): note for k, note in notes.items()},
+            {int(number[k]): value for k, value in others.items()})
+        return places, skipped
+
+
+def _by_first_page(paths: list[str], shards: np.ndarray) -> tuple[list[str], np.ndarray]:
+    """``paths`` in the order of their first page, and the pages' shards renumbered so (a
+    follow-up task's shard was numbered when the run ended)."""
+    held = shards == _NOT_IN_A_SHARD
+    used, first = np.unique(shards[~held], return_index=True)
+    used = used[np.argsort(first)]
+    number = np.zeros(len(paths), dtype=np.int32)
+    number[used] = np.arange(len(used), dtype=np.int32)
+    renumbered = np.where(held, _NOT_IN_A_SHARD, number[np.maximum(shards, 0)]).astype(np.int32)
+    return [paths[int(s)] for s in used], renumbered
 
 
 class ShardPlaces(IndexedRows[Any]):
@@ -29,28 +110,31 @@ class ShardPlaces(IndexedRows[Any]):
     thing that stood there."""
 
     def __init__(self, refs: Iterable[Any]) -> None:
-        self.paths: list[str] = []  # the shards, in the order of their first page
-        number: dict[str, int] = {}
-        shards: list[int] = []
-        rows: list[int] = []
-        self._notes: dict[int, SkipRecord] = {}  # the few refs that carry a note
-        self._others: dict[int, Any] = {}  # whatever is not a ShardRef, by its place
-        for k, ref in enumerate(refs):
-            if isinstance(ref, ShardRef):
-                at = number.get(ref.shard)
-                if at is None:
-                    at = number[ref.shard] = len(self.paths)
-                    self.paths.append(ref.shard)
-                shards.append(at)
-                rows.append(ref.row)
-                if ref.note is not None:
-                    self._notes[k] = ref.note
-            else:
-                shards.append(_NOT_IN_A_SHARD)
-                rows.append(0)
-                self._others[k] = ref
-        self.shards = np.array(shards, dtype=np.int32)  # each page's shard, an index into paths
-        self.rows = np.array(rows, dtype=np.int64)
+        entries = PlaceEntries()
+        for ref in refs:
+            entries.append(ref)
+        # Every ref is a page here (none is a skip record, nor a place left to fill), so
+        # an entry's place is its page's number.
+        self._set(entries.paths, np.array(entries._shards, dtype=np.int32),
+                  np.array(entries._rows, dtype=np.int64), entries._notes, entries._others)
+
+    @classmethod
+    def of(cls, paths: list[str], shards: np.ndarray, rows: np.ndarray, notes: dict[int, SkipRecord],
+           others: dict[int, Any]) -> ShardPlaces:
+        """The places made of their arrays: each page's shard (an index into ``paths``, -1
+        for a page not in a shard: ``others`` holds it, by its number) and row; the notes
+        of the pages that have one."""
+        made = cls.__new__(cls)
+        made._set(paths, shards, rows, notes, others)
+        return made
+
+    def _set(self, paths: list[str], shards: np.ndarray, rows: np.ndarray, notes: dict[int, SkipRecord],
+             others: dict[int, Any]) -> None:
+        self.paths = paths  # the shards, in the order of their first page
+        self.shards = shards  # each page's shard, an index into paths
+        self.rows = rows
+        self._notes = notes  # the few pages that carry a note
+        self._others = others  # whatever is not a ShardRef, by its page's number
 
     def __len__(self) -> int:
         return len(self.shards)

@@ -17,10 +17,10 @@ all of its unit), so it rises with the pages even where the running count is not
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Executor, Future
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from workbench.archive.file_table import files_size
 from workbench.archive.replay import MainIndex, must_read_here, ranges_join, replay
@@ -85,7 +85,7 @@ def read_and_extract(
     stop = ctx.Event()
     pool = worker_pool(workers, init_worker, (counter, stop))
     try:
-        done = run_plan(found, pool, counter, params, progress, workers, process)
+        done = run_plan(found, pool, counter, params, progress, workers, process, ListEntries())
     except BaseException:
         stop.set()  # a task that is running stops at its next record or file
         pool.shutdown(wait=False, cancel_futures=True)
@@ -94,15 +94,60 @@ def read_and_extract(
     return done
 
 
+def settled(entry: Any) -> Any:
+    """An entry of the run's output: itself, or what a follow-up task put in its place."""
+    return entry.value if isinstance(entry, _Slot) else entry
+
+
+R = TypeVar("R", bound=Sequence[Any])
+
+
+class Entries(Generic[R]):
+    """The run's output in order as it comes: results, skip records, and places that
+    follow-up tasks fill later. Kept here as a list; a cluster run keeps where its pages
+    are instead, a few bytes a page (workbench.cluster.records.places.PlaceEntries)."""
+
+    def append(self, entry: Any) -> None:
+        raise NotImplementedError
+
+    def results(self) -> tuple[R, list[SkipRecord]]:
+        """The results (every entry that is not a skip record) and the skip records, each
+        in order; a result's note (what of the page was left unread) among the skip
+        records, beside it."""
+        raise NotImplementedError
+
+
+class ListEntries(Entries[list[Any]]):
+    """The run's output as a list of its entries (the local run's)."""
+
+    def __init__(self) -> None:
+        self.items: list[Any] = []
+
+    def append(self, entry: Any) -> None:
+        self.items.append(entry)
+
+    def results(self) -> tuple[list[Any], list[SkipRecord]]:
+        out: list[Any] = []
+        skipped: list[SkipRecord] = []
+        for entry in self.items:
+            value = settled(entry)
+            (skipped if isinstance(value, SkipRecord) else out).append(value)
+            note = value.note if isinstance(value, ExtractedPage) else getattr(value, "note", None)
+            if isinstance(note, SkipRecord):
+                skipped.append(note)
+        return out, skipped
+
+
 def run_plan(found: Plan, pool: Executor, counter: Any, params: Any, progress: ProgressFn,
-             workers: int, process: Process) -> tuple[list[Any], list[SkipRecord]]:
-    """Carry out a plan on ``pool`` (whose workers count bytes read into ``counter.value``)."""
-    return _Run(found, pool, counter, params, progress, workers, process).go()
+             workers: int, process: Process, entries: Entries[R]) -> tuple[R, list[SkipRecord]]:
+    """Carry out a plan on ``pool`` (whose workers count bytes read into ``counter.value``);
+    ``entries`` keeps the output as it comes and gives the results."""
+    return _Run(found, pool, counter, params, progress, workers, process, entries).go()
 
 
-class _Run:
+class _Run(Generic[R]):
     def __init__(self, found: Plan, pool: Executor, counter: Any, params: Any, progress: ProgressFn,
-                 workers: int, process: Process) -> None:
+                 workers: int, process: Process, entries: Entries[R]) -> None:
         self.plan = found
         self.pool = pool
         self.counter = counter
@@ -111,7 +156,7 @@ class _Run:
         self.workers = workers
         self.process = process
         self.index = MainIndex()
-        self.entries: list[Any] = []  # results, skip records and slots, in output order
+        self.entries = entries  # results, skip records and slots, in output order
         self.pages = 0
         self.read_here = 0  # bytes of files the main process read itself
         self.taken = 0  # bytes of the units whose results were taken (all read by then)
@@ -123,7 +168,7 @@ class _Run:
         self.follow_ups: deque[tuple[Future[Any], list[_Slot]]] = deque()
         self.ranges: list[RangeLog] = []
 
-    def go(self) -> tuple[list[Any], list[SkipRecord]]:
+    def go(self) -> tuple[R, list[SkipRecord]]:
         self._report_read()
         window: deque[tuple[FileBatch | SplitFile, Future[Any], int]] = deque()
         for unit, future, size in self._submit_all():
@@ -137,7 +182,7 @@ class _Run:
         while self.follow_ups:
             self._fill(*self.follow_ups.popleft())
         self.progress("read", self.plan.total, self.plan.total)
-        return self._split()
+        return self.entries.results()
 
     def _submit_all(self) -> Iterator[tuple[FileBatch | SplitFile, Future[Any], int]]:
         """Each task with the bytes it reads."""
@@ -254,16 +299,3 @@ class _Run:
         if done > self.reported:
             self.reported = done
             self.progress("read", done, total)
-
-    def _split(self) -> tuple[list[Any], list[SkipRecord]]:
-        out: list[Any] = []
-        skipped: list[SkipRecord] = []
-        for entry in self.entries:
-            value = entry.value if isinstance(entry, _Slot) else entry
-            (skipped if isinstance(value, SkipRecord) else out).append(value)
-            # What of the page was left unread, beside it (a page extracted on a cluster
-            # comes back as a reference to its shard that carries its note: workbench.cluster).
-            note = value.note if isinstance(value, ExtractedPage) else getattr(value, "note", None)
-            if isinstance(note, SkipRecord):
-                skipped.append(note)
-        return out, skipped
