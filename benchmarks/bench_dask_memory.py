@@ -29,7 +29,9 @@ Python and numpy objects still alive once the records are back too (tracemalloc:
 what tracemalloc sees with ``--trace``; ``--trim`` then gives the heap's free pages back and
 says how much went. ``--steps`` marks the filter stage's client steps (the corpus
 boilerplate's inputs and decision, the document frequencies, the rows): the client's
-memory before each, at its peak (sampled every 5 ms) and after.
+memory before each, at its peak (sampled every 5 ms) and after. ``--readback`` marks the
+read-back's steps (the plan made, the logs replayed, the records read), with Python's
+arenas and the part of them in live objects.
 """
 
 from __future__ import annotations
@@ -259,8 +261,40 @@ def _mark_steps() -> None:
         setattr(run, name, functools.wraps(step)(marked))
 
 
+def _mark_readback() -> None:
+    """The read-back's steps: the client's memory, Python's arenas and the part of them in
+    live objects once the plan is made, once the logs are replayed, and once the records
+    are read back (with that read's time)."""
+    import workbench.cluster.extract as extract
+    from workbench.cluster.records import light_pages
+
+    def say(step: str) -> None:
+        now, peak = _rss_mb()
+        arenas, live = _python_arenas_mb()
+        print(f"    {step:<38} client now {now:6.0f} MB, peak so far {peak:6.0f}, "
+              f"Python's arenas {arenas:4.0f} ({live:4.0f} in objects)", flush=True)
+
+    run_plan = getattr(extract, "run_plan")  # noqa: B009 - the name extract imported
+
+    def replayed(*args: Any, **kwargs: Any) -> Any:
+        say("the plan made")
+        got = run_plan(*args, **kwargs)
+        say("the logs replayed")
+        return got
+
+    setattr(extract, "run_plan", replayed)  # noqa: B010
+    made = light_pages.LightPages.__init__
+
+    def records(self: Any, places: Any) -> None:
+        wall, cpu = time.perf_counter(), time.process_time()
+        made(self, places)
+        say(f"records read ({time.perf_counter() - wall:.1f} s, CPU {time.process_time() - cpu:.1f} s)")
+
+    light_pages.LightPages.__init__ = records  # type: ignore[method-assign]
+
+
 def client_stages(crawl: Path, where: Path, trace: bool = False, parts: bool = False,
-                  trim: bool = False, steps: bool = False) -> tuple[int, float]:
+                  trim: bool = False, steps: bool = False, readback: bool = False) -> tuple[int, float]:
     """Prints the stages; returns the pages and how much the client grew reading their
     records back (MB)."""
     sys.path.insert(0, str(ROOT))
@@ -276,6 +310,8 @@ def client_stages(crawl: Path, where: Path, trace: bool = False, parts: bool = F
 
     if steps:
         _mark_steps()
+    if readback:
+        _mark_readback()
     say("start")
     with local_cluster(2) as cluster, dask_run(None, where, cluster=cluster) as run:
         say("cluster up")
@@ -334,6 +370,8 @@ def main() -> None:
                          "retitled too)")
     ap.add_argument("--steps", action="store_true",
                     help="with --stages: the client's memory around each of the filter stage's steps")
+    ap.add_argument("--readback", action="store_true",
+                    help="with --stages: the client's memory and arenas through the read-back's steps")
     ap.add_argument("--trim", action="store_true",
                     help="with --parts: then give the C heap's free pages back, and say how much went")
     ap.add_argument("--keep", type=Path, default=None,
@@ -345,7 +383,8 @@ def main() -> None:
         for crawl in args.crawls:
             with tempfile.TemporaryDirectory(dir=args.project_dir) as where:
                 print(f"{crawl}:", flush=True)
-                grown.append(client_stages(crawl, Path(where), args.trace, args.parts, args.trim, args.steps))
+                grown.append(client_stages(crawl, Path(where), args.trace, args.parts, args.trim, args.steps,
+                                           args.readback))
         for (n0, mb0), (n1, mb1) in itertools.pairwise(grown):
             if n1 != n0:
                 print(f"records read back: {n0:,} -> {n1:,} pages, the client grew {mb0:.0f} -> {mb1:.0f} "
