@@ -177,7 +177,22 @@ def test_the_client_reads_no_packed_arrays_and_the_tasks_make_the_rows(cluster, 
             asked.append(None if columns is None else list(columns))
         return read_table(source, *args, columns=columns, **kwargs)
 
+    parquet_file = pq.ParquetFile
+
+    def opening(source, *args, **kwargs):  # the records are read a group of columns at a time
+        opened = parquet_file(source, *args, **kwargs)
+        if Path(source).name.startswith("pages-"):
+            read = opened.read
+
+            def read_columns(columns=None, *more, **named):
+                asked.append(None if columns is None else list(columns))
+                return read(columns, *more, **named)
+
+            opened.read = read_columns
+        return opened
+
     monkeypatch.setattr(pq, "read_table", reading)
+    monkeypatch.setattr(pq, "ParquetFile", opening)
     params = SpotSigsParams()
     with dask_run(None, tmp_path / "work", cluster=cluster) as run:
         run.client.run_on_scheduler(lambda dask_scheduler: dask_scheduler.task_prefixes.clear())
@@ -188,6 +203,7 @@ def test_the_client_reads_no_packed_arrays_and_the_tasks_make_the_rows(cluster, 
         assert isinstance(corpus.repeated, rows.RepeatedInFiles)
         table = _whole(corpus.repeated)  # read while the run's files are there
     monkeypatch.setattr(pq, "read_table", read_table)
+    monkeypatch.setattr(pq, "ParquetFile", parquet_file)
 
     assert asked, "the client read nothing of the page shards"
     assert all(columns is not None and "_packed" not in columns for columns in asked), \
