@@ -39,6 +39,7 @@ def test_a_table_gives_back_every_item_across_its_chunks(seed: int, monkeypatch)
     table = FileTable(items)
     assert len(table) == len(items)
     assert list(table) == items
+    assert files_size(table) == files_size(items)
     assert [table[k] for k in range(-len(items), 0)] == items
     with pytest.raises(IndexError):
         table[len(items)]

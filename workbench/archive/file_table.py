@@ -149,4 +149,6 @@ def files_size(items: Sequence[Item]) -> int:
     """The bytes of the files among ``items``."""
     if isinstance(items, FileSlice):
         return items.size()
+    if isinstance(items, FileTable):  # from its sizes, not an entry made a file
+        return items.size(0, len(items))
     return sum(item.size for item in items if isinstance(item, FileEntry))

@@ -7,8 +7,8 @@ objects (96 bytes each, and a list's pointer). ``infos`` is the records' table i
 for the pipeline's ``infos_of``: its corpus then holds no object a page either.
 
 The records are read from the shards a group of columns at a time, and put in the pages'
-order (the map tasks' logs' order: a shard's rows are
-almost always consecutive, and then nothing moves).
+order (the map tasks' logs' order: a shard's rows are almost always consecutive, and then
+nothing moves).
 """
 
 from __future__ import annotations
