@@ -26,7 +26,7 @@ from workbench.core.clusters.calibration import STORED_FLOOR
 from workbench.core.clusters.clustering import Vouch, cluster_pairs
 from workbench.core.clusters.heap import map_large_blocks, release_free_memory
 from workbench.core.clusters.own_text import OwnTextCheck
-from workbench.core.distinct import count_distinct, distinct
+from workbench.core.distinct import distinct
 from workbench.core.progress import Cancelled, ProgressFn, no_progress
 from workbench.core.records import Cluster, PageInfo, RawPage, RunFilters, SkipRecord
 from workbench.detect.join.matcher import (
@@ -239,7 +239,7 @@ def idf_flags(matrix: SignatureMatrix, params: SpotSigsParams,
     """:func:`idf_keep`'s answer per signature id instead of per entry (arrays the size
     of the vocabulary, not of the matrix). ``decided``: the filter's answer counted
     elsewhere (:data:`TooCommonIds`), taken instead of this matrix's frequencies."""
-    df = matrix_kernels.id_counts(matrix.sig, matrix.n_signatures)  # no int64 copy of sig
+    df = matrix.id_counts()  # no int64 copy of sig
     shareable = df >= 2
     rows_with_sigs = int((np.diff(matrix.ptr) > 0).sum())
     if decided is not None:
@@ -375,6 +375,7 @@ def retitle_corpus(corpus: Corpus) -> None:
     take their next candidates (display only: detection never reads a title)."""
     m = corpus.matrix
     retitle_site_labels(corpus.pages, site_of, matrix_similarity(m.ptr, m.sig, m.cnt, m.lengths()))
+    m.let_go()  # the rows the titles' checks read (a mapped matrix: SignatureMatrix)
 
 
 
@@ -529,15 +530,18 @@ def detect(
         # Recorded as made: the run's saved settings then say it had no weak joins, and
         # the calibration view and Apply repeat its clusters from them.
         params = dataclasses.replace(params, weak_join=params.weak_join_for(floor))
+    m = corpus.matrix
     clusters = cluster_pairs(params.cluster_method, n, floor_pairs.a, floor_pairs.b, floor_pairs.similarity,
                              params.corroborate_below, params.tau, params.weak_join,
-                             weak_join_check(corpus.matrix, params), params.hub_split)
-    reference_similarities(corpus.matrix, clusters)
+                             weak_join_check(m, params), params.hub_split)
+    m.let_go()  # the rows the weak joins' checks read (a mapped matrix: SignatureMatrix)
+    reference_similarities(m, clusters)
+    m.let_go()
     if corpus.repeated is not None:
-        boilerplate_shares(corpus.matrix, clusters, corpus.repeated, floor_pairs.a, floor_pairs.b)
+        boilerplate_shares(m, clusters, corpus.repeated, floor_pairs.a, floor_pairs.b)
+        m.let_go()
     release_free_memory()  # clustering's small objects, freed into the heap
     timings["cluster"] = time.perf_counter() - t3
-    m = corpus.matrix
     return DedupResult(
         root=corpus.root,
         params=params,
@@ -548,7 +552,7 @@ def detect(
         matrix=m,
         timings=timings,
         idf_applied=corpus.idf_applied,
-        distinct_signatures=count_distinct(m.sig),
+        distinct_signatures=m.distinct_signatures(),
         filters=corpus.filters,
         floor_pairs=floor_pairs,
         floor=floor,

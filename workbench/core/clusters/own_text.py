@@ -23,6 +23,7 @@ import numpy as np
 from numba import njit
 
 from workbench.core.clusters.clustering import PageColumn, Vouch
+from workbench.core.mapped_arrays import parts
 
 
 class OwnTextCheck:
@@ -39,11 +40,15 @@ class OwnTextCheck:
 
     def __init__(self, ptr: np.ndarray, sig: np.ndarray, unindexed: np.ndarray) -> None:
         self._ptr, self._sig = ptr, sig
-        n_ids = int(sig.max()) + 1 if len(sig) else 0
+        # Read a part at a time: a mapped matrix's pages are let go as the pass goes
+        # (workbench.core.mapped_arrays); the checks then read only their groups' rows.
+        n_ids = max((int(part.max()) + 1 for part in parts(sig) if len(part)), default=0)
         # Pages each indexed signature is on (a page holds an id once: rows are sets).
         # Counted in a compiled pass: np.bincount copies the int32 ids as int64 first, the
         # client's peak at a million small pages (8 bytes an entry, about 700 MB).
-        self._pages_with = _id_counts(sig, n_ids)
+        self._pages_with = np.zeros(n_ids, np.int64)
+        for part in parts(sig):
+            _count_ids(part, self._pages_with)
         self._unindexed = unindexed
         self._in_other = np.zeros(n_ids, np.int64)  # the check that saw the id in the other group
         self._on_side = np.zeros(n_ids, np.int64)  # ... on the joining side
@@ -70,12 +75,11 @@ class OwnTextCheck:
 
 
 @njit(cache=True, nogil=True)
-def _id_counts(sig: np.ndarray, n_ids: int) -> np.ndarray:
-    """How many entries hold each id (``np.bincount`` without its int64 copy of ``sig``)."""
-    counts = np.zeros(n_ids, np.int64)
+def _count_ids(sig: np.ndarray, counts: np.ndarray) -> None:
+    """Add to ``counts`` how many entries of ``sig`` hold each id (``np.bincount`` without
+    its int64 copy of ``sig``)."""
     for s in sig:
         counts[s] += 1
-    return counts
 
 
 @njit(cache=True, nogil=True)

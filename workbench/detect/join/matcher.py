@@ -28,7 +28,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from workbench.core.distinct import distinct
+from workbench.core.distinct import count_distinct, distinct
+from workbench.core.mapped_arrays import let_go, parts, row_parts
 from workbench.core.progress import ProgressFn, no_progress
 from workbench.detect.join import allpairs
 from workbench.detect.spotsigs import matrix_kernels
@@ -58,17 +59,44 @@ class SignatureMatrix:
     def n(self) -> int:
         return len(self.ptr) - 1
 
+    # A matrix whose ``sig`` and ``cnt`` lie in a mapped file (a cluster's run:
+    # workbench.core.mapped_arrays) is read in parts by its whole passes, each part let go
+    # once read, so a pass adds only a part to the process's memory; ``let_go`` gives back
+    # what reads of a few rows left (a no-op for a matrix in the process's own memory).
+
     @property
     def n_signatures(self) -> int:
-        return int(self.sig.max()) + 1 if len(self.sig) else 0
+        return max((int(part.max()) + 1 for part in parts(self.sig) if len(part)), default=0)
 
     def lengths(self) -> np.ndarray:
         """|d| of every page: the total of its signature counts, indexed or not."""
         # Summed row by row in a compiled loop, not by a bincount over each entry's row
         # (that made two arrays of 8 bytes an entry: 420 MB for a moment on 300,000 small
         # pages) nor by np.add.reduceat, which copies the counts cast to int64 first.
-        sums = matrix_kernels.row_sums(self.ptr, self.cnt)
+        sums = np.empty(self.n, dtype=np.int64)
+        for lo, hi in row_parts(self.ptr, self.cnt):
+            sums[lo:hi] = matrix_kernels.row_sums(self.ptr[lo : hi + 1], self.cnt)
         return sums if self.unindexed is None else sums + self.unindexed
+
+    def id_counts(self, minlength: int | None = None) -> np.ndarray:
+        """How many entries hold each id (``np.bincount(sig)``, at least ``minlength``
+        long), counted in a compiled pass without a 64-bit copy of ``sig``."""
+        out = np.zeros(self.n_signatures if minlength is None else minlength, dtype=np.int64)
+        for part in parts(self.sig):
+            out = matrix_kernels.add_id_counts(part, out)
+        return out
+
+    def distinct_signatures(self) -> int:
+        """How many distinct ids the matrix holds: counted by id when its ids are dense
+        (a matrix's own numbering), without sorting a copy of ``sig`` (5 bytes an entry)."""
+        n_ids = self.n_signatures
+        if n_ids > 4 * len(self.sig) + 1024:  # sparse ids (raw 64-bit ones): sorted instead
+            return count_distinct(self.sig)
+        return int(np.count_nonzero(self.id_counts(n_ids)))
+
+    def let_go(self) -> None:
+        """Give back the resident pages of a mapped matrix's entries (see above)."""
+        let_go(self.sig, self.cnt)
 
     def unindexed_counts(self) -> np.ndarray:
         return np.zeros(self.n, np.int64) if self.unindexed is None else self.unindexed
@@ -359,6 +387,7 @@ class RankedPages:
         cnt = np.empty(int(ptr[-1]), dtype=self.cnt_type)
         m = self.m
         allpairs.ranked_rows(m.ptr, m.sig, m.cnt, self.pages[lo:hi], ptr, self.rank_of, rank, cnt)
+        m.let_go()  # the rows read, scattered over the matrix (probing order is by length)
         return rank, cnt
 
     def rows(self) -> RankedRows:
@@ -595,10 +624,11 @@ def _rank_order(m: SignatureMatrix, active: np.ndarray) -> tuple[np.ndarray, np.
     by id), and each page's entries (none for an inactive page)."""
     width = np.diff(m.ptr)
     n_sig = m.n_signatures
-    df = matrix_kernels.id_counts(m.sig, n_sig)  # np.bincount would copy sig as int64 first
+    df = m.id_counts(n_sig)  # np.bincount would copy sig as int64 first
     inactive = np.flatnonzero(~active & (width > 0))
     if len(inactive):
         gone = allpairs.gather_rows(m.ptr, m.sig, inactive)
+        m.let_go()
         df -= np.bincount(gone, minlength=n_sig)
         width = np.where(active, width, 0)
     by_rarity = np.argsort(df.astype(np.int64) * np.int64(max(n_sig, 1)) + np.arange(n_sig), kind="stable")

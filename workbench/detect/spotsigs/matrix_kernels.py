@@ -37,6 +37,23 @@ def id_counts(ids: np.ndarray, minlength: int) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
+def add_id_counts(ids: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """``out`` with each id of ``ids`` counted once more (longer when an id is beyond
+    it): :func:`id_counts` over an array read a part at a time."""
+    size = len(out)
+    for k in range(len(ids)):
+        if ids[k] >= size:
+            size = ids[k] + 1
+    if size > len(out):
+        grown = np.zeros(size, dtype=np.int64)
+        grown[: len(out)] = out
+        out = grown
+    for k in range(len(ids)):
+        out[ids[k]] += 1
+    return out
+
+
+@njit(cache=True, nogil=True)
 def row_sums(ptr: np.ndarray, cnt: np.ndarray) -> np.ndarray:
     """Per row: the total of its counts (int64)."""
     n = len(ptr) - 1

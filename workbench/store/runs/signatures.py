@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
+
+from workbench.core.mapped_arrays import let_go
 
 _PART_BYTES = 64 * 2**20
 _TYPES = {"ptr": "<i8", "sig": "<i4", "unindexed": "<i8"}
@@ -38,11 +41,20 @@ def save_signatures(conn: sqlite3.Connection, run_id: int, signatures: RunSignat
                          f"{len(signatures.sig)}, not {len(signatures.ptr)} ending at {signatures.ptr[-1]}")
     for part, kind in _TYPES.items():
         array = np.ascontiguousarray(getattr(signatures, part), dtype=kind)
-        data = array.data.cast("B")  # ndarray.data: the memoryview of its buffer
         conn.executemany(
             "INSERT INTO run_signatures (run_id, part, seq, data) VALUES (?, ?, ?, ?)",
-            ((run_id, part, seq, data[start:start + _PART_BYTES])
-             for seq, start in enumerate(range(0, max(len(data), 1), _PART_BYTES))))
+            ((run_id, part, seq, chunk) for seq, chunk in enumerate(_chunks(array))))
+
+
+def _chunks(array: np.ndarray) -> Iterator[memoryview]:
+    """The array's bytes in parts of :data:`_PART_BYTES` (one empty part for an empty
+    array), each part's pages let go once the next is asked for (when the array lies in a
+    mapped file: a cluster run's matrix, workbench.core.mapped_arrays)."""
+    data = array.data.cast("B")  # ndarray.data: the memoryview of its buffer
+    raw = array.view(np.uint8)
+    for start in range(0, max(len(data), 1), _PART_BYTES):
+        yield data[start : start + _PART_BYTES]
+        let_go(raw[start : start + _PART_BYTES])
 
 
 def run_signatures(conn: sqlite3.Connection, run_id: int) -> RunSignatures | None:
