@@ -18,6 +18,7 @@ import pytest
 from tests.conftest import REPO, SHARED_DATA, shared_path
 from workbench.cluster.records.shards import read_pages, write_pages
 from workbench.cluster.run import DaskRun, dask_run, local_cluster
+from workbench.cluster.run_folders import PREFIX, remove_abandoned
 from workbench.detect.spotsigs.extract import ExtractedPage, extract_batch
 from workbench.detect.spotsigs.params import SpotSigsParams
 from workbench.usecases.pipeline import DedupResult, detect, load_corpus, run_dedup
@@ -184,7 +185,11 @@ def test_workers_end_when_dedup_dask_is_killed_mid_run(tmp_path: Path):
     if not sys.platform.startswith("linux"):
         pytest.skip("reads /proc (Linux)")
     crawl = _crawl(tmp_path / "crawl", 3000)
-    _killed_mid_run(_start(["dedup", str(crawl), "-q", "--workers", "2", "--dask"]))
+    work = tmp_path / "work"
+    _killed_mid_run(_start(["dedup", str(crawl), "-q", "--workers", "2", "--dask", "--work-dir", str(work)]))
+    # Its work folder stayed (nothing could remove it), unlocked: the next run's to remove.
+    [left] = list(work.glob(PREFIX + "*"))
+    assert remove_abandoned(work, youngest=0) == [left] and not left.exists()
 
 
 def test_an_unreachable_scheduler_is_said_plainly(tmp_path: Path, goldset_dev: Path):

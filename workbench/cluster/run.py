@@ -16,7 +16,6 @@ from __future__ import annotations
 import logging
 import os
 import shutil
-import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future
@@ -39,6 +38,7 @@ from workbench.cluster.filters.rows import matrix_rows_on, where_pages_are
 from workbench.cluster.join import find_pairs_on
 from workbench.cluster.quiet import new_workers_quiet, quiet_while
 from workbench.cluster.records.light_pages import LightPages
+from workbench.cluster.run_folders import new_run_folder, remove_abandoned
 from workbench.cluster.short_logs import short_logs
 from workbench.cluster.where import ClusterError
 from workbench.core.clusters.heap import release_free_memory
@@ -317,8 +317,10 @@ def dask_run(address: str | None, work_dir: Path | str | None = None, workers: i
         base = Path(work_dir) if work_dir else None
         if base is not None:
             base.mkdir(parents=True, exist_ok=True)
-        run_dir = Path(tempfile.mkdtemp(prefix="workbench-dask-", dir=base))
+        remove_abandoned(base)  # the shards of runs killed before they could remove them
+        run_dir, owner = new_run_folder(base)
         stack.callback(shutil.rmtree, run_dir, True)
+        stack.callback(owner.release)  # before the folder goes (callbacks run last first)
         yield DaskRun(connecting, run_dir, threads)
     except BaseException:
         stack.close()
