@@ -13,6 +13,7 @@ import tracemalloc
 from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
 import pytest
 
 from workbench.cluster.extract import _read_back, _records_of
@@ -293,3 +294,24 @@ def test_fields_set_for_many_pages_at_once(tmp_path: Path):
     want[2].signature_count = 78
     assert list(infos) == want
     assert client_page.info.title == "Held's new"  # the held page's own record
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_text_set_for_many_pages_is_made_from_the_columns_own_bytes(seed):
+    """A text column (text that repeats, or not; nulls; values set one at a time before)
+    given new values for some pages holds what a list of every page's text would."""
+    from workbench.cluster.records.page_table import _column
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 60))
+    pool = [f"title {k} é" for k in range(3 if seed % 2 else 1000)]  # repeating (coded) or not
+    values = [None if rng.random() < 0.2 else pool[int(rng.integers(len(pool)))] for _ in range(n)]
+    column = _column(pa.array(values, type=pa.large_string()))
+    for k in rng.integers(0, n, size=3).tolist():  # set one at a time first
+        values[k] = column_value = f"edited {k}"
+        column.set(k, column_value)
+    new = {int(k): (None if rng.random() < 0.3 else f"new {k}") for k in rng.integers(0, n, size=5)}
+    got = column.with_values(new)
+    want = [new.get(k, values[k]) for k in range(n)]
+    assert got.to_pylist() == want
+    assert [_column(got).get(k) for k in range(n)] == want

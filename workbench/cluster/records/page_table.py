@@ -120,6 +120,23 @@ class _Coded(_Column):
     def nbytes(self) -> int:
         return int(self._codes.nbytes)
 
+    def with_values(self, values: Mapping[int, Any]) -> pa.Array:
+        """The column as Arrow text, page ``k`` holding ``values[k]``."""
+        text = pa.array(self._values, type=pa.large_string()).take(pa.array(self._codes))
+        return _replaced(text, values)
+
+
+def _replaced(text: pa.Array, values: Mapping[int, Any]) -> pa.Array:
+    """``text`` with row ``k`` replaced by ``values[k]`` for each ``k``."""
+    if not values:
+        return text
+    rows = np.fromiter(values, dtype=np.int64, count=len(values))
+    rows.sort()
+    mask = np.zeros(len(text), dtype=bool)
+    mask[rows] = True
+    return pc.replace_with_mask(text, pa.array(mask),
+                                pa.array([values[k] for k in rows.tolist()], type=pa.large_string()))
+
 
 def _offsets(ends: np.ndarray) -> np.ndarray:
     """Offsets into a buffer, 4 bytes each while it is under 4 GB."""
@@ -153,6 +170,16 @@ class _Text(_Column):
     def nbytes(self) -> int:
         nulls = int(self._null.nbytes) if self._null is not None else 0
         return len(self._data) + int(self._ends.nbytes) + nulls
+
+    def with_values(self, values: Mapping[int, Any]) -> pa.Array:
+        """The column as Arrow text, page ``k`` holding ``values[k]`` (and each value set
+        since it was made), without a ``str`` made for any other page."""
+        n = len(self._ends) - 1
+        text = pa.LargeStringArray.from_buffers(n, pa.py_buffer(self._ends.astype(np.int64)),
+                                                pa.py_buffer(self._data))
+        if self._null is not None:
+            text = pc.if_else(pa.array(self._null), pa.scalar(None, pa.large_string()), text)
+        return _replaced(text, {**self._edits, **values})
 
 
 class _Checksums(_Column):
@@ -394,9 +421,10 @@ class PageTable(IndexedRows[PageInfo]):
             elif column is not None and not isinstance(column, _Text | _Coded):
                 column.set(k, value)
         if isinstance(column, _Text | _Coded) and values:
+            # Made in Arrow from the column's own bytes: a str a page (a million of them,
+            # freed among objects that stay) left Python's arenas fragmented.
             with arrow_on_c_heap():
-                self._columns[name] = _column(pa.array([values.get(k, column.get(k)) for k in range(self._n)],
-                                                       type=pa.large_string()))
+                self._columns[name] = _column(column.with_values(values))
 
     def nbytes(self) -> int:
         """The bytes of the columns' arrays and text (not of values set since)."""
