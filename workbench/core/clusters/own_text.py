@@ -46,13 +46,15 @@ class OwnTextCheck:
         # Pages each indexed signature is on (a page holds an id once: rows are sets).
         # Counted in a compiled pass: np.bincount copies the int32 ids as int64 first, the
         # client's peak at a million small pages (8 bytes an entry, about 700 MB).
-        self._pages_with = np.zeros(n_ids, np.int64)
+        # Four arrays an id, for the run: 32-bit (a count of pages, a check's number:
+        # fewer than 2**31 of either), so 16 bytes an id rather than 32.
+        self._pages_with = np.zeros(n_ids, np.int32)
         for part in parts(sig):
             _count_ids(part, self._pages_with)
         self._unindexed = unindexed
-        self._in_other = np.zeros(n_ids, np.int64)  # the check that saw the id in the other group
-        self._on_side = np.zeros(n_ids, np.int64)  # ... on the joining side
-        self._count = np.zeros(n_ids, np.int64)  # how many pages of the side have it
+        self._in_other = np.zeros(n_ids, np.int32)  # the check that saw the id in the other group
+        self._on_side = np.zeros(n_ids, np.int32)  # ... on the joining side
+        self._count = np.zeros(n_ids, np.int32)  # how many pages of the side have it
         self._checks = 0
 
     def own_share(self, side: PageColumn, other: PageColumn) -> float:
