@@ -40,7 +40,7 @@ def remove_abandoned(base: Path | None, youngest: float = _YOUNGEST) -> list[Pat
     """Remove the work folders in ``base`` that runs no longer alive left behind; the
     folders removed."""
     where = base if base is not None else Path(tempfile.gettempdir())
-    removed = []
+    removed: list[Path] = []
     try:
         folders = [f for f in where.glob(PREFIX + "*") if f.is_dir() and not f.is_symlink()]
     except OSError:  # a folder that cannot be listed has nothing of ours to remove
