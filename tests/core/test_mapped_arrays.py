@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from workbench.core import mapped_arrays
-from workbench.core.mapped_arrays import let_go, mapped_empty, mapping_of, parts, row_parts
+from workbench.core.mapped_arrays import RowReads, let_go, mapped_empty, mapping_of, parts, row_parts
 from workbench.detect.spotsigs.matrix_kernels import row_sums
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"),
@@ -111,3 +111,19 @@ def test_a_full_disk_is_said_when_the_array_is_made(tmp_path, monkeypatch):
     monkeypatch.setattr(mapped_arrays.os, "posix_fallocate", full)
     with pytest.raises(OSError, match="no room for 4 MB of working arrays in"):
         mapped_empty(2**20, np.int32, tmp_path)
+
+
+@linux_only
+def test_rows_read_at_random_are_let_go_as_they_are_read(tmp_path):
+    array = mapped_empty(64 * 2**20 // 4, np.int32, tmp_path)
+    array[:] = 5
+    let_go(array)
+    before = _resident_mb()
+    reads = RowReads(array, np.zeros(10))  # an array in memory among them is left alone
+    rng = np.random.default_rng(0)
+    total = 0
+    for start in rng.integers(0, len(array) - 100, size=20_000).tolist():  # most of its pages
+        total += int(array[start : start + 100].sum())
+        reads.read(1)
+    assert total == 5 * 100 * 20_000
+    assert _resident_mb() - before < 32  # without the reads let go: about 60 MB

@@ -135,4 +135,30 @@ def row_parts(ptr: np.ndarray, *values: np.ndarray, items: int | None = None) ->
         lo = hi
 
 
-__all__ = ["PART_ITEMS", "let_go", "mapped_empty", "mapping_of", "parts", "row_parts"]
+class RowReads:
+    """Reads of a few rows at a time from mapped arrays (clustering's checks, the titles'
+    comparisons, the join's ranked rows in probing order): a row read brings a page or two
+    of each array into the process's resident memory, and a stage that reads many rows
+    would bring in most of the arrays, so what was read is let go every :data:`ROWS` rows.
+    Nothing for arrays in the process's own memory."""
+
+    # A row read maps not only its own page or two: on a fault the system maps the pages
+    # around it that it holds in its cache too (Linux: 64 KB), so 256 rows are up to
+    # 16 MB of each array. Letting go is a walk of the mapping's page tables: cheap.
+    ROWS = 256
+
+    def __init__(self, *arrays: np.ndarray) -> None:
+        self._arrays = tuple(a for a in arrays if mapping_of(a) is not None)
+        self._rows = 0
+
+    def read(self, rows: int) -> None:
+        """``rows`` more rows were read."""
+        if not self._arrays:
+            return
+        self._rows += rows
+        if self._rows >= self.ROWS:
+            let_go(*self._arrays)
+            self._rows = 0
+
+
+__all__ = ["PART_ITEMS", "RowReads", "let_go", "mapped_empty", "mapping_of", "parts", "row_parts"]

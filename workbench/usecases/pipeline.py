@@ -27,6 +27,7 @@ from workbench.core.clusters.clustering import Vouch, cluster_pairs
 from workbench.core.clusters.heap import map_large_blocks, release_free_memory
 from workbench.core.clusters.own_text import OwnTextCheck
 from workbench.core.distinct import distinct
+from workbench.core.mapped_arrays import RowReads
 from workbench.core.progress import Cancelled, ProgressFn, no_progress
 from workbench.core.records import Cluster, PageInfo, RawPage, RunFilters, SkipRecord
 from workbench.detect.join.matcher import (
@@ -276,7 +277,11 @@ def reference_similarities(matrix: SignatureMatrix, clusters: list[Cluster]) -> 
         return
     i = np.asarray(need_i, dtype=np.int64)
     j = np.asarray(need_j, dtype=np.int64)
-    inter = intersections(matrix, i, j)
+    inter = np.empty(len(i), dtype=np.float64)  # as intersections gives them
+    step = RowReads.ROWS // 2
+    for lo in range(0, len(i), step):  # a mapped matrix's rows let go as they are read
+        inter[lo : lo + step] = intersections(matrix, i[lo : lo + step], j[lo : lo + step])
+        matrix.let_go()
     lengths = matrix.lengths()
     union = lengths[i] + lengths[j] - inter
     sims = np.divide(inter, union, out=np.zeros_like(inter), where=union > 0)
@@ -374,8 +379,15 @@ def retitle_corpus(corpus: Corpus) -> None:
     """A title many pages of a site share, each another story, is the site's label: they
     take their next candidates (display only: detection never reads a title)."""
     m = corpus.matrix
-    retitle_site_labels(corpus.pages, site_of, matrix_similarity(m.ptr, m.sig, m.cnt, m.lengths()))
-    m.let_go()  # the rows the titles' checks read (a mapped matrix: SignatureMatrix)
+    similar = matrix_similarity(m.ptr, m.sig, m.cnt, m.lengths())
+    reads = RowReads(m.sig, m.cnt)  # a mapped matrix's rows let go as they are read
+
+    def similarity(i: int, j: int) -> float:
+        reads.read(2)
+        return similar(i, j)
+
+    retitle_site_labels(corpus.pages, site_of, similarity)
+    m.let_go()
 
 
 

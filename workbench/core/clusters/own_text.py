@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from workbench.core.clusters.clustering import PageColumn, Vouch
-from workbench.core.mapped_arrays import parts
+from workbench.core.mapped_arrays import RowReads, parts
 
 
 class OwnTextCheck:
@@ -56,6 +56,7 @@ class OwnTextCheck:
         self._on_side = np.zeros(n_ids, np.int32)  # ... on the joining side
         self._count = np.zeros(n_ids, np.int32)  # how many pages of the side have it
         self._checks = 0
+        self._reads = RowReads(sig)  # a mapped matrix's rows let go as the checks read them
 
     def own_share(self, side: PageColumn, other: PageColumn) -> float:
         """Of the signatures of ``side``'s pages that ``other``'s pages lack, the share on
@@ -63,6 +64,7 @@ class OwnTextCheck:
         index) are the page's own. 1.0 when ``side`` has nothing the other lacks."""
         self._checks += 1
         side_pages = np.asarray(side, dtype=np.int64)
+        self._reads.read(2 * len(side_pages) + len(other))  # side's rows twice, other's once
         unshared, elsewhere = _unshared(self._ptr, self._sig, self._pages_with, side_pages,
                                         np.asarray(other, dtype=np.int64), self._in_other,
                                         self._on_side, self._count, self._checks)

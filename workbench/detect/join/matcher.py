@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from workbench.core.distinct import count_distinct, distinct
-from workbench.core.mapped_arrays import let_go, parts, row_parts
+from workbench.core.mapped_arrays import RowReads, let_go, mapping_of, parts, row_parts
 from workbench.core.progress import ProgressFn, no_progress
 from workbench.detect.join import allpairs
 from workbench.detect.spotsigs import matrix_kernels
@@ -386,8 +386,15 @@ class RankedPages:
         rank = np.empty(int(ptr[-1]), dtype=np.int32)
         cnt = np.empty(int(ptr[-1]), dtype=self.cnt_type)
         m = self.m
-        allpairs.ranked_rows(m.ptr, m.sig, m.cnt, self.pages[lo:hi], ptr, self.rank_of, rank, cnt)
-        m.let_go()  # the rows read, scattered over the matrix (probing order is by length)
+        # The rows are scattered over the matrix (probing order is by length): a mapped
+        # matrix's are let go every RowReads.ROWS rows read.
+        step = RowReads.ROWS if mapping_of(m.sig) is not None else max(hi - lo, 1)
+        for a in range(lo, hi, step):
+            b = min(a + step, hi)
+            at, end = int(ptr[a - lo]), int(ptr[b - lo])
+            allpairs.ranked_rows(m.ptr, m.sig, m.cnt, self.pages[a:b], ptr[a - lo : b - lo + 1] - at,
+                                 self.rank_of, rank[at:end], cnt[at:end])
+            m.let_go()
         return rank, cnt
 
     def rows(self) -> RankedRows:
@@ -627,9 +634,14 @@ def _rank_order(m: SignatureMatrix, active: np.ndarray) -> tuple[np.ndarray, np.
     df = m.id_counts(n_sig)  # np.bincount would copy sig as int64 first
     inactive = np.flatnonzero(~active & (width > 0))
     if len(inactive):
-        gone = allpairs.gather_rows(m.ptr, m.sig, inactive)
-        m.let_go()
-        df -= np.bincount(gone, minlength=n_sig)
+        # A mapped matrix's rows are let go as they are read, RowReads.ROWS rows at a time.
+        step = RowReads.ROWS if mapping_of(m.sig) is not None else len(inactive)
+        gone = []
+        for lo in range(0, len(inactive), step):
+            gone.append(allpairs.gather_rows(m.ptr, m.sig, inactive[lo : lo + step]))
+            m.let_go()
+        df -= np.bincount(np.concatenate(gone), minlength=n_sig)
+        del gone
         width = np.where(active, width, 0)
     by_rarity = np.argsort(df.astype(np.int64) * np.int64(max(n_sig, 1)) + np.arange(n_sig), kind="stable")
     del df

@@ -427,6 +427,7 @@ def boilerplate_shares(
         group = _Group(refs[lo:hi], members[member_ptr[lo] : member_ptr[hi]],
                        sizes[lo:hi], adj_ptr, adj)
         s, ok = group.shares(matrix, repeated, width, rep_width)
+        matrix.let_go()  # the group's rows of a mapped matrix (SignatureMatrix)
         shares[member_ptr[lo] : member_ptr[hi]] = s
         counted[member_ptr[lo] : member_ptr[hi]] = ok
         lo = hi
