@@ -10,8 +10,9 @@ out of the process's resident memory once the pass is done (their contents stay 
 file, and come back from the cache when read again).
 
 The file has no name (or is deleted when closed, on Windows) and lives as long as the
-array and its views. Its room on disk is claimed when it is made, so a full disk is a
-clear ``OSError`` there rather than a crash on a page written later.
+array and its views. Where the system can claim a file's room ahead (``posix_fallocate``:
+Linux), it is claimed when the file is made, so a full disk is a clear ``OSError`` there
+rather than a crash on a page written later.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import ctypes
 import errno
 import mmap
 import os
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -90,7 +92,7 @@ def let_go(*arrays: np.ndarray) -> None:
         page = mmap.PAGESIZE
         first = -(-(low - start) // page) * page  # pages wholly inside: a neighbour's stay
         end = (high - start) // page * page
-        if end > first:
+        if end > first and sys.platform != "win32":  # (said so for the type checker too)
             mapping.madvise(mmap.MADV_DONTNEED, first, end - first)
 
 
