@@ -23,6 +23,14 @@ def _resident_mb() -> float:
         return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 1e6
 
 
+def _out_of_memory(folder, value: int) -> np.ndarray:
+    """64 MB of ``value`` in a mapped array, written and then let go."""
+    array = mapped_empty(64 * 2**20 // 4, np.int32, folder)
+    array[:] = value
+    let_go(array)
+    return array
+
+
 def test_a_mapped_array_holds_what_is_written_through_let_go(tmp_path):
     values = np.arange(3_000_000, dtype=np.int32) * 7
     array = mapped_empty(len(values), np.int32, tmp_path)
@@ -56,9 +64,7 @@ def test_let_go_takes_the_pages_out_of_the_resident_memory(tmp_path):
 
 @linux_only
 def test_a_pass_in_parts_holds_one_part_at_a_time(tmp_path):
-    array = mapped_empty(64 * 2**20 // 4, np.int32, tmp_path)
-    array[:] = 3
-    let_go(array)
+    array = _out_of_memory(tmp_path, 3)
     before = _resident_mb()
     total = 0
     most = 0.0
@@ -115,9 +121,7 @@ def test_a_full_disk_is_said_when_the_array_is_made(tmp_path, monkeypatch):
 
 @linux_only
 def test_rows_read_at_random_are_let_go_as_they_are_read(tmp_path):
-    array = mapped_empty(64 * 2**20 // 4, np.int32, tmp_path)
-    array[:] = 5
-    let_go(array)
+    array = _out_of_memory(tmp_path, 5)
     before = _resident_mb()
     reads = RowReads(array, np.zeros(10))  # an array in memory among them is left alone
     rng = np.random.default_rng(0)
