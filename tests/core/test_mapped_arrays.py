@@ -6,6 +6,7 @@ from __future__ import annotations
 import errno
 import os
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -23,7 +24,7 @@ def _resident_mb() -> float:
         return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 1e6
 
 
-def _out_of_memory(folder, value: int) -> np.ndarray:
+def _out_of_memory(folder: Path, value: int) -> np.ndarray:
     """64 MB of ``value`` in a mapped array, written and then let go."""
     array = mapped_empty(64 * 2**20 // 4, np.int32, folder)
     array[:] = value
