@@ -4,6 +4,7 @@ object a page (workbench.cluster.filters.reduce, workbench.cluster.filters.rows)
 
 from __future__ import annotations
 
+import pickle
 import random
 from typing import Any
 
@@ -14,6 +15,7 @@ from workbench.cluster.filters import identical
 from workbench.cluster.filters.reduce import shard_units
 from workbench.cluster.filters.rows import segments, where_pages_are
 from workbench.cluster.records.places import PlaceEntries, ShardPlaces
+from workbench.cluster.records.saved_rows import SavedRows, rows_here
 from workbench.cluster.records.shards import ShardRef
 from workbench.core.records import PageInfo, SkipRecord
 from workbench.detect.spotsigs.extract import ExtractedPage
@@ -134,3 +136,39 @@ def test_places_kept_as_the_run_goes_are_those_of_the_list_of_its_entries(seed: 
     assert places.paths == ShardPlaces(want_pages).paths  # in the order of their first page
     # A follow-up's page in its shard is placed there, not held as an object.
     assert np.count_nonzero(places.shards < 0) == sum(isinstance(p, ExtractedPage) for p in want_pages)
+
+
+def _run_places(refs: list[Any], folder: Any) -> ShardPlaces:
+    """The places a run with work folder ``folder`` makes of ``refs``."""
+    entries = PlaceEntries(folder)
+    for ref in refs:
+        entries.append(ref)
+    return entries.results()[0]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_runs_units_are_saved_once_in_its_folder_and_read_back_the_same(seed: int, tmp_path):
+    refs = _refs(random.Random(seed))
+    places = _run_places(refs, tmp_path)
+    want, _ = shard_units(refs)
+    got, _ = shard_units(places)
+    assert all(isinstance(rows, SavedRows) for _, rows in got)  # the graph names a file, not a row a page
+    assert [(shard, [int(r) for r in rows_here(rows)]) for shard, rows in got] == _as_lists(want)
+    assert [len(rows) for _, rows in got] == [len(rows) for _, rows in want]
+    # The identical pages' units: rows and numbers, saved too.
+    got_ident, want_ident = identical._units(places)[0], identical._units(refs)[0]
+    assert [(shard, list(rows_here(rows)), list(rows_here(numbers))) for shard, (rows, numbers) in got_ident] \
+        == [(shard, rows, numbers) for shard, (rows, numbers) in want_ident]
+    # Every reduction of the run is given the same files: one for the rows, one for the numbers.
+    assert shard_units(places)[0] == got
+    assert sorted(p.name.rsplit("-", 1)[0] for p in tmp_path.iterdir()) == ["unit-pages", "unit-rows"]
+    assert not list(tmp_path.glob("*.part"))
+
+
+def test_a_units_graph_does_not_grow_with_its_pages(tmp_path):
+    def pickled_units(pages: int) -> int:
+        refs = [ShardRef(f"/work/pages-{k % 4}.parquet", k // 4) for k in range(pages)]
+        return len(pickle.dumps(shard_units(_run_places(refs, tmp_path))[0]))
+
+    small, large = pickled_units(400), pickled_units(400_000)
+    assert large < small * 1.1  # arrays in the graph were 8 bytes a page: 3.2 MB here

@@ -204,7 +204,7 @@ def extract_on(client: Any, work_dir: Path, root: Path, params: SpotSigsParams, 
 
     try:
         places, skipped = run_plan(found, pool, pool.counter, params, with_tasks, workers, process,
-                                   PlaceEntries())
+                                   PlaceEntries(work_dir))
     except BaseException:
         pool.shutdown(cancel_futures=True)
         raise

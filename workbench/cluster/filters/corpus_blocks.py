@@ -28,7 +28,8 @@ from typing import Any
 
 import numpy as np
 
-from workbench.cluster.filters.reduce import SPLIT_EVERY, UnitRows, merge_counts, shard_bag, shard_units
+from workbench.cluster.filters.reduce import SPLIT_EVERY, merge_counts, shard_bag, shard_units
+from workbench.cluster.records.saved_rows import SavedRows, UnitRows, rows_here
 from workbench.cluster.records.shards import read_block_inputs
 from workbench.cluster.tasks import wait_all
 from workbench.core.progress import ProgressFn
@@ -49,8 +50,9 @@ RETRIES = 2
 
 
 def _flat(hashes: np.ndarray, weights: np.ndarray, sizes: np.ndarray,
-          rows: UnitRows | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Rows ``rows`` of a shard's flat block columns (all of them: None)."""
+          saved: UnitRows | SavedRows | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Rows ``saved`` of a shard's flat block columns (all of them: None)."""
+    rows = None if saved is None else rows_here(saved)
     if rows is None or np.array_equal(rows, np.arange(len(sizes))):
         return hashes, weights, sizes
     ptr = np.zeros(len(sizes) + 1, dtype=np.int64)
@@ -120,11 +122,11 @@ def shared(counts: BlockCounts, least: int) -> BlockCounts:
     return ids[keep], pages[keep]
 
 
-def _count_partition(items: Iterable[tuple[str, UnitRows]]) -> BlockCounts:
+def _count_partition(items: Iterable[tuple[str, UnitRows | SavedRows]]) -> BlockCounts:
     return merge_counts(counts_of(*_flat(*read_block_inputs(shard), rows)) for shard, rows in items)
 
 
-def weighed_task(shard: str, rows: UnitRows, counted: BlockCounts, least: int) -> Weighed:
+def weighed_task(shard: str, rows: UnitRows | SavedRows, counted: BlockCounts, least: int) -> Weighed:
     """Task: step 2 for rows ``rows`` of a page shard."""
     return weighed_of(*_flat(*read_block_inputs(shard), rows), counted, least)
 

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from workbench.cluster.filters.reduce import SPLIT_EVERY, add_counts, shard_bag, shard_units
+from workbench.cluster.records.saved_rows import SavedRows, UnitRows, rows_here
 from workbench.cluster.records.shards import read_pages
 from workbench.detect.spotsigs.boilerplate import boilerplate_masks
 from workbench.detect.spotsigs.extract import ExtractedPage, page_multisets
@@ -66,10 +67,10 @@ def too_common(freqs: DocFreqs, min_pages: int, idf_low: float) -> TooCommon:
     return pages, ids[~(idf >= idf_low - 1e-12)]
 
 
-def shard_doc_freqs(shard: str, rows: Sequence[int], boiler: dict[str, np.ndarray]) -> DocFreqs:
+def shard_doc_freqs(shard: str, rows: UnitRows | SavedRows, boiler: dict[str, np.ndarray]) -> DocFreqs:
     """Task: the counts of rows ``rows`` of a page shard (the rows the run kept)."""
     pages = read_pages(shard)
-    return page_doc_freqs([pages[r] for r in rows], boiler)
+    return page_doc_freqs([pages[r] for r in rows_here(rows)], boiler)
 
 
 def _partition(items: Iterable[tuple[str, list[int]]], boiler: dict[str, np.ndarray]) -> list[DocFreqs]:

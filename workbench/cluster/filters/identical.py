@@ -17,8 +17,9 @@ from typing import Any
 import numpy as np
 import pyarrow.parquet as pq
 
-from workbench.cluster.filters.reduce import SPLIT_EVERY, shard_bag, shard_units
+from workbench.cluster.filters.reduce import SPLIT_EVERY, shard_bag
 from workbench.cluster.records.places import ShardPlaces
+from workbench.cluster.records.saved_rows import SavedRows, UnitRows, rows_here
 from workbench.cluster.records.shards import ShardRef
 from workbench.detect.spotsigs.extract import ExtractedPage
 
@@ -66,19 +67,21 @@ def _as_bytes(checksums: Iterable[str]) -> np.ndarray:
     return np.array([c.encode() for c in checksums], dtype=bytes)
 
 
-def shard_first_pages(shard: str, rows: Sequence[int], numbers: Sequence[int]) -> FirstPages:
+def shard_first_pages(shard: str, rows: UnitRows | SavedRows, numbers: UnitRows | SavedRows) -> FirstPages:
     """Task: the answer for rows ``rows`` of a page shard, pages ``numbers`` of the run.
     Only the shard's checksum column is read."""
     column = pq.read_table(shard, columns=["checksum"]).column(0).to_pylist()
-    return first_pages(_as_bytes(column[r] for r in rows), np.asarray(numbers, np.int64))
+    checksums = _as_bytes(column[r] for r in rows_here(rows))
+    return first_pages(checksums, np.asarray(rows_here(numbers), np.int64))
 
 
-def _partition(items: Iterable[tuple[str, tuple[list[int], list[int]]]]) -> FirstPages:
+def _partition(items: Iterable[_Unit]) -> FirstPages:
     return merge([shard_first_pages(shard, rows, numbers) for shard, (rows, numbers) in items])
 
 
-# A shard's unit: its rows, and their pages' numbers in the run.
-_Unit = tuple[str, tuple[Sequence[int] | np.ndarray, Sequence[int] | np.ndarray]]
+# A shard's unit: its rows, and their pages' numbers in the run (arrays, or saved in the
+# run's folder: ShardPlaces.units).
+_Unit = tuple[str, tuple[UnitRows | SavedRows, UnitRows | SavedRows]]
 
 
 def _units(refs: Sequence[Any]) -> tuple[list[_Unit], list[int], list[str]]:
@@ -87,11 +90,8 @@ def _units(refs: Sequence[Any]) -> tuple[list[_Unit], list[int], list[str]]:
     here_numbers: list[int] = []
     here_checksums: list[str] = []
     if isinstance(refs, ShardPlaces):
-        units, _ = shard_units(refs)  # each shard's rows, in page order within it
-        numbers = refs.by_shard()
-        ends = np.cumsum([len(rows) for _, rows in units], dtype=np.int64)
-        out: list[_Unit] = [(shard, (rows, numbers[end - len(rows) : end]))
-                            for (shard, rows), end in zip(units, ends.tolist(), strict=True)]
+        out: list[_Unit] = [(shard, (rows, numbers))  # each shard's rows, in page order within it
+                            for (shard, rows), numbers in zip(refs.units(), refs.unit_numbers(), strict=True)]
         for k in np.flatnonzero(refs.shards < 0).tolist():
             page = refs[k]
             if isinstance(page, ExtractedPage):

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from workbench.cluster.records.places import ShardPlaces
+from workbench.cluster.records.saved_rows import SavedRows, UnitRows, rows_here
 from workbench.cluster.records.shards import ShardRef, read_pages
 from workbench.core.distinct import distinct
 from workbench.core.records import PageInfo
@@ -24,8 +25,6 @@ from workbench.detect.spotsigs.extract import ExtractedPage
 
 # Per site: (its pages, its blocks' ids sorted, how many of its pages carry each).
 SiteCounts = dict[str, tuple[int, np.ndarray, np.ndarray]]
-# A unit's rows of its shard: a list, or an array (from ShardPlaces).
-UnitRows = Sequence[int] | np.ndarray
 SPLIT_EVERY = 8  # partial counts merged at once, at each level of the tree
 
 
@@ -75,18 +74,19 @@ def add_counts(parts: Sequence[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarr
     return merged, np.bincount(where, weights=counts, minlength=len(merged)).astype(np.int64)
 
 
-def shard_counts(shard: str, rows: Sequence[int]) -> SiteCounts:
+def shard_counts(shard: str, rows: UnitRows | SavedRows) -> SiteCounts:
     """Task: the counts of rows ``rows`` of a page shard (the rows the run kept)."""
     pages = read_pages(shard)
-    return page_counts(pages[r] for r in rows)
+    return page_counts(pages[r] for r in rows_here(rows))
 
 
-def shard_units(refs: Sequence[Any]) -> tuple[list[tuple[str, UnitRows]], list[ExtractedPage]]:
+def shard_units(refs: Sequence[Any]) -> tuple[list[tuple[str, UnitRows | SavedRows]], list[ExtractedPage]]:
     """The pages ``refs`` name, as (shard file, its rows) units for the workers, in the
     order of each shard's first page, and the pages the client holds itself (an
     ExtractedPage among the refs). From :class:`ShardPlaces`, each unit's rows are an
     array, with no object a page made (a list of a million refs and their rows' ints was
-    about 130 MB of the client's peak, at the filter stage)."""
+    about 130 MB of the client's peak, at the filter stage), or saved in the run's folder
+    (``ShardPlaces.units``): then the task graphs carry a file's name, not a page's row."""
     if isinstance(refs, ShardPlaces):
         return _place_units(refs)
     rows: dict[str, list[int]] = {}
@@ -99,12 +99,8 @@ def shard_units(refs: Sequence[Any]) -> tuple[list[tuple[str, UnitRows]], list[E
     return list(rows.items()), here
 
 
-def _place_units(places: ShardPlaces) -> tuple[list[tuple[str, UnitRows]], list[ExtractedPage]]:
-    sizes = places.pages_in()
-    ends = np.cumsum(sizes)
-    rows = places.rows[places.by_shard()]
-    units: list[tuple[str, UnitRows]] = [
-        (path, rows[lo:hi]) for path, lo, hi in zip(places.paths, ends - sizes, ends, strict=True)]
+def _place_units(places: ShardPlaces) -> tuple[list[tuple[str, UnitRows | SavedRows]], list[ExtractedPage]]:
+    units = places.units()
     here = [page for k in np.flatnonzero(places.shards < 0).tolist()
             if isinstance(page := places[k], ExtractedPage)]
     return units, here
@@ -117,7 +113,7 @@ def shard_bag(units: Sequence[Any]) -> Any:
     return db.from_sequence(units, npartitions=len(units))  # type: ignore[no-untyped-call]
 
 
-def _partition(items: Iterable[tuple[str, list[int]]]) -> SiteCounts:
+def _partition(items: Iterable[tuple[str, UnitRows | SavedRows]]) -> SiteCounts:
     return merge(shard_counts(shard, rows) for shard, rows in items)
 
 

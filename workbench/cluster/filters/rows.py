@@ -46,6 +46,7 @@ from workbench.cluster.filters.doc_freqs import IdFilters
 from workbench.cluster.filters.reduce import SPLIT_EVERY, merge_counts, shard_bag, shard_units
 from workbench.cluster.records.light_pages import LightPages
 from workbench.cluster.records.places import ShardPlaces
+from workbench.cluster.records.saved_rows import SavedRows, UnitRows, rows_here
 from workbench.cluster.records.shards import ShardPage, ShardRef, new_shard, read_pages
 from workbench.cluster.tasks import wait_all
 from workbench.core.clusters.heap import release_free_memory
@@ -152,12 +153,12 @@ def repeated_of(counts: BlockPages) -> BlockPages:
     return ids[keep], pages[keep]
 
 
-def _read(shard: str, rows: Sequence[int]) -> list[ExtractedPage]:
+def _read(shard: str, rows: UnitRows | SavedRows) -> list[ExtractedPage]:
     pages = read_pages(shard)
-    return [pages[r] for r in rows]
+    return [pages[r] for r in rows_here(rows)]
 
 
-def _count_partition(items: Iterable[tuple[str, list[int]]], boiler: dict[str, np.ndarray]
+def _count_partition(items: Iterable[tuple[str, UnitRows | SavedRows]], boiler: dict[str, np.ndarray]
                      ) -> list[BlockPages]:
     return [merge_counts(page_block_pages(_read(shard, rows), boiler) for shard, rows in items)]
 
@@ -196,7 +197,7 @@ def rows_of(pages: Sequence[ExtractedPage], boiler: dict[str, np.ndarray], block
             "sig_block": part[4]}
 
 
-def rows_task(shard: str, rows: list[int], boiler: dict[str, np.ndarray], repeated: BlockPages,
+def rows_task(shard: str, rows: UnitRows | SavedRows, boiler: dict[str, np.ndarray], repeated: BlockPages,
               filters: IdFilters, min_sigs: int, work_dir: str) -> tuple[str, int]:
     """Task: the rows of rows ``rows`` of a page shard, written into the work directory;
     returns the file and its pages with any signature before the filters."""

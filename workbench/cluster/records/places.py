@@ -12,11 +12,13 @@ them as the logs are replayed, so that no list of refs is ever held.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from workbench.cluster.records.saved_rows import SavedRows, UnitRows, saved_parts
 from workbench.cluster.records.shards import ShardRef
 from workbench.core.indexed_rows import IndexedRows
 from workbench.core.records import SkipRecord
@@ -32,9 +34,11 @@ class PlaceEntries(Entries[Any]):
     the refs cost the client about 100 bytes a page until the run ended (210 MB of
     Python's arenas at a million pages, left fragmented once they were freed); these
     arrays cost 12. Anything else (skip records, pages the client read, places a
-    follow-up task fills) is kept by its place."""
+    follow-up task fills) is kept by its place. ``folder``: the run's work folder, where
+    the places save their units' rows for the tasks (:meth:`ShardPlaces.units`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, folder: Path | str | None = None) -> None:
+        self.folder = folder
         self.paths: list[str] = []  # the shards, in the order of their first page
         self._number: dict[str, int] = {}
         self._shards = array("i")  # each entry's shard (an index into paths), or -1
@@ -88,7 +92,7 @@ class PlaceEntries(Entries[Any]):
         places = ShardPlaces.of(
             paths, shards, rows[is_page],
             {int(number[k]): note for k, note in notes.items()},
-            {int(number[k]): value for k, value in others.items()})
+            {int(number[k]): value for k, value in others.items()}, self.folder)
         return places, skipped
 
 
@@ -120,21 +124,26 @@ class ShardPlaces(IndexedRows[Any]):
 
     @classmethod
     def of(cls, paths: list[str], shards: np.ndarray, rows: np.ndarray, notes: dict[int, SkipRecord],
-           others: dict[int, Any]) -> ShardPlaces:
+           others: dict[int, Any], folder: Path | str | None = None) -> ShardPlaces:
         """The places made of their arrays: each page's shard (an index into ``paths``, -1
         for a page not in a shard: ``others`` holds it, by its number) and row; the notes
-        of the pages that have one."""
+        of the pages that have one. ``folder``: where to save the units' rows for the
+        tasks (None: the tasks are given the arrays)."""
         made = cls.__new__(cls)
-        made._set(paths, shards, rows, notes, others)
+        made._set(paths, shards, rows, notes, others, folder)
         return made
 
     def _set(self, paths: list[str], shards: np.ndarray, rows: np.ndarray, notes: dict[int, SkipRecord],
-             others: dict[int, Any]) -> None:
+             others: dict[int, Any], folder: Path | str | None = None) -> None:
         self.paths = paths  # the shards, in the order of their first page
         self.shards = shards  # each page's shard, an index into paths
         self.rows = rows
         self._notes = notes  # the few pages that carry a note
         self._others = others  # whatever is not a ShardRef, by its page's number
+        self.folder = folder
+        # The units' rows and pages' numbers once saved into the folder (a few bytes a unit):
+        # every reduction of the run is given the same files.
+        self._saved: dict[str, list[SavedRows]] = {}
 
     def __len__(self) -> int:
         return len(self.shards)
@@ -165,6 +174,29 @@ class ShardPlaces(IndexedRows[Any]):
     def pages_in(self) -> np.ndarray:
         """How many pages each shard of ``paths`` holds."""
         return np.bincount(self.shards[self.shards != _NOT_IN_A_SHARD], minlength=len(self.paths))
+
+    def units(self) -> list[tuple[str, UnitRows | SavedRows]]:
+        """Each shard of ``paths`` with the rows of it the run kept, in page order: as
+        arrays, or saved once into the run's folder when the places have one (a task
+        reads its own: ``saved_rows.rows_here``)."""
+        rows = self._per_shard("unit-rows", lambda: self.rows[self.by_shard()])
+        return list(zip(self.paths, rows, strict=True))
+
+    def unit_numbers(self) -> list[UnitRows | SavedRows]:
+        """The numbers in the run of :meth:`units`' pages, unit by unit, as their rows are."""
+        return self._per_shard("unit-pages", self.by_shard)
+
+    def _per_shard(self, kind: str, whole: Callable[[], np.ndarray]) -> list[Any]:
+        """``whole()`` (a value a page, shard after shard) cut into its shards' parts."""
+        if kind in self._saved:
+            return self._saved[kind]
+        values = whole()
+        sizes = self.pages_in()
+        ends = np.cumsum(sizes)
+        if self.folder is None:
+            return [values[lo:hi] for lo, hi in zip((ends - sizes).tolist(), ends.tolist(), strict=True)]
+        saved = self._saved[kind] = saved_parts(values, ends, self.folder, kind)
+        return saved
 
     def __iter__(self) -> Iterator[Any]:
         for k, shard, row in self.where():
