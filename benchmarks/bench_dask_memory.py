@@ -31,7 +31,9 @@ says how much went. ``--steps`` marks the filter stage's client steps (the corpu
 boilerplate's inputs and decision, the document frequencies, the rows): the client's
 memory before each, at its peak (sampled every 5 ms) and after. ``--readback`` marks the
 read-back's steps (the plan made, the logs replayed, the records read), with Python's
-arenas and the part of them in live objects.
+arenas and the part of them in live objects. ``--detect-steps`` marks the match and cluster
+stage's client steps the same way (the join's ranking, its ranked rows written, its tasks
+waited for, its pairs read and sorted; clustering, the reference similarities, the shares).
 """
 
 from __future__ import annotations
@@ -237,15 +239,24 @@ class _PeakWatch:
         self.peak = max(self.peak, _rss_mb()[0])
 
 
-def _mark_steps() -> None:
-    """Each filter step of the client prints its resident memory before, at its peak and
-    after (its temporaries: what it adds above what the client held)."""
+# The match and cluster stage's client steps that --detect-steps marks, by module.
+_DETECT_STEPS = {
+    "workbench.cluster.join": ("rank_join", "write_ranked", "wait_all", "finish_join"),
+    "workbench.usecases.pipeline": ("_at_least", "weak_join_check", "cluster_pairs", "reference_similarities",
+                                    "boilerplate_shares"),
+}
+
+
+def _mark_steps(module_name: str = "workbench.cluster.run", names: tuple[str, ...] = _FILTER_STEPS) -> None:
+    """Each step of the client (a function ``module_name`` calls by these names) prints its
+    resident memory before, at its peak and after (its temporaries: what it adds above
+    what the client held)."""
     import functools
+    import importlib
 
-    import workbench.cluster.run as run
-
-    for name in _FILTER_STEPS:
-        step = getattr(run, name, None)
+    module = importlib.import_module(module_name)
+    for name in names:
+        step = getattr(module, name, None)
         if step is None:
             continue
 
@@ -258,7 +269,7 @@ def _mark_steps() -> None:
                     print(f"    {_name:<30} before {before:6.0f} MB, peak {watch.peak:6.0f} "
                           f"(+{watch.peak - before:4.0f}), after {_rss_mb()[0]:6.0f}", flush=True)
 
-        setattr(run, name, functools.wraps(step)(marked))
+        setattr(module, name, functools.wraps(step)(marked))
 
 
 def _mark_readback() -> None:
@@ -294,7 +305,8 @@ def _mark_readback() -> None:
 
 
 def client_stages(crawl: Path, where: Path, trace: bool = False, parts: bool = False,
-                  trim: bool = False, steps: bool = False, readback: bool = False) -> tuple[int, float]:
+                  trim: bool = False, steps: bool = False, readback: bool = False,
+                  detect_steps: bool = False) -> tuple[int, float]:
     """Prints the stages; returns the pages and how much the client grew reading their
     records back (MB)."""
     sys.path.insert(0, str(ROOT))
@@ -312,6 +324,9 @@ def client_stages(crawl: Path, where: Path, trace: bool = False, parts: bool = F
         _mark_steps()
     if readback:
         _mark_readback()
+    if detect_steps:
+        for module_name, names in _DETECT_STEPS.items():
+            _mark_steps(module_name, names)
     say("start")
     with local_cluster(2) as cluster, dask_run(None, where, cluster=cluster) as run:
         say("cluster up")
@@ -372,6 +387,9 @@ def main() -> None:
                     help="with --stages: the client's memory around each of the filter stage's steps")
     ap.add_argument("--readback", action="store_true",
                     help="with --stages: the client's memory and arenas through the read-back's steps")
+    ap.add_argument("--detect-steps", action="store_true",
+                    help="with --stages: the client's memory around each of the match and cluster "
+                         "stage's steps (the join's ranking, its tasks, its pairs read; clustering)")
     ap.add_argument("--trim", action="store_true",
                     help="with --parts: then give the C heap's free pages back, and say how much went")
     ap.add_argument("--keep", type=Path, default=None,
@@ -384,7 +402,7 @@ def main() -> None:
             with tempfile.TemporaryDirectory(dir=args.project_dir) as where:
                 print(f"{crawl}:", flush=True)
                 grown.append(client_stages(crawl, Path(where), args.trace, args.parts, args.trim, args.steps,
-                                           args.readback))
+                                           args.readback, args.detect_steps))
         for (n0, mb0), (n1, mb1) in itertools.pairwise(grown):
             if n1 != n0:
                 print(f"records read back: {n0:,} -> {n1:,} pages, the client grew {mb0:.0f} -> {mb1:.0f} "
