@@ -157,8 +157,8 @@ def test_a_runs_units_are_saved_once_in_its_folder_and_read_back_the_same(seed: 
     assert [len(rows) for _, rows in got] == [len(rows) for _, rows in want]
     # The identical pages' units: rows and numbers, saved too.
     got_ident, want_ident = identical._units(places)[0], identical._units(refs)[0]
-    assert [(shard, list(rows_here(rows)), list(rows_here(numbers))) for shard, (rows, numbers) in got_ident] \
-        == [(shard, rows, numbers) for shard, (rows, numbers) in want_ident]
+    read = [(shard, list(rows_here(rows)), list(rows_here(numbers))) for shard, (rows, numbers) in got_ident]
+    assert read == [(shard, rows, numbers) for shard, (rows, numbers) in want_ident]
     # Every reduction of the run is given the same files: one for the rows, one for the numbers.
     assert shard_units(places)[0] == got
     assert sorted(p.name.rsplit("-", 1)[0] for p in tmp_path.iterdir()) == ["unit-pages", "unit-rows"]

@@ -13,6 +13,7 @@ from tests.detect.spotsigs.member_overlap_reference import (
     reference_boilerplate_shares,
     reference_repeated_blocks,
 )
+from workbench.core.mapped_arrays import RowReads, mapped_empty
 from workbench.core.records import Cluster
 from workbench.detect.join.matcher import SignatureMatrix
 from workbench.detect.spotsigs import member_overlap
@@ -143,6 +144,19 @@ def _check_both(corpus: dict) -> None:
     assert [c.boilerplate_share for c in asked] == [c.boilerplate_share for c in want]
     for g in got:
         assert g.boilerplate_share is None or all(s is None or type(s) is float for s in g.boilerplate_share)
+    # A matrix in a mapped file (a cluster run's), its rows read two at a time and let go:
+    # the same shares.
+    mapped = SignatureMatrix(matrix.ptr, mapped_empty(len(matrix.sig), matrix.sig.dtype),
+                             mapped_empty(len(matrix.cnt), matrix.cnt.dtype), matrix.raw_ids,
+                             matrix.unindexed)
+    mapped.sig[:], mapped.cnt[:] = matrix.sig, matrix.cnt
+    there = [Cluster(ref, list(members)) for ref, members in corpus["clusters"]]
+    saved_rows, RowReads.ROWS = RowReads.ROWS, 2
+    try:
+        boilerplate_shares(mapped, there, new, a, b)
+    finally:
+        RowReads.ROWS = saved_rows
+    assert [c.boilerplate_share for c in there] == [c.boilerplate_share for c in want]
 
 
 class _OnlyAsked:
