@@ -31,3 +31,21 @@ def test_the_corpus_is_gone_before_the_run_is_saved(tmp_path: Path, monkeypatch)
     monkeypatch.setattr(cli, "save_result", saving)
     assert main(["dedup", str(DEMO_ARCHIVE), "--project", str(tmp_path / "p.wbproj"), "-q"]) == 0
     assert alive_at_save == [False]
+
+
+def test_the_heap_is_given_back_once_the_run_is_saved(tmp_path: Path, monkeypatch):
+    # The save's row batches, freed into the heap, would stay with the window after a run.
+    import workbench.usecases.pipeline as pipeline
+    from workbench.store import Project
+
+    calls: list[str] = []
+    save_run = Project.save_run
+
+    def saving(self, *args, **kwargs):
+        calls.append("save")
+        return save_run(self, *args, **kwargs)
+
+    monkeypatch.setattr(Project, "save_run", saving)
+    monkeypatch.setattr(pipeline, "release_free_memory", lambda: calls.append("release") or True)
+    assert main(["dedup", str(DEMO_ARCHIVE), "--project", str(tmp_path / "p.wbproj"), "-q"]) == 0
+    assert calls[calls.index("save"):][-1] == "release"

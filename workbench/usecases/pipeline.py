@@ -610,9 +610,13 @@ def save_result(project, result: DedupResult, progress: ProgressFn = no_progress
     record = result.params.to_dict()
     if result.floor is not None:
         record[STORED_FLOOR] = result.floor  # what run_floor reads: the pairs' real lower end
-    return project.save_run(record, "spotsigs", result.timings, result.pages,
-                            found, result.clusters, progress=progress, filters=result.filters,
-                            skipped=result.skipped, signatures=_kept_signatures(result))
+    run_id = project.save_run(record, "spotsigs", result.timings, result.pages,
+                              found, result.clusters, progress=progress, filters=result.filters,
+                              skipped=result.skipped, signatures=_kept_signatures(result))
+    # The rows' batches, freed into the heap, go back to the system: otherwise the window
+    # keeps them after a run (about 60 MB at 100,000 small pages, 144 MB at a million).
+    release_free_memory()
+    return run_id
 
 
 def _kept_signatures(result: DedupResult) -> RunSignatures | None:
