@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from workbench.detect.spotsigs import matrix_kernels
 from workbench.detect.spotsigs.matrix_kernels import id_counts, row_sums
 
 
@@ -29,3 +31,16 @@ def test_row_sums_add_each_rows_counts(rows, dtype):
     cnt = np.array([c for r in rows for c in r], dtype=dtype)
     got = row_sums(ptr, cnt)
     assert got.dtype == np.int64 and got.tolist() == [sum(r) for r in rows]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_ranks_by_count_order_the_ids_as_a_stable_sort_of_their_counts(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(0, 3000))
+    # Mostly rare ids, a few frequent ones, zeros (ids only inactive pages held): as a crawl's.
+    counts = np.minimum(rng.zipf(1.6, size=n), 5000).astype(np.int64) - (rng.random(n) < 0.05)
+    rank = matrix_kernels.ranks_by_count(counts)
+    want = np.empty(n, dtype=np.int64)
+    want[np.argsort(counts * max(n, 1) + np.arange(n))] = np.arange(n)  # by (count, id)
+    assert rank.dtype == np.int32
+    assert np.array_equal(rank, want)

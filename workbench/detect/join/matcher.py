@@ -643,12 +643,10 @@ def _rank_order(m: SignatureMatrix, active: np.ndarray) -> tuple[np.ndarray, np.
         df -= np.bincount(np.concatenate(gone), minlength=n_sig)
         del gone
         width = np.where(active, width, 0)
-    # A stable sort keeps ties in id order: the ranks of (frequency, id), without the
-    # three temporaries a page-sized key of both took (about 32 bytes an id).
-    by_rarity = np.argsort(df, kind="stable")
+    # Ranked by (frequency, id) by counting: sorting a key of both took about 44 bytes an
+    # id at once (the key's temporaries, the sort's indexes); this takes the ranks' 4.
+    rank_of = matrix_kernels.ranks_by_count(df)
     del df
-    rank_of = np.empty(n_sig, dtype=np.int32)
-    rank_of[by_rarity] = np.arange(n_sig, dtype=np.int32)
     return rank_of, width
 
 

@@ -54,6 +54,29 @@ def add_id_counts(ids: np.ndarray, out: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
+def ranks_by_count(counts: np.ndarray) -> np.ndarray:
+    """Each id's place (int32) when the ids are ordered by ascending count, ties by id:
+    the order ``np.argsort(counts, kind="stable")`` gives, as ranks. Counted, not sorted
+    (counts are whole numbers no larger than the pages): 4 bytes an id besides the
+    counts, where the sort's indexes and its buffer took 12 more."""
+    top = 0
+    for k in range(len(counts)):
+        if counts[k] > top:
+            top = counts[k]
+    start = np.zeros(top + 2, dtype=np.int64)  # start[c]: the first rank of count c
+    for k in range(len(counts)):
+        start[counts[k] + 1] += 1
+    for c in range(1, top + 2):
+        start[c] += start[c - 1]
+    rank = np.empty(len(counts), dtype=np.int32)
+    for k in range(len(counts)):
+        c = counts[k]
+        rank[k] = start[c]
+        start[c] += 1
+    return rank
+
+
+@njit(cache=True, nogil=True)
 def row_sums(ptr: np.ndarray, cnt: np.ndarray) -> np.ndarray:
     """Per row: the total of its counts (int64)."""
     n = len(ptr) - 1
