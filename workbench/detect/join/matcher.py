@@ -643,8 +643,9 @@ def _rank_order(m: SignatureMatrix, active: np.ndarray) -> tuple[np.ndarray, np.
         df -= np.bincount(np.concatenate(gone), minlength=n_sig)
         del gone
         width = np.where(active, width, 0)
-    # Ranked by (frequency, id) by counting: sorting a key of both took about 44 bytes an
-    # id at once (the key's temporaries, the sort's indexes); this takes the ranks' 4.
+    # Ranked by (frequency, id) by counting: sorting a key of both took 16 bytes an id
+    # above the counts (traced; the sort's own buffer besides) and 2.75 s for 20 million
+    # ids; counting takes the ranks' 4 bytes and 0.17 s.
     rank_of = matrix_kernels.ranks_by_count(df)
     del df
     return rank_of, width

@@ -58,7 +58,7 @@ def ranks_by_count(counts: np.ndarray) -> np.ndarray:
     """Each id's place (int32) when the ids are ordered by ascending count, ties by id:
     the order ``np.argsort(counts, kind="stable")`` gives, as ranks. Counted, not sorted
     (counts are whole numbers no larger than the pages): 4 bytes an id besides the
-    counts, where the sort's indexes and its buffer took 12 more."""
+    counts, where the sort's indexes and ranks took 16 (and its buffer)."""
     top = 0
     for k in range(len(counts)):
         if counts[k] > top:
