@@ -175,4 +175,12 @@ class RowReads:
             self._rows = 0
 
 
-__all__ = ["PART_ITEMS", "RowReads", "let_go", "mapped_empty", "mapping_of", "parts", "row_parts"]
+def rows_at_once(array: np.ndarray, rows: int) -> int:
+    """How many rows a stage that reads ``rows`` rows of ``array`` here and there reads
+    between two let-gos: :data:`RowReads.ROWS` for a mapped array, all of them (at least
+    one) for an array in the process's own memory."""
+    return RowReads.ROWS if mapping_of(array) is not None else max(rows, 1)
+
+
+__all__ = ["PART_ITEMS", "RowReads", "let_go", "mapped_empty", "mapping_of", "parts", "row_parts",
+           "rows_at_once"]

@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from workbench.core.distinct import count_distinct, distinct
-from workbench.core.mapped_arrays import RowReads, let_go, mapping_of, parts, row_parts
+from workbench.core.mapped_arrays import let_go, parts, row_parts, rows_at_once
 from workbench.core.progress import ProgressFn, no_progress
 from workbench.detect.join import allpairs
 from workbench.detect.spotsigs import matrix_kernels
@@ -388,7 +388,7 @@ class RankedPages:
         m = self.m
         # The rows are scattered over the matrix (probing order is by length): a mapped
         # matrix's are let go every RowReads.ROWS rows read.
-        step = RowReads.ROWS if mapping_of(m.sig) is not None else max(hi - lo, 1)
+        step = rows_at_once(m.sig, hi - lo)
         for a in range(lo, hi, step):
             b = min(a + step, hi)
             at, end = int(ptr[a - lo]), int(ptr[b - lo])
@@ -635,7 +635,7 @@ def _rank_order(m: SignatureMatrix, active: np.ndarray) -> tuple[np.ndarray, np.
     inactive = np.flatnonzero(~active & (width > 0))
     if len(inactive):
         # A mapped matrix's rows are let go as they are read, RowReads.ROWS rows at a time.
-        step = RowReads.ROWS if mapping_of(m.sig) is not None else len(inactive)
+        step = rows_at_once(m.sig, len(inactive))
         gone = []
         for lo in range(0, len(inactive), step):
             gone.append(allpairs.gather_rows(m.ptr, m.sig, inactive[lo : lo + step]))

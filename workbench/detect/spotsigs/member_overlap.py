@@ -27,7 +27,7 @@ import numpy.typing as npt
 from numba import njit
 
 from workbench.core.distinct import distinct
-from workbench.core.mapped_arrays import RowReads, mapping_of
+from workbench.core.mapped_arrays import RowReads, rows_at_once
 from workbench.core.records import Cluster
 from workbench.detect.join.matcher import SignatureMatrix, expand_ranges
 
@@ -562,7 +562,7 @@ def _slot_rows(matrix: SignatureMatrix, slot_page: np.ndarray, slot_width: np.nd
     sig = np.empty(int(slot_ptr[-1]), dtype=matrix.sig.dtype)
     cnt = np.empty(int(slot_ptr[-1]), dtype=matrix.cnt.dtype)
     reads = RowReads(matrix.sig, matrix.cnt)
-    step = RowReads.ROWS if mapping_of(matrix.sig) is not None else max(len(slot_page), 1)
+    step = rows_at_once(matrix.sig, len(slot_page))
     for lo in range(0, len(slot_page), step):
         hi = min(lo + step, len(slot_page))
         ent = expand_ranges(matrix.ptr[slot_page[lo:hi]], slot_width[lo:hi])
